@@ -1,0 +1,336 @@
+/* moreau.h: the public C API of the Moreau multibody engine.
+ *
+ * Units are SI throughout (m, kg, s, N, rad); z is up by convention only (the
+ * gravity vector is a setting). Every call that can fail returns mo_status;
+ * mo_world_last_error() then holds one sentence naming the object and the bad
+ * value, and the world is unchanged. Objects are referred to by small value
+ * ids (index + generation): a zeroed id is null, a stale id is refused.
+ * Only mo_world is a pointer. No global state: worlds are independent. */
+#ifndef MOREAU_H
+#define MOREAU_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#  define MO_API
+#elif defined(__GNUC__)
+#  define MO_API __attribute__((visibility("default")))
+#else
+#  define MO_API
+#endif
+
+#define MO_VERSION_MAJOR 0
+#define MO_VERSION_MINOR 1
+#define MO_VERSION_PATCH 0
+
+/* ---- basic types ------------------------------------------------------ */
+
+typedef struct mo_vec3 { double x, y, z; } mo_vec3;
+/* unit quaternion, w + xi + yj + zk */
+typedef struct mo_quat { double w, x, y, z; } mo_quat;
+/* 3x3 matrix, row-major: m[row][col] */
+typedef struct mo_mat3 { double m[3][3]; } mo_mat3;
+
+typedef enum mo_status {
+    MO_OK = 0,
+    MO_ERR_INVALID_ARGUMENT, /* NaN, negative mass, bad enum, NULL pointer... */
+    MO_ERR_STALE_ID,         /* id of a destroyed object, null id, or another world's id */
+    MO_ERR_OUT_OF_MEMORY,
+    MO_ERR_UNSUPPORTED,      /* feature not built in, or not available (e.g. no GPU) */
+    MO_ERR_IO,               /* file could not be read or written */
+} mo_status;
+
+/* short constant name of a status, e.g. "MO_ERR_STALE_ID" */
+MO_API const char *mo_status_name(mo_status s);
+
+/* ids: index + generation. {0} is the null id; generation 0 never names a live object */
+typedef struct mo_body_id { uint32_t index; uint32_t generation; } mo_body_id;
+typedef struct mo_particle_id { uint32_t index; uint32_t generation; } mo_particle_id;
+typedef struct mo_joint_id { uint32_t index; uint32_t generation; } mo_joint_id;
+
+static inline bool mo_body_id_is_null(mo_body_id id) { return id.generation == 0; }
+static inline bool mo_joint_id_is_null(mo_joint_id id) { return id.generation == 0; }
+static inline bool mo_particle_id_is_null(mo_particle_id id) { return id.generation == 0; }
+
+typedef struct mo_world mo_world;
+
+/* ---- solver settings ---------------------------------------------------- */
+
+typedef enum mo_solver_kind {
+    MO_SOLVER_PGS = 0,   /* projected Gauss-Seidel (Lacoursiere), SOR factor omega */
+    MO_SOLVER_JACOBI,    /* projected Jacobi, omega scaled below 2/lambda_max(D^-1 N) */
+    MO_SOLVER_COUNT
+} mo_solver_kind;
+
+typedef enum mo_friction_model {
+    MO_FRICTION_CONE = 0, /* exact Coulomb cone, one scalar step per contact (CCP solution) */
+    MO_FRICTION_BOX,      /* per-axis box |gt_k| <= mu*gn with the current gn (the GS paper's) */
+} mo_friction_model;
+
+typedef struct mo_solver_settings {
+    mo_solver_kind kind;           /* default MO_SOLVER_PGS */
+    mo_friction_model friction;    /* default MO_FRICTION_CONE */
+    int max_iterations;            /* sweeps per step, >= 1; default 50 */
+    double tolerance;              /* stop when the CCP residual (m/s) <= tolerance; 0 = run all sweeps; default 0 */
+    double omega;                  /* SOR / relaxation factor in (0, 2); default 1.0 (PGS), Jacobi scales it by its bound */
+    bool warm_start;               /* start from last step's impulses (contacts matched by feature key); default true */
+    bool record_residuals;         /* compute both residuals after every sweep (costs one N product each); default false */
+} mo_solver_settings;
+
+MO_API mo_solver_settings mo_default_solver_settings(void);
+
+/* ---- world ---------------------------------------------------------------- */
+
+typedef struct mo_world_def {
+    mo_vec3 gravity;               /* m/s^2; default (0, 0, -9.81) */
+    double time_step;              /* s, > 0; default 1/120 */
+    mo_solver_settings solver;
+    double contact_compliance;     /* epsilon of contact normal rows, m/N, >= 0; default 0 (rigid) */
+    double joint_compliance;       /* epsilon of joint rows, m/N (rad/(N m) for angular), >= 0; default 0 */
+    double damping_steps;          /* SPOOK d = tau/h, >= 0; default 4 */
+    double max_push_velocity;      /* cap on the stabilisation push-out speed of a penetrating contact, m/s, > 0; default 1 */
+    double contact_margin;         /* contacts are generated for gaps below this, m, >= 0; default 0.01 */
+    int threads;                   /* worker threads for per-element loops (OpenMP); 0 = library default; default 1 */
+    int internal_value;            /* set by mo_default_world_def(); do not touch */
+} mo_world_def;
+
+MO_API mo_world_def mo_default_world_def(void);
+
+/* Creates a world. On failure *out is NULL and err (may be NULL) gets a sentence. */
+MO_API mo_status mo_world_create(const mo_world_def *def, mo_world **out, char *err, size_t err_size);
+/* Destroys a world and everything in it. NULL is allowed. */
+MO_API void mo_world_destroy(mo_world *w);
+/* Last error sentence of this world ("" when none). Owned by the world. */
+MO_API const char *mo_world_last_error(const mo_world *w);
+
+MO_API mo_status mo_world_set_gravity(mo_world *w, mo_vec3 g);
+MO_API mo_vec3 mo_world_gravity(const mo_world *w);
+MO_API mo_status mo_world_set_time_step(mo_world *w, double h);
+MO_API double mo_world_time_step(const mo_world *w);
+/* Solver settings are data: they may change between any two steps. */
+MO_API mo_status mo_world_set_solver(mo_world *w, const mo_solver_settings *s);
+MO_API mo_solver_settings mo_world_solver(const mo_world *w);
+MO_API mo_status mo_world_set_threads(mo_world *w, int threads);
+/* simulated time, s */
+MO_API double mo_world_time(const mo_world *w);
+
+/* Advances the world by one time step: predict, collide, assemble, solve,
+ * integrate. Non-convergence and NaN do not fail the step: they show in the
+ * statistics (warning counters). */
+MO_API mo_status mo_world_step(mo_world *w);
+
+typedef struct mo_step_stats {
+    uint64_t step;                 /* index of the step these figures describe (0 = first) */
+    int bodies, particles, joints; /* live objects */
+    int dofs;                      /* generalized velocity size */
+    int contacts;                  /* contact points */
+    int rows;                      /* constraint rows assembled */
+    int nonzeros;                  /* non-zeros of the CSR Jacobian */
+    int iterations;                /* solver sweeps performed */
+    bool converged;                /* reached the tolerance (false if tolerance is 0 or budget hit) */
+    double residual;               /* CCP residual ||g - P_K(g - a(Ng + r))|| / a after the solve, m/s */
+    double coulomb_error;          /* FCLIB/Siconos Coulomb error over contact rows after the solve (0 if no contacts) */
+    double max_penetration;        /* deepest contact penetration seen at collision time, m (>= 0) */
+    double max_joint_error;        /* largest position error of a joint's bilateral rows after the step, m */
+    double t_predict, t_collide, t_assemble, t_solve, t_integrate; /* wall time per stage, s */
+    int nan_warnings;              /* non-finite values met and reset during the step */
+    int residual_count;            /* entries in the per-iteration arrays (when record_residuals) */
+    const double *residual_history;       /* CCP residual after each sweep; owned by the world, valid until next step */
+    const double *coulomb_error_history;  /* Coulomb error after each sweep; same */
+} mo_step_stats;
+
+/* Statistics of the last step. Pointers inside stay valid until the next step. */
+MO_API mo_step_stats mo_world_last_stats(const mo_world *w);
+
+/* FNV-1a hash of every body's and particle's pose and velocity bits: equal
+ * hashes mean bit-identical states. */
+MO_API uint64_t mo_world_state_hash(const mo_world *w);
+
+/* ---- shapes (collision geometry attached to a body) ---------------------- */
+
+typedef enum mo_shape_type {
+    MO_SHAPE_NONE = 0,  /* no collision geometry */
+    MO_SHAPE_SPHERE,    /* radius */
+    MO_SHAPE_BOX,       /* half extents */
+    MO_SHAPE_PLANE,     /* half-space z <= 0 of the body frame (static bodies only) */
+} mo_shape_type;
+
+typedef struct mo_shape_def {
+    mo_shape_type type;
+    double radius;              /* sphere, m > 0 */
+    mo_vec3 half_extents;       /* box, m > 0 each */
+    double friction;            /* Coulomb mu >= 0; a pair uses sqrt(mu_a mu_b); default 0.5 */
+} mo_shape_def;
+
+/* ---- rigid bodies --------------------------------------------------------- */
+
+typedef enum mo_body_type {
+    MO_BODY_DYNAMIC = 0,  /* integrated, has 6 DOFs */
+    MO_BODY_STATIC,       /* never moves */
+    MO_BODY_KINEMATIC,    /* moves with its set velocity, unaffected by forces and contacts */
+} mo_body_type;
+
+typedef struct mo_body_def {
+    mo_body_type type;           /* default MO_BODY_DYNAMIC */
+    mo_vec3 position;            /* centre of mass, world frame, m */
+    mo_quat orientation;         /* unit (normalised on create); default identity */
+    mo_vec3 linear_velocity;     /* m/s, world */
+    mo_vec3 angular_velocity;    /* rad/s, world */
+    double mass;                 /* kg, > 0 for dynamic bodies; default 1 */
+    mo_mat3 inertia;             /* body-frame inertia about the centre of mass, kg m^2, symmetric
+                                    positive definite; all zeros (default) = computed from the shape and mass */
+    mo_shape_def shape;          /* default MO_SHAPE_NONE */
+    double linear_damping;       /* 1/s, >= 0; default 0 */
+    double angular_damping;      /* 1/s, >= 0; default 0 */
+    bool gyroscopic;             /* implicit gyroscopic term; default true */
+    uint32_t collision_group;    /* bodies sharing a non-zero group never collide; default 0 */
+    int internal_value;
+} mo_body_def;
+
+MO_API mo_body_def mo_default_body_def(void);
+MO_API mo_status mo_body_create(mo_world *w, const mo_body_def *def, mo_body_id *out);
+/* Destroys a body and every joint attached to it. */
+MO_API mo_status mo_body_destroy(mo_world *w, mo_body_id id);
+MO_API bool mo_body_is_valid(const mo_world *w, mo_body_id id);
+
+MO_API mo_status mo_body_position(const mo_world *w, mo_body_id id, mo_vec3 *out);
+MO_API mo_status mo_body_orientation(const mo_world *w, mo_body_id id, mo_quat *out);
+MO_API mo_status mo_body_linear_velocity(const mo_world *w, mo_body_id id, mo_vec3 *out);
+MO_API mo_status mo_body_angular_velocity(const mo_world *w, mo_body_id id, mo_vec3 *out);
+MO_API mo_status mo_body_mass(const mo_world *w, mo_body_id id, double *mass, mo_mat3 *inertia_body);
+MO_API mo_status mo_body_set_pose(mo_world *w, mo_body_id id, mo_vec3 position, mo_quat orientation);
+MO_API mo_status mo_body_set_velocity(mo_world *w, mo_body_id id, mo_vec3 linear, mo_vec3 angular);
+/* Force (N) at the centre of mass and torque (N m), world frame, applied during
+ * the next step only (cleared after it). Accumulates. */
+MO_API mo_status mo_body_apply_force(mo_world *w, mo_body_id id, mo_vec3 force, mo_vec3 torque);
+/* Force at a world point: adds the torque (p - x) x f. */
+MO_API mo_status mo_body_apply_force_at(mo_world *w, mo_body_id id, mo_vec3 force, mo_vec3 world_point);
+/* world-frame point of a body-frame point */
+MO_API mo_status mo_body_world_point(const mo_world *w, mo_body_id id, mo_vec3 local, mo_vec3 *out);
+/* kinetic energy 1/2 m v.v + 1/2 w.Iw, J */
+MO_API mo_status mo_body_kinetic_energy(const mo_world *w, mo_body_id id, double *out);
+
+/* ---- particles (3-DOF point masses) ---------------------------------------- */
+
+typedef struct mo_particle_def {
+    mo_vec3 position;       /* m */
+    mo_vec3 velocity;       /* m/s */
+    double mass;            /* kg > 0; default 1 */
+    double radius;          /* collision radius against static planes, m >= 0; default 0 */
+    double friction;        /* mu >= 0; default 0.5 */
+    int internal_value;
+} mo_particle_def;
+
+MO_API mo_particle_def mo_default_particle_def(void);
+MO_API mo_status mo_particle_create(mo_world *w, const mo_particle_def *def, mo_particle_id *out);
+MO_API mo_status mo_particle_destroy(mo_world *w, mo_particle_id id);
+MO_API mo_status mo_particle_position(const mo_world *w, mo_particle_id id, mo_vec3 *out);
+MO_API mo_status mo_particle_velocity(const mo_world *w, mo_particle_id id, mo_vec3 *out);
+MO_API mo_status mo_particle_set_velocity(mo_world *w, mo_particle_id id, mo_vec3 v);
+MO_API mo_status mo_particle_apply_force(mo_world *w, mo_particle_id id, mo_vec3 force);
+
+/* ---- joints --------------------------------------------------------------- */
+
+typedef enum mo_joint_type {
+    MO_JOINT_FIXED = 0,  /* weld: 3 linear + 3 angular rows */
+    MO_JOINT_SPHERICAL,  /* ball: 3 linear rows */
+    MO_JOINT_REVOLUTE,   /* hinge about axis: 3 linear + 2 angular rows; angle limit and motor */
+    MO_JOINT_PRISMATIC,  /* slider along axis: 2 linear + 3 angular rows; translation limit and motor */
+    MO_JOINT_DISTANCE,   /* keeps |pB - pA| = length: 1 row; with limits: min <= |pB - pA| <= max */
+} mo_joint_type;
+
+typedef enum mo_motor_mode {
+    MO_MOTOR_OFF = 0,
+    MO_MOTOR_VELOCITY,   /* drive the joint rate to target_velocity with |force| <= max_force */
+    MO_MOTOR_POSITION,   /* PD drive toward target_position: stiffness, damping, |force| <= max_force */
+} mo_motor_mode;
+
+typedef struct mo_joint_def {
+    mo_joint_type type;
+    mo_body_id body_a;        /* null id = the world (fixed frame) */
+    mo_body_id body_b;        /* must be a valid body */
+    mo_vec3 anchor_a;         /* anchor in A's body frame (world frame if A is the world), m */
+    mo_vec3 anchor_b;         /* anchor in B's body frame, m */
+    mo_vec3 axis_a;           /* joint axis in A's frame (revolute, prismatic); normalised; default (1,0,0) */
+    mo_vec3 axis_b;           /* the same axis in B's frame; default (1,0,0) */
+    double length;            /* distance joint rest length, m >= 0; < 0 (default) = distance at creation */
+    /* limits: revolute angle (rad), prismatic translation (m), distance length (m) */
+    bool enable_limit;
+    double lower, upper;      /* lower <= upper */
+    /* motor along the joint's free DOF (revolute: rad/s and N m; prismatic: m/s and N) */
+    mo_motor_mode motor;
+    double target_velocity;
+    double target_position;
+    double stiffness;         /* PD: N m/rad or N/m, >= 0 */
+    double damping;           /* PD: N m s/rad or N s/m, >= 0 */
+    double max_force;         /* > 0; default infinity */
+    double compliance;        /* < 0 (default) = the world's joint_compliance */
+    bool collide_connected;   /* let the two bodies collide; default false */
+    int internal_value;
+} mo_joint_def;
+
+MO_API mo_joint_def mo_default_joint_def(void);
+MO_API mo_status mo_joint_create(mo_world *w, const mo_joint_def *def, mo_joint_id *out);
+MO_API mo_status mo_joint_destroy(mo_world *w, mo_joint_id id);
+MO_API bool mo_joint_is_valid(const mo_world *w, mo_joint_id id);
+/* Revolute: angle (rad) of B relative to A about the axis; prismatic: offset (m) along the
+ * axis; distance: current length (m). Error for fixed and spherical joints. */
+MO_API mo_status mo_joint_position(const mo_world *w, mo_joint_id id, double *out);
+/* Position error of the joint's bilateral rows (m): distance between the two anchors for
+ * anchored joints, |length error| for distance joints. */
+MO_API mo_status mo_joint_error(const mo_world *w, mo_joint_id id, double *out);
+MO_API mo_status mo_joint_set_motor(mo_world *w, mo_joint_id id, mo_motor_mode mode, double target_velocity,
+                                    double target_position, double max_force);
+/* Constraint force on B (N, world frame) and torque (N m) from the last step. */
+MO_API mo_status mo_joint_reaction(const mo_world *w, mo_joint_id id, mo_vec3 *force, mo_vec3 *torque);
+
+/* ---- contacts (read back after a step) ------------------------------------- */
+
+typedef struct mo_contact {
+    mo_body_id body_a, body_b;     /* body_b may be null when a particle is involved */
+    mo_particle_id particle;       /* non-null for particle contacts (then body_a is the shape) */
+    mo_vec3 point;                 /* world point (midway between the surfaces), m */
+    mo_vec3 normal;                /* unit, from A to B */
+    double gap;                    /* signed distance, m (< 0 penetrating) */
+    double friction;
+    mo_vec3 impulse;               /* (normal, tangent1, tangent2) impulse on B, N s */
+    uint64_t key;                  /* stable feature key used for warm starting */
+} mo_contact;
+
+/* Number of contacts of the last step; copies up to cap of them into out (may be NULL). */
+MO_API int mo_world_contacts(const mo_world *w, mo_contact *out, int cap);
+
+/* ---- GPU backend (CUDA module loaded at run time) ----------------------------
+ * The CUDA backend is a separate module (libmoreau_cuda.so) that libmoreau
+ * loads with dlopen only when asked, so CPU programs never link CUDA. Its path
+ * is $MOREAU_CUDA_MODULE when set, else the install directory
+ * <libdir>/moreau/. The solvers' GPU versions are a later issue: today the
+ * module runs the shared per-element kernels (cone projection, prediction,
+ * integration) on the device for the agreement self-test. */
+
+typedef struct mo_gpu_info {
+    int devices;              /* CUDA devices found (0 when none) */
+    char device_name[128];    /* first device's name, "" when none */
+    char module_path[512];    /* module that was loaded, "" when none */
+} mo_gpu_info;
+
+/* Loads the CUDA module and counts devices. MO_OK when at least one device is
+ * usable; MO_ERR_UNSUPPORTED when the module is absent or no device is present
+ * (err says which); info may be NULL. */
+MO_API mo_status mo_gpu_probe(mo_gpu_info *info, char *err, size_t err_size);
+
+/* Runs the shared kernels on n generated inputs on the device and on the CPU
+ * and returns the largest absolute difference in *max_diff. MO_ERR_UNSUPPORTED
+ * without a module or device. */
+MO_API mo_status mo_gpu_selftest(int n, double *max_diff, char *err, size_t err_size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

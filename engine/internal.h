@@ -1,0 +1,192 @@
+/* internal.h: the engine's private data model (not installed).
+ *
+ * Objects live in slot arrays with a generation per slot; ids carry
+ * (slot index + 1, generation) so that the zeroed id is null. Per-step
+ * scratch (DOF maps, rows, CSR arrays, solver vectors) lives in growable
+ * buffers owned by the world: they grow between steps while sizes change and
+ * are never freed inside a step. */
+#ifndef MO_INTERNAL_H
+#define MO_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "moreau/moreau.h"
+#include "kernels/dynamics.h"
+#include "kernels/rows.h"
+#include "kernels/cone.h"
+#include "../collision/collide.h"
+
+#define MO_DEF_COOKIE 0x4d6f7265 /* "More": set by mo_default_*_def() */
+#define MO_ERR_LEN 512
+
+/* ---- objects ---- */
+
+typedef struct mo_body {
+    uint32_t generation;       /* odd = alive? no: alive flag below; generation >= 1 once used */
+    bool alive;
+    mo_body_type type;
+    mo_k_body k;               /* pose, velocity, forces, mass data (kernel view) */
+    double mass;
+    int shape;                 /* MO_SHAPE_* */
+    double radius, he[3], friction;
+    uint32_t group;
+    int owner;                 /* this step's DOF owner index, -1 when not dynamic */
+    int njoints;               /* joints attached (for filtering and destroy) */
+} mo_body;
+
+typedef struct mo_particle {
+    uint32_t generation;
+    bool alive;
+    double x[3], v[3], f[3];
+    double mass, inv_mass, radius, friction;
+    int owner;
+} mo_particle;
+
+typedef struct mo_joint {
+    uint32_t generation;
+    bool alive;
+    mo_joint_type type;
+    int a, b;                  /* body slots, a = -1 for the world */
+    double la[3], lb[3];       /* anchors in body frames (la in world frame when a = -1) */
+    double axa[3], axb[3];     /* unit axis in each body frame */
+    double ua[3], va[3];       /* unit perpendiculars to axa in A's frame (ua x va = axa) */
+    double refb[3];            /* ua expressed in B's frame at creation (revolute angle zero) */
+    double qrel0[4];           /* qA^-1 qB at creation (fixed, prismatic) */
+    double length;
+    bool limit;
+    double lower, upper;
+    mo_motor_mode motor;
+    double target_vel, target_pos, kp, kd, max_force;
+    double compliance;
+    bool collide_connected;
+    double impulse[8];         /* last step's impulse per row, for warm starting */
+    int nrows;                 /* rows this step */
+    int row0;                  /* first row this step */
+    double react_f[3], react_t[3];
+} mo_joint;
+
+/* a contact of this step (engine view) */
+typedef struct mo_contact_int {
+    int body_a, body_b;        /* body slots, -1 = none */
+    int particle;              /* particle slot for particle contacts (body_b = -1), else -1 */
+    double pa[3], pb[3];       /* world points on a and b */
+    double n[3], t1[3], t2[3]; /* world basis, n from a to b */
+    double gap, mu;
+    uint64_t key;
+    double impulse[3];         /* (normal, t1, t2) */
+} mo_contact_int;
+
+/* previous step's contact impulses, sorted by key, for warm starting */
+typedef struct mo_contact_cache {
+    uint64_t key;
+    double point[3];           /* world contact point (midway), for matching when features change */
+    double impulse_world[3];   /* total impulse on b as a world vector */
+    double normal_impulse;
+} mo_contact_cache;
+
+/* ---- the assembled problem (SOLVERS.md A) ---- */
+
+typedef struct mo_problem {
+    int n;                     /* DOFs */
+    int m;                     /* rows */
+    const int *row_ptr;        /* (m+1) */
+    const int *col;            /* (nnz) */
+    const double *val;         /* (nnz) J */
+    const double *wval;        /* (nnz) rows of M^-1 J^T, same pattern */
+    const double *sigma;       /* (m) compliance diagonal */
+    const double *b;           /* (m) stabilisation rhs: N g + J v~ + b = ... */
+    const double *lo, *hi;     /* (m) bounds of boxed rows */
+    const double *diag;        /* (m) diagonal of N (J W^T + Sigma) */
+    int nblocks;
+    const int *block_row;      /* (nblocks + 1) first row of each block */
+    const uint8_t *block_kind; /* (nblocks) MO_BLOCK_* */
+    const double *block_mu;    /* (nblocks) friction of contact blocks */
+    const double *v_tilde;     /* (n) unconstrained velocity */
+    double q_contact_norm;     /* |J v~ + b| over contact rows (Coulomb error normalisation) */
+    int threads;
+} mo_problem;
+
+typedef struct mo_solve_out {
+    double *gamma;             /* (m) in: warm start; out: impulses */
+    double *v;                 /* (n) out: v+ = v~ + M^-1 J^T gamma */
+    int iterations;
+    bool converged;
+    double residual, coulomb_error;
+    double *res_hist, *err_hist; /* (max_iterations) or NULL */
+    int hist_count;
+    double *scratch;           /* (>= 4 m + 2 n) work space */
+} mo_solve_out;
+
+typedef void (*mo_solver_fn)(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);
+
+/* ---- growable scratch ---- */
+typedef struct mo_buf { void *p; size_t cap; } mo_buf;
+
+typedef struct mo_world {
+    mo_world_def def;
+    double time;
+    uint64_t step_index;
+    char err[MO_ERR_LEN];
+
+    mo_body *bodies; int body_cap, body_count; int *body_free; int body_nfree;
+    mo_particle *particles; int particle_cap, particle_count; int *particle_free; int particle_nfree;
+    mo_joint *joints; int joint_cap, joint_count; int *joint_free; int joint_nfree;
+
+    /* this step */
+    int nowners;
+    mo_buf owner_dof, owner_ndof, owner_inv_mass, owner_inv_I, owner_ref; /* owner_ref: +slot body, -(slot+1) particle */
+    mo_buf v, v_tilde, v_start;
+    mo_buf cl_objs; int ncl; mo_cl_pairs pairs; mo_buf cl_contacts;
+    mo_buf contacts; int ncontacts;
+    mo_buf cache; int ncache;
+    mo_buf rows, row_aux, row_g, row_sigma, row_b, row_lo, row_hi, row_diag, gamma;
+    mo_buf block_row, block_kind, block_mu;
+    mo_buf row_ptr, col, val, wval;
+    mo_buf scratch, res_hist, err_hist;
+    mo_buf joint_pairs; int njoint_pairs; /* sorted (min slot, max slot) keys of non-colliding joined bodies */
+    mo_step_stats stats;
+} mo_world;
+
+/* ---- helpers shared by the engine files ---- */
+void mo_set_error(mo_world *w, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* grows b to hold at least bytes; returns 0 on success, -1 out of memory (b unchanged) */
+int mo_buf_reserve(mo_buf *b, size_t bytes);
+void mo_buf_free(mo_buf *b);
+double mo_now(void);
+
+mo_body *mo_body_get(const mo_world *w, mo_body_id id);
+mo_joint *mo_joint_get(const mo_world *w, mo_joint_id id);
+mo_particle *mo_particle_get(const mo_world *w, mo_particle_id id);
+bool mo_finite3(mo_vec3 v);
+
+/* stages of a step (step_*.c) */
+int mo_step_predict(mo_world *w);
+int mo_step_collide(mo_world *w);
+int mo_step_assemble(mo_world *w, mo_problem *p);
+void mo_step_solve(mo_world *w, const mo_problem *p);
+void mo_step_integrate(mo_world *w);
+void mo_joint_rebuild_filter(mo_world *w);
+double mo_joint_position_error(const mo_world *w, const mo_joint *j);
+int mo_joint_row_count(const mo_joint *j);
+
+/* writes j's rows (descriptors, aux, block kinds and bounds: one block per row) */
+void mo_joint_fill_rows(const mo_world *w, const mo_joint *j, mo_k_row *rows, mo_row_aux *aux, uint8_t *kind,
+                        double *lo, double *hi);
+
+/* solvers (solver_*.c) and their shared residual code (solver.c) */
+void mo_solver_pgs(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);
+void mo_solver_jacobi(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);
+mo_solver_fn mo_solver_table(mo_solver_kind k);
+/* v = v~ + M^-1 J^T gamma */
+void mo_problem_velocity(const mo_problem *p, const double *gamma, double *v);
+/* u = J v + Sigma gamma + b  (= N gamma + r when v = v~ + M^-1 J^T gamma) */
+void mo_problem_row_velocity(const mo_problem *p, const double *v, const double *gamma, double *u);
+/* both residual measures at (gamma, u) */
+void mo_problem_residuals(const mo_problem *p, const double *gamma, const double *u, double *ccp, double *coulomb);
+
+#endif

@@ -1,0 +1,130 @@
+/* solver_pgs.c: projected Gauss-Seidel (Lacoursiere, "Using Gauss-Seidel for
+ * multibody problems", Alg. 2.1-2.2; SOLVERS.md A).
+ *
+ * Blocks are swept in order. Each block's residual u = J v + Sigma gamma + b is
+ * computed from scratch from the current v (never from a stored N), the block
+ * is updated and projected, and the change is pushed into v through the rows
+ * of W = M^-1 J^T. Scalar rows use their own N_ii. Contacts:
+ * - MO_FRICTION_CONE: gamma <- P_F(gamma - (omega/eta) u) with one scalar
+ *   eta = tr(N_cc)/3 per contact, so the fixed point is the CCP solution;
+ * - MO_FRICTION_BOX: normal row, then each tangent row alone, clamped to
+ *   [-mu gn, mu gn] with the current gn (the paper's per-axis model).
+ * Residuals (both measures) after each sweep when asked, and after the last. */
+#include <math.h>
+#include <string.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include "internal.h"
+
+/* J_r . v */
+static inline double row_dot(const mo_problem *p, int r, const double *v)
+{
+    double s = 0.0;
+    for (int k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++) s += p->val[k] * v[p->col[k]];
+    return s;
+}
+
+/* v += W_r^T d */
+static inline void row_push(const mo_problem *p, int r, double d, double *v)
+{
+    for (int k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++) v[p->col[k]] += p->wval[k] * d;
+}
+
+static void pgs_sweep(const mo_problem *p, const mo_solver_settings *s, double *gamma, double *v, int backward)
+{
+    const double om = s->omega;
+    for (int kk = 0; kk < p->nblocks; kk++) {
+        int k = backward ? p->nblocks - 1 - kk : kk;
+        int r = p->block_row[k];
+        int kind = p->block_kind[k];
+        if (kind != MO_BLOCK_CONTACT) {
+            if (!(p->diag[r] > 0.0)) continue;
+            double u = row_dot(p, r, v) + p->sigma[r] * gamma[r] + p->b[r];
+            double x = gamma[r] - om * u / p->diag[r];
+            mo_k_project_block(&x, kind, 0.0, p->lo[r], p->hi[r]);
+            double d = x - gamma[r];
+            if (d != 0.0) {
+                row_push(p, r, d, v);
+                gamma[r] = x;
+            }
+            continue;
+        }
+        double mu = p->block_mu[k];
+        if (s->friction == MO_FRICTION_CONE) {
+            double eta = (p->diag[r] + p->diag[r + 1] + p->diag[r + 2]) / 3.0;
+            if (!(eta > 0.0)) continue;
+            double x[3];
+            for (int i = 0; i < 3; i++) {
+                double u = row_dot(p, r + i, v) + p->sigma[r + i] * gamma[r + i] + p->b[r + i];
+                x[i] = gamma[r + i] - om * u / eta;
+            }
+            mo_k_project_cone(x, mu);
+            for (int i = 0; i < 3; i++) {
+                double d = x[i] - gamma[r + i];
+                if (d != 0.0) {
+                    row_push(p, r + i, d, v);
+                    gamma[r + i] = x[i];
+                }
+            }
+        } else {
+            /* normal first, then each tangent against the current normal impulse */
+            for (int i = 0; i < 3; i++) {
+                int ri = r + i;
+                if (!(p->diag[ri] > 0.0)) continue;
+                double u = row_dot(p, ri, v) + p->sigma[ri] * gamma[ri] + p->b[ri];
+                double x = gamma[ri] - om * u / p->diag[ri];
+                if (i == 0) x = x > 0.0 ? x : 0.0;
+                else x = mo_k_clamp(x, -mu * gamma[r], mu * gamma[r]);
+                double d = x - gamma[ri];
+                if (d != 0.0) {
+                    row_push(p, ri, d, v);
+                    gamma[ri] = x;
+                }
+            }
+        }
+    }
+}
+
+void mo_solver_pgs(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
+{
+    double *gamma = o->gamma, *v = o->v, *u = o->scratch;
+    mo_problem_velocity(p, gamma, v);
+    bool check = s->record_residuals || s->tolerance > 0.0;
+    o->converged = false;
+    o->hist_count = 0;
+    int it = 0;
+    double res = 0.0, err = 0.0;
+    bool have = false;
+    if (getenv("MO_DEBUG")) {
+        mo_problem_row_velocity(p, v, gamma, u);
+        double worst = 0; int wr = -1;
+        for (int r = 0; r < p->m; r++) if (fabs(u[r]) > worst && !(p->block_kind[0]==3 && (r%3)==0 && u[r] > 0 && gamma[r]==0)) { worst = fabs(u[r]); wr = r; }
+        if (wr >= 0) fprintf(stderr, "worst row %d (contact %d, k %d) u=%.3e gamma=%.3e b=%.3e diag=%.3e\n", wr, wr/3, wr%3, u[wr], gamma[wr], p->b[wr], p->diag[wr]);
+    }
+    while (it < s->max_iterations) {
+        pgs_sweep(p, s, gamma, v, getenv("MO_SYM") ? (it & 1) : (getenv("MO_BACK") != NULL));
+        it++;
+        have = false;
+        if (check) {
+            mo_problem_row_velocity(p, v, gamma, u);
+            mo_problem_residuals(p, gamma, u, &res, &err);
+            have = true;
+            if (o->res_hist) {
+                o->res_hist[o->hist_count] = res;
+                o->err_hist[o->hist_count] = err;
+                o->hist_count++;
+            }
+            if (s->tolerance > 0.0 && res <= s->tolerance) {
+                o->converged = true;
+                break;
+            }
+        }
+    }
+    if (!have) {
+        mo_problem_row_velocity(p, v, gamma, u);
+        mo_problem_residuals(p, gamma, u, &res, &err);
+    }
+    o->iterations = it;
+    o->residual = res;
+    o->coulomb_error = err;
+}

@@ -1,0 +1,302 @@
+/* world.c: world creation, settings, errors, scratch buffers, statistics. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "internal.h"
+
+const char *mo_status_name(mo_status s)
+{
+    switch (s) {
+    case MO_OK: return "MO_OK";
+    case MO_ERR_INVALID_ARGUMENT: return "MO_ERR_INVALID_ARGUMENT";
+    case MO_ERR_STALE_ID: return "MO_ERR_STALE_ID";
+    case MO_ERR_OUT_OF_MEMORY: return "MO_ERR_OUT_OF_MEMORY";
+    case MO_ERR_UNSUPPORTED: return "MO_ERR_UNSUPPORTED";
+    case MO_ERR_IO: return "MO_ERR_IO";
+    }
+    return "MO_ERR_UNKNOWN";
+}
+
+void mo_set_error(mo_world *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->err, sizeof w->err, fmt, ap);
+    va_end(ap);
+}
+
+int mo_buf_reserve(mo_buf *b, size_t bytes)
+{
+    if (bytes <= b->cap) return 0;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < bytes) cap *= 2;
+    void *p = realloc(b->p, cap);
+    if (!p) return -1;
+    b->p = p;
+    b->cap = cap;
+    return 0;
+}
+
+void mo_buf_free(mo_buf *b)
+{
+    free(b->p);
+    b->p = NULL;
+    b->cap = 0;
+}
+
+double mo_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+bool mo_finite3(mo_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+
+
+mo_solver_settings mo_default_solver_settings(void)
+{
+    mo_solver_settings s;
+    memset(&s, 0, sizeof s);
+    s.kind = MO_SOLVER_PGS;
+    s.friction = MO_FRICTION_CONE;
+    s.max_iterations = 50;
+    s.tolerance = 0.0;
+    s.omega = 1.0;
+    s.warm_start = true;
+    s.record_residuals = false;
+    return s;
+}
+
+mo_world_def mo_default_world_def(void)
+{
+    mo_world_def d;
+    memset(&d, 0, sizeof d);
+    d.gravity = (mo_vec3){0.0, 0.0, -9.81};
+    d.time_step = 1.0 / 120.0;
+    d.solver = mo_default_solver_settings();
+    d.contact_compliance = 0.0;
+    d.joint_compliance = 0.0;
+    d.damping_steps = 4.0;
+    d.max_push_velocity = 1.0;
+    d.contact_margin = 0.01;
+    d.threads = 1;
+    d.internal_value = MO_DEF_COOKIE;
+    return d;
+}
+
+/* checks settings; writes the sentence into err */
+static int check_solver(const mo_solver_settings *s, char *err, size_t n)
+{
+    if ((int)s->kind < 0 || s->kind >= MO_SOLVER_COUNT) {
+        snprintf(err, n, "solver kind %d is not a known solver", (int)s->kind);
+        return 0;
+    }
+    if (s->friction != MO_FRICTION_CONE && s->friction != MO_FRICTION_BOX) {
+        snprintf(err, n, "friction model %d is not a known model", (int)s->friction);
+        return 0;
+    }
+    if (s->max_iterations < 1) {
+        snprintf(err, n, "solver max_iterations must be >= 1, got %d", s->max_iterations);
+        return 0;
+    }
+    if (!(s->tolerance >= 0.0) || !isfinite(s->tolerance)) {
+        snprintf(err, n, "solver tolerance must be finite and >= 0, got %g", s->tolerance);
+        return 0;
+    }
+    if (!(s->omega > 0.0 && s->omega < 2.0)) {
+        snprintf(err, n, "solver omega must be in (0, 2), got %g", s->omega);
+        return 0;
+    }
+    return 1;
+}
+
+static int check_world_def(const mo_world_def *d, char *err, size_t n)
+{
+    if (d->internal_value != MO_DEF_COOKIE) {
+        snprintf(err, n, "world def was not initialised with mo_default_world_def()");
+        return 0;
+    }
+    if (!mo_finite3(d->gravity)) {
+        snprintf(err, n, "world gravity must be finite, got (%g, %g, %g)", d->gravity.x, d->gravity.y, d->gravity.z);
+        return 0;
+    }
+    if (!(d->time_step > 0.0) || !isfinite(d->time_step)) {
+        snprintf(err, n, "world time_step must be finite and > 0, got %g", d->time_step);
+        return 0;
+    }
+    if (!(d->contact_compliance >= 0.0) || !isfinite(d->contact_compliance) || !(d->joint_compliance >= 0.0) ||
+        !isfinite(d->joint_compliance)) {
+        snprintf(err, n, "world compliances must be finite and >= 0, got contact %g, joint %g", d->contact_compliance,
+                 d->joint_compliance);
+        return 0;
+    }
+    if (!(d->damping_steps >= 0.0) || !isfinite(d->damping_steps)) {
+        snprintf(err, n, "world damping_steps must be finite and >= 0, got %g", d->damping_steps);
+        return 0;
+    }
+    if (!(d->max_push_velocity > 0.0)) {
+        snprintf(err, n, "world max_push_velocity must be > 0, got %g", d->max_push_velocity);
+        return 0;
+    }
+    if (!(d->contact_margin >= 0.0) || !isfinite(d->contact_margin)) {
+        snprintf(err, n, "world contact_margin must be finite and >= 0, got %g", d->contact_margin);
+        return 0;
+    }
+    if (d->threads < 0) {
+        snprintf(err, n, "world threads must be >= 0, got %d", d->threads);
+        return 0;
+    }
+    return check_solver(&d->solver, err, n);
+}
+
+mo_status mo_world_create(const mo_world_def *def, mo_world **out, char *err, size_t err_size)
+{
+    char tmp[MO_ERR_LEN];
+    if (out) *out = NULL;
+    if (!def || !out) {
+        if (err && err_size) snprintf(err, err_size, "mo_world_create: def and out must not be NULL");
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    if (!check_world_def(def, tmp, sizeof tmp)) {
+        if (err && err_size) snprintf(err, err_size, "%s", tmp);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    mo_world *w = (mo_world *)calloc(1, sizeof *w);
+    if (!w) {
+        if (err && err_size) snprintf(err, err_size, "mo_world_create: out of memory");
+        return MO_ERR_OUT_OF_MEMORY;
+    }
+    w->def = *def;
+    if (err && err_size) err[0] = '\0';
+    *out = w;
+    return MO_OK;
+}
+
+void mo_world_destroy(mo_world *w)
+{
+    if (!w) return;
+    free(w->bodies);
+    free(w->body_free);
+    free(w->particles);
+    free(w->particle_free);
+    free(w->joints);
+    free(w->joint_free);
+    mo_buf *bufs[] = {&w->owner_dof, &w->owner_ndof, &w->owner_inv_mass, &w->owner_inv_I, &w->owner_ref,
+                      &w->v, &w->v_tilde, &w->v_start, &w->cl_objs, &w->cl_contacts, &w->contacts,
+                      &w->cache, &w->rows, &w->row_aux, &w->row_g, &w->row_sigma, &w->row_b, &w->row_lo, &w->row_hi,
+                      &w->row_diag, &w->gamma, &w->block_row, &w->block_kind, &w->block_mu, &w->row_ptr,
+                      &w->col, &w->val, &w->wval, &w->scratch, &w->res_hist, &w->err_hist, &w->joint_pairs};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) mo_buf_free(bufs[i]);
+    mo_cl_pairs_free(&w->pairs);
+    free(w);
+}
+
+const char *mo_world_last_error(const mo_world *w) { return w ? w->err : "mo_world_last_error: world is NULL"; }
+
+mo_status mo_world_set_gravity(mo_world *w, mo_vec3 g)
+{
+    if (!mo_finite3(g)) {
+        mo_set_error(w, "world gravity must be finite, got (%g, %g, %g)", g.x, g.y, g.z);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    w->def.gravity = g;
+    return MO_OK;
+}
+
+mo_vec3 mo_world_gravity(const mo_world *w) { return w->def.gravity; }
+
+mo_status mo_world_set_time_step(mo_world *w, double h)
+{
+    if (!(h > 0.0) || !isfinite(h)) {
+        mo_set_error(w, "world time_step must be finite and > 0, got %g", h);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    w->def.time_step = h;
+    return MO_OK;
+}
+
+double mo_world_time_step(const mo_world *w) { return w->def.time_step; }
+
+mo_status mo_world_set_solver(mo_world *w, const mo_solver_settings *s)
+{
+    if (!s) {
+        mo_set_error(w, "mo_world_set_solver: settings must not be NULL");
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    if (!check_solver(s, w->err, sizeof w->err)) return MO_ERR_INVALID_ARGUMENT;
+    w->def.solver = *s;
+    return MO_OK;
+}
+
+mo_solver_settings mo_world_solver(const mo_world *w) { return w->def.solver; }
+
+mo_status mo_world_set_threads(mo_world *w, int threads)
+{
+    if (threads < 0) {
+        mo_set_error(w, "world threads must be >= 0, got %d", threads);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    w->def.threads = threads;
+    return MO_OK;
+}
+
+double mo_world_time(const mo_world *w) { return w->time; }
+
+mo_step_stats mo_world_last_stats(const mo_world *w) { return w->stats; }
+
+/* FNV-1a over the raw bits of every live body's and particle's state */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *c = (const unsigned char *)p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= c[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+uint64_t mo_world_state_hash(const mo_world *w)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (int i = 0; i < w->body_count; i++) {
+        const mo_body *b = &w->bodies[i];
+        if (!b->alive) continue;
+        h = fnv(h, b->k.x, sizeof b->k.x);
+        h = fnv(h, b->k.q, sizeof b->k.q);
+        h = fnv(h, b->k.v, sizeof b->k.v);
+        h = fnv(h, b->k.w, sizeof b->k.w);
+    }
+    for (int i = 0; i < w->particle_count; i++) {
+        const mo_particle *p = &w->particles[i];
+        if (!p->alive) continue;
+        h = fnv(h, p->x, sizeof p->x);
+        h = fnv(h, p->v, sizeof p->v);
+    }
+    return h;
+}
+
+int mo_world_contacts(const mo_world *w, mo_contact *out, int cap)
+{
+    const mo_contact_int *c = (const mo_contact_int *)w->contacts.p;
+    for (int i = 0; out && i < w->ncontacts && i < cap; i++) {
+        mo_contact *o = &out[i];
+        memset(o, 0, sizeof *o);
+        if (c[i].body_a >= 0)
+            o->body_a = (mo_body_id){(uint32_t)c[i].body_a + 1, w->bodies[c[i].body_a].generation};
+        if (c[i].body_b >= 0)
+            o->body_b = (mo_body_id){(uint32_t)c[i].body_b + 1, w->bodies[c[i].body_b].generation};
+        if (c[i].particle >= 0)
+            o->particle = (mo_particle_id){(uint32_t)c[i].particle + 1, w->particles[c[i].particle].generation};
+        o->point = (mo_vec3){0.5 * (c[i].pa[0] + c[i].pb[0]), 0.5 * (c[i].pa[1] + c[i].pb[1]),
+                             0.5 * (c[i].pa[2] + c[i].pb[2])};
+        o->normal = (mo_vec3){c[i].n[0], c[i].n[1], c[i].n[2]};
+        o->gap = c[i].gap;
+        o->friction = c[i].mu;
+        o->impulse = (mo_vec3){c[i].impulse[0], c[i].impulse[1], c[i].impulse[2]};
+        o->key = c[i].key;
+    }
+    return w->ncontacts;
+}

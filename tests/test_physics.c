@@ -1,0 +1,345 @@
+/* test_physics.c: analytic and exact checks of the dynamics, each of which
+ * fails when the physics is wrong: free fall, pendulum period and energy,
+ * torque-free tumbling (energy and angular momentum), a sphere at rest, a box
+ * on a 30 degree slope sticking and sliding, the 1000-link chain's drift and
+ * the 20-box stack standing for 10 s. */
+#include <stdlib.h>
+#include <moreau/moreau.h>
+#include "check.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+#define CHAIN_DRIFT_BOUND 1.0
+#include "scenes_builtin.h"
+
+static mo_world *world(mo_world_def *wd)
+{
+    mo_world *w = NULL;
+    char err[256];
+    if (mo_world_create(wd, &w, err, sizeof err) != MO_OK) {
+        fprintf(stderr, "world: %s\n", err);
+        exit(1);
+    }
+    return w;
+}
+
+static mo_body_id ground(mo_world *w, mo_quat q, double mu)
+{
+    mo_body_def g = mo_default_body_def();
+    g.type = MO_BODY_STATIC;
+    g.shape.type = MO_SHAPE_PLANE;
+    g.shape.friction = mu;
+    g.orientation = q;
+    mo_body_id id;
+    CHECK(mo_body_create(w, &g, &id) == MO_OK);
+    return id;
+}
+
+/* semi-implicit Euler is exact in closed form: v_n = v0 + n h g,
+ * x_n = x0 + n h v0 + h^2 g n (n + 1) / 2 */
+static void test_free_fall(void)
+{
+    mo_world_def wd = mo_default_world_def();
+    mo_world *w = world(&wd);
+    mo_body_def d = mo_default_body_def();
+    d.shape.type = MO_SHAPE_SPHERE;
+    d.shape.radius = 0.1;
+    d.position = (mo_vec3){0, 0, 10};
+    d.linear_velocity = (mo_vec3){1, 0, 2};
+    mo_body_id b;
+    mo_body_create(w, &d, &b);
+    const int n = 120;
+    const double h = wd.time_step, g = -9.81;
+    for (int i = 0; i < n; i++) mo_world_step(w);
+    mo_vec3 p, v;
+    mo_body_position(w, b, &p);
+    mo_body_linear_velocity(w, b, &v);
+    CHECK_NEAR(v.z, 2.0 + n * h * g, 1e-12);
+    CHECK_NEAR(v.x, 1.0, 1e-15);
+    CHECK_NEAR(p.z, 10.0 + n * h * 2.0 + h * h * g * n * (n + 1) / 2.0, 1e-10);
+    CHECK_NEAR(p.x, n * h * 1.0, 1e-12);
+    /* and the continuous parabola to first order in h: error h g t / 2 */
+    double t = n * h;
+    CHECK_NEAR(p.z, 10.0 + 2.0 * t + 0.5 * g * t * t, 0.5 * h * 9.81 * t * 1.001);
+    CHECK_NEAR(mo_world_time(w), 1.0, 1e-12);
+    mo_world_destroy(w);
+}
+
+/* bob of mass 1 on a massless rod of length L (spherical joint to the world) */
+static mo_world *pendulum(double theta0, mo_body_id *bob, double L)
+{
+    mo_world_def wd = mo_default_world_def();
+    mo_world *w = world(&wd);
+    mo_body_def d = mo_default_body_def();
+    d.mass = 1.0;
+    d.inertia.m[0][0] = d.inertia.m[1][1] = d.inertia.m[2][2] = 1e-4;
+    d.position = (mo_vec3){L * sin(theta0), 0, -L * cos(theta0)};
+    mo_body_create(w, &d, bob);
+    mo_joint_def j = mo_default_joint_def();
+    j.type = MO_JOINT_SPHERICAL;
+    j.body_b = *bob;
+    j.anchor_a = (mo_vec3){0, 0, 0};
+    j.anchor_b = (mo_vec3){-d.position.x, 0, -d.position.z};
+    mo_joint_id jid;
+    CHECK(mo_joint_create(w, &j, &jid) == MO_OK);
+    return w;
+}
+
+static void test_pendulum(void)
+{
+    /* small angle: period of the physical pendulum with the finite-amplitude
+     * correction, T = 2 pi sqrt((I + m L^2) / (m g L)) (1 + theta0^2 / 16) */
+    const double L = 1.0, th0 = 0.05;
+    mo_body_id bob;
+    mo_world *w = pendulum(th0, &bob, L);
+    double T = 2 * M_PI * sqrt((1e-4 + L * L) / (9.81 * L)) * (1 + th0 * th0 / 16);
+    double prev_x = 0, t_first = -1, t_last = -1;
+    int crossings = 0;
+    const double h = 1.0 / 120.0;
+    for (int s = 0; s < 1200; s++) {
+        mo_world_step(w);
+        mo_vec3 p;
+        mo_body_position(w, bob, &p);
+        if (s > 0 && prev_x > 0 && p.x <= 0) { /* downward crossing, linear interpolation */
+            double t = (s + prev_x / (prev_x - p.x)) * h;
+            if (t_first < 0) t_first = t;
+            t_last = t;
+            crossings++;
+        }
+        prev_x = p.x;
+    }
+    CHECK(crossings >= 4);
+    double measured = (t_last - t_first) / (crossings - 1);
+    printf("pendulum: period %.5f s, analytic %.5f s (%.3f %%)\n", measured, T, 100 * (measured / T - 1));
+    CHECK_NEAR(measured, T, 0.005 * T);
+    mo_world_destroy(w);
+
+    /* large angle (90 degrees): energy loss over 10 s */
+    w = pendulum(M_PI / 2, &bob, L);
+    double e0 = 0, emin = 1e9, emax = -1e9, drift = 0;
+    for (int s = 0; s <= 1200; s++) {
+        if (s) mo_world_step(w);
+        mo_vec3 p;
+        double ke;
+        mo_body_position(w, bob, &p);
+        mo_body_kinetic_energy(w, bob, &ke);
+        double e = ke + 9.81 * p.z;
+        if (s == 0) e0 = e;
+        if (e < emin) emin = e;
+        if (e > emax) emax = e;
+        double jerr;
+        mo_joint_error(w, (mo_joint_id){1, 1}, &jerr);
+        if (jerr > drift) drift = jerr;
+    }
+    /* reference energy scale m g L */
+    printf("pendulum 90 deg: energy range [%.4f, %.4f] J from %.4f, max joint error %.2e m\n", emin, emax, e0, drift);
+    CHECK(emax <= e0 + 0.01 * 9.81 * L);          /* gains no energy */
+    CHECK(emin >= e0 - 0.05 * 9.81 * L);          /* loses under 5 % of m g L in 10 s */
+    CHECK(drift < 2e-3);
+    mo_world_destroy(w);
+}
+
+/* torque-free rigid body with distinct inertias: energy and world angular momentum */
+static void test_free_spin(void)
+{
+    mo_world_def wd = mo_default_world_def();
+    wd.gravity = (mo_vec3){0, 0, 0};
+    mo_world *w = world(&wd);
+    mo_body_def d = mo_default_body_def();
+    d.mass = 2.0;
+    d.inertia.m[0][0] = 0.5;
+    d.inertia.m[1][1] = 1.0;
+    d.inertia.m[2][2] = 1.8;
+    d.orientation = (mo_quat){0.9, 0.2, -0.3, 0.1};
+    d.angular_velocity = (mo_vec3){1.0, 2.0, 3.0};
+    mo_body_id b;
+    mo_body_create(w, &d, &b);
+    double e0 = 0, L0[3] = {0, 0, 0}, maxe = 0, maxl = 0;
+    for (int s = 0; s <= 1200; s++) {
+        if (s) mo_world_step(w);
+        mo_quat q;
+        mo_vec3 om;
+        mo_body_orientation(w, b, &q);
+        mo_body_angular_velocity(w, b, &om);
+        /* L = R I R^T w, computed here from the quaternion */
+        double R[3][3] = {{1 - 2 * (q.y * q.y + q.z * q.z), 2 * (q.x * q.y - q.w * q.z), 2 * (q.x * q.z + q.w * q.y)},
+                          {2 * (q.x * q.y + q.w * q.z), 1 - 2 * (q.x * q.x + q.z * q.z), 2 * (q.y * q.z - q.w * q.x)},
+                          {2 * (q.x * q.z - q.w * q.y), 2 * (q.y * q.z + q.w * q.x), 1 - 2 * (q.x * q.x + q.y * q.y)}};
+        double wv[3] = {om.x, om.y, om.z}, wb[3], Lb[3], L[3];
+        const double I[3] = {0.5, 1.0, 1.8};
+        for (int i = 0; i < 3; i++) wb[i] = R[0][i] * wv[0] + R[1][i] * wv[1] + R[2][i] * wv[2];
+        for (int i = 0; i < 3; i++) Lb[i] = I[i] * wb[i];
+        for (int i = 0; i < 3; i++) L[i] = R[i][0] * Lb[0] + R[i][1] * Lb[1] + R[i][2] * Lb[2];
+        double e = 0.5 * (I[0] * wb[0] * wb[0] + I[1] * wb[1] * wb[1] + I[2] * wb[2] * wb[2]);
+        if (s == 0) {
+            e0 = e;
+            memcpy(L0, L, sizeof L);
+        }
+        double dl = sqrt((L[0] - L0[0]) * (L[0] - L0[0]) + (L[1] - L0[1]) * (L[1] - L0[1]) +
+                         (L[2] - L0[2]) * (L[2] - L0[2]));
+        double nl = sqrt(L0[0] * L0[0] + L0[1] * L0[1] + L0[2] * L0[2]);
+        if (fabs(e / e0 - 1) > maxe) maxe = fabs(e / e0 - 1);
+        if (dl / nl > maxl) maxl = dl / nl;
+        double ke;
+        mo_body_kinetic_energy(w, b, &ke);
+        if (s == 600) CHECK_NEAR(ke, e, 1e-9 * e0);
+    }
+    printf("free spin: max energy change %.3f %%, max angular momentum change %.3f %% over 10 s\n", 100 * maxe,
+           100 * maxl);
+    CHECK(maxe < 0.01);
+    CHECK(maxl < 0.01);
+    mo_world_destroy(w);
+}
+
+static void test_sphere_rest(void)
+{
+    mo_world_def wd = mo_default_world_def();
+    mo_world *w = world(&wd);
+    ground(w, (mo_quat){1, 0, 0, 0}, 0.5);
+    mo_body_def d = mo_default_body_def();
+    d.shape.type = MO_SHAPE_SPHERE;
+    d.shape.radius = 0.25;
+    d.position = (mo_vec3){0.3, -0.2, 0.25};
+    mo_body_id b;
+    mo_body_create(w, &d, &b);
+    double maxdz = 0, maxv = 0;
+    for (int s = 0; s < 1200; s++) {
+        mo_world_step(w);
+        mo_vec3 p, v;
+        mo_body_position(w, b, &p);
+        mo_body_linear_velocity(w, b, &v);
+        if (fabs(p.z - 0.25) > maxdz) maxdz = fabs(p.z - 0.25);
+        double sp = sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+        if (sp > maxv) maxv = sp;
+        if (s == 1199) {
+            CHECK_NEAR(p.x, 0.3, 1e-12);
+            CHECK_NEAR(p.y, -0.2, 1e-12);
+        }
+    }
+    printf("sphere at rest: max |dz| %.2e m, max speed %.2e m/s\n", maxdz, maxv);
+    CHECK(maxdz < 1e-4);
+    CHECK(maxv < 1e-2);
+    CHECK(mo_world_last_stats(w).contacts == 1);
+    mo_world_destroy(w);
+}
+
+/* box on a plane tilted 30 degrees about x: the downhill direction is -y' */
+static void slope(mo_friction_model model, double mu, double *disp, double *accel)
+{
+    const double th = M_PI / 6;
+    mo_world_def wd = mo_default_world_def();
+    wd.solver.friction = model;
+    wd.solver.max_iterations = 30;
+    mo_world *w = world(&wd);
+    mo_quat q = {cos(th / 2), sin(th / 2), 0, 0};
+    ground(w, q, mu);
+    /* box resting on the slope: centre at normal * half height */
+    double n[3] = {0, -sin(th), cos(th)}, hz = 0.1;
+    mo_body_def d = mo_default_body_def();
+    d.shape.type = MO_SHAPE_BOX;
+    d.shape.half_extents = (mo_vec3){0.2, 0.15, hz};
+    d.shape.friction = mu;
+    d.orientation = q;
+    d.position = (mo_vec3){n[0] * hz, n[1] * hz, n[2] * hz};
+    mo_body_id b;
+    mo_body_create(w, &d, &b);
+    /* downhill unit vector in the slope plane */
+    double down[3] = {0, -cos(th), -sin(th)};
+    double s1 = 0, v1 = 0, v2 = 0;
+    const int n1 = 60, n2 = 180;
+    for (int s = 1; s <= n2; s++) {
+        mo_world_step(w);
+        mo_vec3 p, v;
+        mo_body_position(w, b, &p);
+        mo_body_linear_velocity(w, b, &v);
+        double along = p.x * down[0] + p.y * down[1] + p.z * down[2];
+        double vel = v.x * down[0] + v.y * down[1] + v.z * down[2];
+        if (s == n1) v1 = vel;
+        if (s == n2) {
+            v2 = vel;
+            s1 = along;
+        }
+    }
+    *disp = s1;
+    *accel = (v2 - v1) / ((n2 - n1) * wd.time_step);
+    mo_world_destroy(w);
+}
+
+static void test_slope(void)
+{
+    const double th = M_PI / 6, g = 9.81, t30 = tan(th);
+    for (int m = 0; m < 2; m++) {
+        mo_friction_model model = m ? MO_FRICTION_BOX : MO_FRICTION_CONE;
+        const char *name = m ? "box" : "cone";
+        double disp, acc;
+        slope(model, t30 + 0.05, &disp, &acc);
+        printf("slope %s mu=tan30+0.05: displacement %.2e m in 1.5 s\n", name, disp);
+        CHECK(fabs(disp) < 1e-3);
+        double mu = 0.3;
+        slope(model, mu, &disp, &acc);
+        double a = g * (sin(th) - mu * cos(th));
+        printf("slope %s mu=0.3: acceleration %.4f m/s^2, analytic %.4f (%.2f %%)\n", name, acc, a,
+               100 * (acc / a - 1));
+        CHECK_NEAR(acc, a, 0.01 * a);
+        slope(model, 0.0, &disp, &acc);
+        CHECK_NEAR(acc, g * sin(th), 0.01 * g * sin(th));
+    }
+}
+
+static void run_builtin(const char *name, int steps, mo_solver_settings *ss, mo_world **out, mo_scene *sc)
+{
+    mo_world_def wd = mo_default_world_def();
+    if (ss) wd.solver = *ss;
+    mo_world *w = world(&wd);
+    char err[256];
+    if (mo_scene_build(name, w, sc, err, sizeof err) != MO_OK) {
+        fprintf(stderr, "%s\n", err);
+        exit(1);
+    }
+    for (int s = 0; s < steps; s++) mo_world_step(w);
+    *out = w;
+}
+
+static void test_chain(void)
+{
+    mo_world *w;
+    mo_scene sc;
+    run_builtin("chain1000", 120, NULL, &w, &sc);
+    double mx, mean;
+    mo_scene_chain_drift(w, &sc, &mx, &mean);
+    printf("chain1000 after 1 s (PGS, 50 sweeps): max joint drift %.4f m, mean %.5f m\n", mx, mean);
+    CHECK(mx < CHAIN_DRIFT_BOUND);
+    CHECK(mo_world_last_stats(w).rows == 3000);
+    CHECK(mo_world_last_stats(w).nan_warnings == 0);
+    mo_scene_free(&sc);
+    mo_world_destroy(w);
+}
+
+static void test_stack(void)
+{
+    mo_world *w;
+    mo_scene sc;
+    run_builtin("stack20", 1200, NULL, &w, &sc);
+    double dxy, dz;
+    mo_scene_stack_top(w, &sc, &dxy, &dz);
+    double pen = mo_scene_stack_penetration(w, &sc);
+    printf("stack20 after 10 s: top moved %.4f m sideways, %.4f m vertically; penetration %.5f m\n", dxy, dz, pen);
+    CHECK(dxy < 0.01);
+    CHECK(fabs(dz) < 0.01);
+    CHECK(pen < 1e-3);
+    mo_scene_free(&sc);
+    mo_world_destroy(w);
+}
+
+int main(void)
+{
+    test_free_fall();
+    test_pendulum();
+    test_free_spin();
+    test_sphere_rest();
+    test_slope();
+    test_chain();
+    test_stack();
+    return check_result("test_physics");
+}

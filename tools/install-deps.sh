@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package Moreau's build and tests need.
+# Idempotent: packages already present are left alone. Run as root (or with sudo).
+set -euo pipefail
+
+pkgs=(
+  # build
+  meson ninja-build pkg-config gcc g++ python3
+  # tests and CI helpers
+  valgrind
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#pkgs[@]} packages present"
+  exit 0
+fi
+
+SUDO=
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+echo "install-deps: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,220 @@
+/* scenes_builtin.c: stack20, heavy_stack, pile1000, chain1000 (SCENES.md). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "scenes_builtin.h"
+
+const char *const mo_scene_names[] = {"stack20", "heavy_stack", "pile1000", "chain1000", NULL};
+
+/* deterministic jitter in [-1, 1] (SCENES.md pile1000) */
+static double jitter(int i, int salt)
+{
+    unsigned x = (unsigned)i * 2654435761u + (unsigned)salt * 40503u + 12345u;
+    x ^= x >> 13;
+    x *= 0x5bd1e995u;
+    x ^= x >> 15;
+    return ((double)(x & 0xffff) / 32767.5) - 1.0;
+}
+
+static mo_status ground(mo_world *w, mo_scene *sc, double mu)
+{
+    mo_body_def d = mo_default_body_def();
+    d.type = MO_BODY_STATIC;
+    d.shape.type = MO_SHAPE_PLANE;
+    d.shape.friction = mu;
+    return mo_body_create(w, &d, &sc->ground);
+}
+
+static int alloc_bodies(mo_scene *sc, int n)
+{
+    sc->nbodies = n;
+    sc->bodies = (mo_body_id *)calloc((size_t)n, sizeof *sc->bodies);
+    sc->start = (mo_vec3 *)calloc((size_t)n, sizeof *sc->start);
+    sc->half_height = (double *)calloc((size_t)n, sizeof *sc->half_height);
+    return sc->bodies && sc->start && sc->half_height;
+}
+
+#define TRY(x)                               \
+    do {                                     \
+        mo_status s_ = (x);                  \
+        if (s_ != MO_OK) {                   \
+            snprintf(err, err_size, "%s", mo_world_last_error(w)); \
+            return s_;                       \
+        }                                    \
+    } while (0)
+
+mo_status mo_scene_build(const char *name, mo_world *w, mo_scene *sc, char *err, size_t err_size)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->name = name;
+    TRY(mo_world_set_gravity(w, (mo_vec3){0, 0, -9.81}));
+    TRY(mo_world_set_time_step(w, 1.0 / 120.0));
+    const double mu = 0.5;
+    if (!strcmp(name, "stack20") || !strcmp(name, "heavy_stack")) {
+        int heavy = !strcmp(name, "heavy_stack"), n = heavy ? 10 : 20;
+        sc->kind = MO_SCENE_STACK;
+        sc->default_steps = 1200;
+        if (!alloc_bodies(sc, n)) return MO_ERR_OUT_OF_MEMORY;
+        TRY(ground(w, sc, mu));
+        for (int i = 0; i < n; i++) {
+            mo_body_def d = mo_default_body_def();
+            d.shape.type = MO_SHAPE_BOX;
+            d.shape.half_extents = (mo_vec3){0.25, 0.25, 0.25};
+            d.shape.friction = mu;
+            d.mass = heavy ? (double)(1 << i) : 1.0;
+            d.position = (mo_vec3){0, 0, 0.25 + 0.5 * i};
+            TRY(mo_body_create(w, &d, &sc->bodies[i]));
+            sc->start[i] = d.position;
+            sc->half_height[i] = 0.25;
+        }
+        return MO_OK;
+    }
+    if (!strcmp(name, "pile1000")) {
+        sc->kind = MO_SCENE_PILE;
+        sc->default_steps = 600;
+        if (!alloc_bodies(sc, 1000)) return MO_ERR_OUT_OF_MEMORY;
+        TRY(ground(w, sc, mu));
+        /* open box: inner faces at x, y = +-1, walls 0.1 thick and 4 m high */
+        const double t = 0.05, hh = 2.0;
+        const double walls[4][6] = {{t, 1.0 + 2 * t, hh, 1.0 + t, 0, hh},
+                                    {t, 1.0 + 2 * t, hh, -1.0 - t, 0, hh},
+                                    {1.0, t, hh, 0, 1.0 + t, hh},
+                                    {1.0, t, hh, 0, -1.0 - t, hh}};
+        for (int k = 0; k < 4; k++) {
+            mo_body_def d = mo_default_body_def();
+            d.type = MO_BODY_STATIC;
+            d.shape.type = MO_SHAPE_BOX;
+            d.shape.half_extents = (mo_vec3){walls[k][0], walls[k][1], walls[k][2]};
+            d.shape.friction = mu;
+            d.position = (mo_vec3){walls[k][3], walls[k][4], walls[k][5]};
+            mo_body_id id;
+            TRY(mo_body_create(w, &d, &id));
+        }
+        for (int k = 0; k < 1000; k++) {
+            int l = k / 81, iy = (k % 81) / 9, ix = k % 9;
+            mo_body_def d = mo_default_body_def();
+            d.shape.type = MO_SHAPE_SPHERE;
+            d.shape.radius = 0.1;
+            d.shape.friction = mu;
+            d.mass = 1.0;
+            d.position = (mo_vec3){-0.84 + 0.21 * ix + 0.004 * jitter(k, 1), -0.84 + 0.21 * iy + 0.004 * jitter(k, 2),
+                                   0.3 + 0.25 * l};
+            TRY(mo_body_create(w, &d, &sc->bodies[k]));
+            sc->start[k] = d.position;
+            sc->half_height[k] = 0.1;
+        }
+        return MO_OK;
+    }
+    if (!strcmp(name, "chain1000")) {
+        const int n = 1000;
+        const double L = 0.1, r = 0.05;
+        sc->kind = MO_SCENE_CHAIN;
+        sc->default_steps = 600;
+        if (!alloc_bodies(sc, n)) return MO_ERR_OUT_OF_MEMORY;
+        sc->njoints = n;
+        sc->joints = (mo_joint_id *)calloc((size_t)n, sizeof *sc->joints);
+        if (!sc->joints) return MO_ERR_OUT_OF_MEMORY;
+        for (int i = 0; i < n; i++) {
+            mo_body_def d = mo_default_body_def();
+            d.mass = 1.0;
+            double I = 0.4 * r * r; /* solid sphere, no collision geometry */
+            d.inertia.m[0][0] = d.inertia.m[1][1] = d.inertia.m[2][2] = I;
+            d.position = (mo_vec3){(i + 1) * L, 0, 0};
+            TRY(mo_body_create(w, &d, &sc->bodies[i]));
+            sc->start[i] = d.position;
+            sc->half_height[i] = r;
+            mo_joint_def j = mo_default_joint_def();
+            j.type = MO_JOINT_SPHERICAL;
+            if (i > 0) {
+                j.body_a = sc->bodies[i - 1];
+                j.anchor_a = (mo_vec3){0.5 * L, 0, 0};
+            } else {
+                j.anchor_a = (mo_vec3){0.5 * L, 0, 0}; /* world point x = 0.05 */
+            }
+            j.body_b = sc->bodies[i];
+            j.anchor_b = (mo_vec3){-0.5 * L, 0, 0};
+            TRY(mo_joint_create(w, &j, &sc->joints[i]));
+        }
+        return MO_OK;
+    }
+    snprintf(err, err_size, "unknown scene '%s' (built-in scenes: stack20, heavy_stack, pile1000, chain1000)", name);
+    return MO_ERR_INVALID_ARGUMENT;
+}
+
+void mo_scene_free(mo_scene *sc)
+{
+    free(sc->bodies);
+    free(sc->start);
+    free(sc->half_height);
+    free(sc->joints);
+    memset(sc, 0, sizeof *sc);
+}
+
+double mo_scene_stack_penetration(const mo_world *w, const mo_scene *sc)
+{
+    mo_vec3 p0, p1;
+    mo_body_position(w, sc->bodies[0], &p0);
+    double m = sc->half_height[0] - p0.z;
+    for (int i = 0; i + 1 < sc->nbodies; i++) {
+        mo_body_position(w, sc->bodies[i], &p0);
+        mo_body_position(w, sc->bodies[i + 1], &p1);
+        double pen = sc->half_height[i] + sc->half_height[i + 1] - (p1.z - p0.z);
+        if (pen > m) m = pen;
+    }
+    return m;
+}
+
+void mo_scene_stack_top(const mo_world *w, const mo_scene *sc, double *dxy, double *dz)
+{
+    int t = sc->nbodies - 1;
+    mo_vec3 p;
+    mo_body_position(w, sc->bodies[t], &p);
+    double dx = p.x - sc->start[t].x, dy = p.y - sc->start[t].y;
+    *dxy = sqrt(dx * dx + dy * dy);
+    *dz = p.z - sc->start[t].z;
+}
+
+double mo_scene_pile_penetration(const mo_world *w, const mo_scene *sc, int *escaped)
+{
+    int n = sc->nbodies, esc = 0;
+    mo_vec3 *p = (mo_vec3 *)malloc((size_t)n * sizeof *p);
+    if (!p) return NAN;
+    for (int i = 0; i < n; i++) mo_body_position(w, sc->bodies[i], &p[i]);
+    double m = 0.0;
+    for (int i = 0; i < n; i++) {
+        double r = sc->half_height[i];
+        if (r - p[i].z > m) m = r - p[i].z;
+        if (fabs(p[i].x) > 1.0 || fabs(p[i].y) > 1.0 || p[i].z < -0.5) {
+            esc++;
+        } else {
+            double wx = fabs(p[i].x) + r - 1.0, wy = fabs(p[i].y) + r - 1.0;
+            if (wx > m) m = wx;
+            if (wy > m) m = wy;
+        }
+        for (int j = i + 1; j < n; j++) {
+            double dx = p[i].x - p[j].x, dy = p[i].y - p[j].y, dz = p[i].z - p[j].z;
+            double d2 = dx * dx + dy * dy + dz * dz, rr = r + sc->half_height[j];
+            if (d2 < rr * rr) {
+                double pen = rr - sqrt(d2);
+                if (pen > m) m = pen;
+            }
+        }
+    }
+    free(p);
+    if (escaped) *escaped = esc;
+    return m;
+}
+
+void mo_scene_chain_drift(const mo_world *w, const mo_scene *sc, double *max_drift, double *mean_drift)
+{
+    double mx = 0.0, sum = 0.0;
+    for (int k = 0; k < sc->njoints; k++) {
+        double e = 0.0;
+        mo_joint_error(w, sc->joints[k], &e);
+        if (e > mx) mx = e;
+        sum += e;
+    }
+    *max_drift = mx;
+    *mean_drift = sc->njoints ? sum / sc->njoints : 0.0;
+}
