@@ -376,18 +376,30 @@ static int pick_best(const double *score, const uint32_t *ids, const int *used, 
     return pick;
 }
 
-/* reduce n > 4 points to 4: deepest, farthest from it, largest triangle,
-   largest area added outside the triangle */
+/* reduce n > 4 points to 4: farthest from the polygon's centroid, farthest
+   from it, largest triangle, largest area added outside the triangle. The
+   first pick is not the deepest point: when two equal faces lie nearly flush
+   (boxes stacked), nearly parallel incident and reference edges cross at an
+   arbitrary place along the edge, and a "deepest" such mid-edge point makes a
+   poor, step-to-step changing support polygon; the corners are found by
+   extent, and depth is restored by the solver's stabilisation. */
 static void reduce_points(const clip_pt *p, const uint32_t *ids, int n, double depth_tol,
                           int sel[4])
 {
     int used[CLIP_CAP] = {0};
     double score[CLIP_CAP];
 
-    /* deepest */
+    /* farthest from the centroid */
+    double mx = 0.0, my = 0.0;
+    for (int i = 0; i < n; ++i) {
+        mx += p[i].x;
+        my += p[i].y;
+    }
+    mx /= n;
+    my /= n;
     for (int i = 0; i < n; ++i)
-        score[i] = -p[i].z;
-    sel[0] = pick_best(score, ids, used, n, depth_tol);
+        score[i] = (p[i].x - mx) * (p[i].x - mx) + (p[i].y - my) * (p[i].y - my);
+    sel[0] = pick_best(score, ids, used, n, depth_tol * depth_tol);
     used[sel[0]] = 1;
     const clip_pt *p0 = &p[sel[0]];
 

@@ -19,6 +19,7 @@
 
 #define MO_DEF_COOKIE 0x4d6f7265 /* "More": set by mo_default_*_def() */
 #define MO_ERR_LEN 512
+#define MO_MAX_BLOCK 6 /* rows of the largest block (a weld's bilateral group) */
 
 /* ---- objects ---- */
 
@@ -102,6 +103,8 @@ typedef struct mo_problem {
     const int *block_row;      /* (nblocks + 1) first row of each block */
     const uint8_t *block_kind; /* (nblocks) MO_BLOCK_* */
     const double *block_mu;    /* (nblocks) friction of contact blocks */
+    const int *block_inv;      /* (nblocks) offset into inv of a bilateral group's dense N^-1, -1 if none */
+    const double *inv;         /* dense row-major inverses of bilateral groups' N blocks */
     const double *v_tilde;     /* (n) unconstrained velocity */
     double q_contact_norm;     /* |J v~ + b| over contact rows (Coulomb error normalisation) */
     int threads;
@@ -141,7 +144,7 @@ typedef struct mo_world {
     mo_buf contacts; int ncontacts;
     mo_buf cache; int ncache;
     mo_buf rows, row_aux, row_g, row_sigma, row_b, row_lo, row_hi, row_diag, gamma;
-    mo_buf block_row, block_kind, block_mu;
+    mo_buf block_row, block_kind, block_mu, block_inv, inv;
     mo_buf row_ptr, col, val, wval;
     mo_buf scratch, res_hist, err_hist;
     mo_buf joint_pairs; int njoint_pairs; /* sorted (min slot, max slot) keys of non-colliding joined bodies */
@@ -187,6 +190,8 @@ void mo_problem_velocity(const mo_problem *p, const double *gamma, double *v);
 /* u = J v + Sigma gamma + b  (= N gamma + r when v = v~ + M^-1 J^T gamma) */
 void mo_problem_row_velocity(const mo_problem *p, const double *v, const double *gamma, double *u);
 /* both residual measures at (gamma, u) */
+/* out = D^-1 in for block k: N^-1 of a bilateral group, else 1 / (mean diagonal) */
+void mo_problem_block_solve(const mo_problem *p, int k, const double *in, double *out);
 void mo_problem_residuals(const mo_problem *p, const double *gamma, const double *u, double *ccp, double *coulomb);
 
 #endif

@@ -35,6 +35,24 @@ void mo_problem_row_velocity(const mo_problem *p, const double *v, const double 
     }
 }
 
+void mo_problem_block_solve(const mo_problem *p, int k, const double *in, double *out)
+{
+    int r0 = p->block_row[k], nr = p->block_row[k + 1] - r0;
+    if (p->block_inv && p->block_inv[k] >= 0) {
+        const double *a = p->inv + p->block_inv[k];
+        for (int i = 0; i < nr; i++) {
+            double s = 0.0;
+            for (int j = 0; j < nr; j++) s += a[i * nr + j] * in[j];
+            out[i] = s;
+        }
+        return;
+    }
+    double d = 0.0;
+    for (int i = 0; i < nr; i++) d += p->diag[r0 + i];
+    d /= (double)nr;
+    for (int i = 0; i < nr; i++) out[i] = d > 0.0 ? in[i] / d : 0.0;
+}
+
 void mo_problem_residuals(const mo_problem *p, const double *gamma, const double *u, double *ccp, double *coulomb)
 {
     double dmax = 0.0;
@@ -44,7 +62,7 @@ void mo_problem_residuals(const mo_problem *p, const double *gamma, const double
     double sum = 0.0, esum = 0.0, gn = 0.0, un = 0.0;
     for (int k = 0; k < p->nblocks; k++) {
         int r0 = p->block_row[k], nr = p->block_row[k + 1] - r0;
-        double x[3];
+        double x[MO_MAX_BLOCK];
         for (int i = 0; i < nr; i++) x[i] = gamma[r0 + i] - alpha * u[r0 + i];
         mo_k_project_block(x, p->block_kind[k], p->block_mu[k], p->lo[r0], p->hi[r0]);
         for (int i = 0; i < nr; i++) {

@@ -1,8 +1,9 @@
 /* solver_jacobi.c: projected Jacobi (SOLVERS.md A).
  *
  * All blocks update from the same iterate: gamma <- P_K(gamma - w D^-1 (N gamma + r))
- * with D one scalar per block (N_ii for scalar rows, tr(N_cc)/3 for a contact,
- * as in PGS's cone model). It converges for step factors below
+ * with D block diagonal: the dense N block of a joint's bilateral group, one
+ * scalar per other block (N_ii for scalar rows, tr(N_cc)/3 for a contact, as in
+ * PGS's cone model). It converges for step factors below
  * 2 / lambda_max(D^-1 N); lambda_max is estimated each step by power iteration
  * (D^-1 N is similar to the symmetric D^-1/2 N D^-1/2, so its eigenvalues are
  * real and non-negative) and inflated by 5 % against underestimation; the
@@ -14,20 +15,17 @@
 #include "internal.h"
 #include "parallel.h"
 
-/* per-row scaling 1/D of the row's block */
-static void block_scale(const mo_problem *p, double *dinv)
+/* y = D^-1 x block by block (D: N^-1 of bilateral groups, one scalar per other block) */
+static void apply_dinv(const mo_problem *p, const double *x, double *y)
 {
     for (int k = 0; k < p->nblocks; k++) {
-        int r0 = p->block_row[k], r1 = p->block_row[k + 1];
-        double s = 0.0;
-        for (int r = r0; r < r1; r++) s += p->diag[r];
-        s /= (double)(r1 - r0);
-        for (int r = r0; r < r1; r++) dinv[r] = s > 0.0 ? 1.0 / s : 0.0;
+        int r0 = p->block_row[k];
+        mo_problem_block_solve(p, k, x + r0, y + r0);
     }
 }
 
 /* largest eigenvalue of D^-1 N by power iteration (x, y, vbuf: scratch) */
-static double lambda_max(const mo_problem *p, const double *dinv, double *x, double *y, double *vbuf)
+static double lambda_max(const mo_problem *p, double *x, double *y, double *nx_buf, double *vbuf)
 {
     int m = p->m;
     for (int r = 0; r < m; r++) x[r] = 1.0 + 0.01 * (double)(r % 7);
@@ -41,7 +39,10 @@ static double lambda_max(const mo_problem *p, const double *dinv, double *x, dou
         for (int r = 0; r < m; r++) {
             double s = p->sigma[r] * x[r];
             for (int k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++) s += p->val[k] * vbuf[p->col[k]];
-            y[r] = dinv[r] * s;
+            nx_buf[r] = s;
+        }
+        apply_dinv(p, nx_buf, y);
+        for (int r = 0; r < m; r++) {
             ny += y[r] * y[r];
             nx += x[r] * x[r];
         }
@@ -57,9 +58,8 @@ void mo_solver_jacobi(const mo_problem *p, const mo_solver_settings *s, mo_solve
 {
     int m = p->m;
     double *gamma = o->gamma, *v = o->v;
-    double *u = o->scratch, *dinv = u + m, *x = dinv + m, *y = x + m;
-    block_scale(p, dinv);
-    double lam = m > 0 ? 1.05 * lambda_max(p, dinv, x, y, v) : 1.0;
+    double *u = o->scratch, *du = u + m, *x = du + m, *y = x + m;
+    double lam = m > 0 ? 1.05 * lambda_max(p, x, y, du, v) : 1.0;
     double step = s->omega / (lam > 0.0 ? lam : 1.0);
     mo_problem_velocity(p, gamma, v);
     bool check = s->record_residuals || s->tolerance > 0.0;
@@ -74,8 +74,9 @@ void mo_solver_jacobi(const mo_problem *p, const mo_solver_settings *s, mo_solve
         MO_PARALLEL_FOR(nt)
         for (int k = 0; k < p->nblocks; k++) {
             int r0 = p->block_row[k], nr = p->block_row[k + 1] - r0;
-            double xb[3];
-            for (int i = 0; i < nr; i++) xb[i] = gamma[r0 + i] - step * dinv[r0 + i] * u[r0 + i];
+            double xb[MO_MAX_BLOCK] = {0}, d[MO_MAX_BLOCK] = {0};
+            mo_problem_block_solve(p, k, u + r0, d);
+            for (int i = 0; i < nr; i++) xb[i] = gamma[r0 + i] - step * d[i];
             mo_k_project_block(xb, p->block_kind[k], p->block_mu[k], p->lo[r0], p->hi[r0]);
             for (int i = 0; i < nr; i++) gamma[r0 + i] = xb[i];
         }

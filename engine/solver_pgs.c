@@ -37,6 +37,21 @@ static void pgs_sweep(const mo_problem *p, const mo_solver_settings *s, double *
         int k = backward ? p->nblocks - 1 - kk : kk;
         int r = p->block_row[k];
         int kind = p->block_kind[k];
+        int nr = p->block_row[k + 1] - r;
+        if (nr > 1 && kind == MO_BLOCK_BILATERAL) {
+            /* a joint's bilateral rows at once: gamma -= omega N_bb^-1 u_b */
+            double u[MO_MAX_BLOCK], d[MO_MAX_BLOCK];
+            for (int i = 0; i < nr; i++) u[i] = row_dot(p, r + i, v) + p->sigma[r + i] * gamma[r + i] + p->b[r + i];
+            mo_problem_block_solve(p, k, u, d);
+            for (int i = 0; i < nr; i++) {
+                double di = -om * d[i];
+                if (di != 0.0) {
+                    row_push(p, r + i, di, v);
+                    gamma[r + i] += di;
+                }
+            }
+            continue;
+        }
         if (kind != MO_BLOCK_CONTACT) {
             if (!(p->diag[r] > 0.0)) continue;
             double u = row_dot(p, r, v) + p->sigma[r] * gamma[r] + p->b[r];

@@ -12,6 +12,44 @@
 
 #define RESERVE(buf, n, T) mo_buf_reserve(&(buf), (size_t)((n) + 1) * sizeof(T))
 
+/* inverse of a small symmetric positive semidefinite matrix by Gauss-Jordan
+ * with partial pivoting; a singular block (redundant rows) is regularised by
+ * 1e-10 of its largest diagonal and inverted again */
+static void dense_inverse(const double *a_in, int n, double *inv)
+{
+    double dmax = 0.0;
+    for (int i = 0; i < n; i++)
+        if (a_in[i * n + i] > dmax) dmax = a_in[i * n + i];
+    for (int attempt = 0; attempt < 2; attempt++) {
+        double a[MO_MAX_BLOCK * MO_MAX_BLOCK];
+        memcpy(a, a_in, (size_t)(n * n) * sizeof(double));
+        if (attempt) for (int i = 0; i < n; i++) a[i * n + i] += 1e-10 * dmax + 1e-300;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) inv[i * n + j] = i == j ? 1.0 : 0.0;
+        int ok = 1;
+        for (int c = 0; c < n && ok; c++) {
+            int piv = c;
+            for (int r = c + 1; r < n; r++)
+                if (fabs(a[r * n + c]) > fabs(a[piv * n + c])) piv = r;
+            if (!(fabs(a[piv * n + c]) > 1e-13 * dmax)) { ok = 0; break; }
+            if (piv != c)
+                for (int j = 0; j < n; j++) {
+                    double t = a[c * n + j]; a[c * n + j] = a[piv * n + j]; a[piv * n + j] = t;
+                    t = inv[c * n + j]; inv[c * n + j] = inv[piv * n + j]; inv[piv * n + j] = t;
+                }
+            double d = 1.0 / a[c * n + c];
+            for (int j = 0; j < n; j++) { a[c * n + j] *= d; inv[c * n + j] *= d; }
+            for (int r = 0; r < n; r++) {
+                if (r == c) continue;
+                double f = a[r * n + c];
+                if (f == 0.0) continue;
+                for (int j = 0; j < n; j++) { a[r * n + j] -= f * a[c * n + j]; inv[r * n + j] -= f * inv[c * n + j]; }
+            }
+        }
+        if (ok) return;
+    }
+}
+
 /* contact rows: normal (unilateral) then t1, t2 (tangent) */
 static void contact_rows(const mo_world *w, const mo_contact_int *c, mo_k_row *rows, mo_row_aux *aux)
 {
@@ -95,16 +133,32 @@ int mo_step_assemble(mo_world *w, mo_problem *p)
             gamma[r0 + k] = ct[c].impulse[k];
         }
     }
-    /* blocks */
-    for (int r = 0; r < mj; r++) {
-        block_row[r] = r;
-        block_kind[r] = row_kind[r];
-        block_mu[r] = 0.0;
+    /* blocks: a joint's bilateral rows form one group block (solved exactly with
+     * a dense N^-1 inside the sweeps: block Gauss-Seidel), every limit and motor
+     * row is a block of its own, every contact a cone block of 3 rows */
+    nblocks = 0;
+    for (int i = 0; i < w->joint_count; i++) {
+        const mo_joint *j = &w->joints[i];
+        if (!j->alive) continue;
+        int nb = 0;
+        while (nb < j->nrows && nb < MO_MAX_BLOCK && row_kind[j->row0 + nb] == MO_BLOCK_BILATERAL) nb++;
+        int r = j->row0;
+        if (nb > 0) {
+            block_row[nblocks] = r;
+            block_kind[nblocks] = MO_BLOCK_BILATERAL;
+            block_mu[nblocks++] = 0.0;
+            r += nb;
+        }
+        for (; r < j->row0 + j->nrows; r++) {
+            block_row[nblocks] = r;
+            block_kind[nblocks] = row_kind[r];
+            block_mu[nblocks++] = 0.0;
+        }
     }
     for (int c = 0; c < nc; c++) {
-        block_row[mj + c] = mj + 3 * c;
-        block_kind[mj + c] = MO_BLOCK_CONTACT;
-        block_mu[mj + c] = ct[c].mu;
+        block_row[nblocks] = mj + 3 * c;
+        block_kind[nblocks] = MO_BLOCK_CONTACT;
+        block_mu[nblocks++] = ct[c].mu;
     }
     block_row[nblocks] = m;
 
@@ -127,6 +181,32 @@ int mo_step_assemble(mo_world *w, mo_problem *p)
         double s = 0.0;
         for (int k = row_ptr[r]; k < row_ptr[r + 1]; k++) s += val[k] * wval[k];
         diag[r] = s + sigma[r];
+    }
+
+    /* dense inverses of the bilateral groups' N blocks */
+    if (RESERVE(w->block_inv, nblocks, int)) return -1;
+    int *binv = (int *)w->block_inv.p, ninv = 0;
+    for (int k = 0; k < nblocks; k++) {
+        int nr = block_row[k + 1] - block_row[k];
+        binv[k] = (block_kind[k] == MO_BLOCK_BILATERAL && nr > 1) ? ninv : -1;
+        if (binv[k] >= 0) ninv += nr * nr;
+    }
+    if (RESERVE(w->inv, ninv, double)) return -1;
+    double *inv = (double *)w->inv.p;
+    MO_PARALLEL_FOR(nt)
+    for (int k = 0; k < nblocks; k++) {
+        if (binv[k] < 0) continue;
+        int r0 = block_row[k], nr = block_row[k + 1] - r0;
+        double a[MO_MAX_BLOCK * MO_MAX_BLOCK];
+        /* rows of one joint share their owners, hence their column pattern */
+        for (int i = 0; i < nr; i++)
+            for (int jj = 0; jj < nr; jj++) {
+                int pi = row_ptr[r0 + i], pj = row_ptr[r0 + jj], len = row_ptr[r0 + i + 1] - pi;
+                double sum = i == jj ? sigma[r0 + i] : 0.0;
+                for (int q = 0; q < len; q++) sum += val[pi + q] * wval[pj + q];
+                a[i * nr + jj] = sum;
+            }
+        dense_inverse(a, nr, inv + binv[k]);
     }
 
     /* |J v~ + b| over contact rows, for the Coulomb error */
@@ -154,6 +234,8 @@ int mo_step_assemble(mo_world *w, mo_problem *p)
     p->block_row = block_row;
     p->block_kind = block_kind;
     p->block_mu = block_mu;
+    p->block_inv = binv;
+    p->inv = inv;
     p->v_tilde = vt;
     p->q_contact_norm = sqrt(qn);
     p->threads = nt;

@@ -2,8 +2,8 @@
  *
  * libmoreau never links CUDA: engine/backend_cuda.c loads this module with
  * dlopen and finds the three extern "C" entry points below with dlsym. The
- * module links the CUDA runtime statically (nvcc's default) and cuSPARSE and
- * cuBLAS dynamically (RPATH set by gpu/meson.build).
+ * module links the CUDA runtime, cuSPARSE and cuBLAS as shared libraries,
+ * found through the RUNPATH gpu/meson.build sets to the toolkit's lib64.
  *
  * Entry points (ABI version MO_CUDA_ABI_VERSION; the caller checks it first):
  *   int mo_cuda_abi_version(void);
