@@ -16,9 +16,10 @@
  * the incident face (the face of the other box most anti-parallel to the
  * reference normal) is clipped against the four side planes of the reference
  * face (Sutherland-Hodgman), points with gap < margin are kept, and more than
- * four are reduced to four: the deepest, the farthest from it, the largest
- * triangle, the largest area added (Gregorius, "Robust contact creation for
- * physics simulations", GDC 2015). For an edge axis there is one contact at
+ * four are reduced to four: the farthest from the centroid (not the deepest:
+ * see reduce_points), the farthest from it, the largest triangle, the largest
+ * area added (after Gregorius, "Robust contact creation for physics
+ * simulations", GDC 2015). For an edge axis there is one contact at
  * the closest points of the two supporting edges.
  *
  * Feature ids (stable while the same features touch; used for warm starting):
@@ -383,7 +384,7 @@ static int pick_best(const double *score, const uint32_t *ids, const int *used, 
    arbitrary place along the edge, and a "deepest" such mid-edge point makes a
    poor, step-to-step changing support polygon; the corners are found by
    extent, and depth is restored by the solver's stabilisation. */
-static void reduce_points(const clip_pt *p, const uint32_t *ids, int n, double depth_tol,
+static void reduce_points(const clip_pt *p, const uint32_t *ids, int n, double tie_dist,
                           int sel[4])
 {
     int used[CLIP_CAP] = {0};
@@ -399,7 +400,7 @@ static void reduce_points(const clip_pt *p, const uint32_t *ids, int n, double d
     my /= n;
     for (int i = 0; i < n; ++i)
         score[i] = (p[i].x - mx) * (p[i].x - mx) + (p[i].y - my) * (p[i].y - my);
-    sel[0] = pick_best(score, ids, used, n, depth_tol * depth_tol);
+    sel[0] = pick_best(score, ids, used, n, tie_dist * tie_dist);
     used[sel[0]] = 1;
     const clip_pt *p0 = &p[sel[0]];
 

@@ -134,8 +134,11 @@ static mo_status load_module(cuda_module *m, char *err, size_t err_size)
     dlerror();
     h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
+        size_t len = strlen(path);
         why = dlerror();
         if (!why) why = "unknown dlopen error";
+        /* glibc's text repeats the path: "PATH: cannot open shared object file: ..." */
+        if (strncmp(why, path, len) == 0 && why[len] == ':' && why[len + 1] == ' ') why += len + 2;
         if (strchr(path, '/') && access(path, F_OK) != 0)
             set_err(err, err_size, "CUDA module not found at %s: %s", path, why);
         else
