@@ -12,8 +12,6 @@
  * Residuals (both measures) after each sweep when asked, and after the last. */
 #include <math.h>
 #include <string.h>
-#include <stdlib.h>
-#include <stdio.h>
 #include "internal.h"
 
 /* J_r . v */
@@ -30,11 +28,10 @@ static inline void row_push(const mo_problem *p, int r, double d, double *v)
     for (int k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++) v[p->col[k]] += p->wval[k] * d;
 }
 
-static void pgs_sweep(const mo_problem *p, const mo_solver_settings *s, double *gamma, double *v, int backward)
+static void pgs_sweep(const mo_problem *p, const mo_solver_settings *s, double *gamma, double *v)
 {
     const double om = s->omega;
-    for (int kk = 0; kk < p->nblocks; kk++) {
-        int k = backward ? p->nblocks - 1 - kk : kk;
+    for (int k = 0; k < p->nblocks; k++) {
         int r = p->block_row[k];
         int kind = p->block_kind[k];
         int nr = p->block_row[k + 1] - r;
@@ -110,14 +107,8 @@ void mo_solver_pgs(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
     int it = 0;
     double res = 0.0, err = 0.0;
     bool have = false;
-    if (getenv("MO_DEBUG")) {
-        mo_problem_row_velocity(p, v, gamma, u);
-        double worst = 0; int wr = -1;
-        for (int r = 0; r < p->m; r++) if (fabs(u[r]) > worst && !(p->block_kind[0]==3 && (r%3)==0 && u[r] > 0 && gamma[r]==0)) { worst = fabs(u[r]); wr = r; }
-        if (wr >= 0) fprintf(stderr, "worst row %d (contact %d, k %d) u=%.3e gamma=%.3e b=%.3e diag=%.3e\n", wr, wr/3, wr%3, u[wr], gamma[wr], p->b[wr], p->diag[wr]);
-    }
     while (it < s->max_iterations) {
-        pgs_sweep(p, s, gamma, v, getenv("MO_SYM") ? (it & 1) : (getenv("MO_BACK") != NULL));
+        pgs_sweep(p, s, gamma, v);
         it++;
         have = false;
         if (check) {

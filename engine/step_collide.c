@@ -212,7 +212,7 @@ int mo_step_collide(mo_world *w)
             mo_v3_sub(vr, vb, va);
             mo_v3_axpy(vr, -mo_v3_dot(vr, t->n), t->n);
             double sl = mo_v3_norm(vr);
-            if (sl > 1e-3 && !getenv("MO_NOSLIP")) {
+            if (sl > 1e-3) {
                 mo_v3_scale(t->t1, vr, 1.0 / sl);
                 mo_v3_cross(t->t2, t->n, t->t1);
             } else {
