@@ -103,6 +103,7 @@ typedef struct mo_problem {
     const int *block_row;      /* (nblocks + 1) first row of each block */
     const uint8_t *block_kind; /* (nblocks) MO_BLOCK_* */
     const double *block_mu;    /* (nblocks) friction of contact blocks */
+    const double *block_eta;   /* (nblocks) contact blocks: lambda_max of the 3x3 N block (the PGS/Jacobi step scale) */
     const int *block_inv;      /* (nblocks) offset into inv of a bilateral group's dense N^-1, -1 if none */
     const double *inv;         /* dense row-major inverses of bilateral groups' N blocks */
     const double *v_tilde;     /* (n) unconstrained velocity */
@@ -144,7 +145,7 @@ typedef struct mo_world {
     mo_buf contacts; int ncontacts;
     mo_buf cache; int ncache;
     mo_buf rows, row_aux, row_g, row_sigma, row_b, row_lo, row_hi, row_diag, gamma;
-    mo_buf block_row, block_kind, block_mu, block_inv, inv;
+    mo_buf block_row, block_kind, block_mu, block_inv, inv, block_eta;
     mo_buf row_ptr, col, val, wval;
     mo_buf scratch, res_hist, err_hist;
     mo_buf joint_pairs; int njoint_pairs; /* sorted (min slot, max slot) keys of non-colliding joined bodies */

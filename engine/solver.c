@@ -48,8 +48,12 @@ void mo_problem_block_solve(const mo_problem *p, int k, const double *in, double
         return;
     }
     double d = 0.0;
-    for (int i = 0; i < nr; i++) d += p->diag[r0 + i];
-    d /= (double)nr;
+    if (p->block_kind[k] == MO_BLOCK_CONTACT && p->block_eta) {
+        d = p->block_eta[k];
+    } else {
+        for (int i = 0; i < nr; i++) d += p->diag[r0 + i];
+        d /= (double)nr;
+    }
     for (int i = 0; i < nr; i++) out[i] = d > 0.0 ? in[i] / d : 0.0;
 }
 

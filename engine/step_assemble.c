@@ -50,6 +50,23 @@ static void dense_inverse(const double *a_in, int n, double *inv)
     }
 }
 
+/* largest eigenvalue of a symmetric 3x3 matrix (closed form, Smith 1961) */
+static double sym3_max_eigenvalue(const double *a)
+{
+    double p1 = a[1] * a[1] + a[2] * a[2] + a[5] * a[5];
+    double q = (a[0] + a[4] + a[8]) / 3.0;
+    if (p1 <= 1e-30 * (q * q + 1e-300)) {
+        double m = a[0] > a[4] ? a[0] : a[4];
+        return m > a[8] ? m : a[8];
+    }
+    double p2 = (a[0] - q) * (a[0] - q) + (a[4] - q) * (a[4] - q) + (a[8] - q) * (a[8] - q) + 2.0 * p1;
+    double pp = sqrt(p2 / 6.0), b[9];
+    for (int i = 0; i < 9; i++) b[i] = (a[i] - (i % 4 == 0 ? q : 0.0)) / pp;
+    double r = mo_m3_det(b) / 2.0;
+    r = r < -1.0 ? -1.0 : (r > 1.0 ? 1.0 : r);
+    return q + 2.0 * pp * cos(acos(r) / 3.0);
+}
+
 /* contact rows: normal (unilateral) then t1, t2 (tangent) */
 static void contact_rows(const mo_world *w, const mo_contact_int *c, mo_k_row *rows, mo_row_aux *aux)
 {
@@ -209,6 +226,25 @@ int mo_step_assemble(mo_world *w, mo_problem *p)
         dense_inverse(a, nr, inv + binv[k]);
     }
 
+    /* contact blocks' step scale: the largest eigenvalue of the 3x3 N block */
+    if (RESERVE(w->block_eta, nblocks, double)) return -1;
+    double *eta = (double *)w->block_eta.p;
+    MO_PARALLEL_FOR(nt)
+    for (int k = 0; k < nblocks; k++) {
+        eta[k] = 0.0;
+        if (block_kind[k] != MO_BLOCK_CONTACT) continue;
+        int r0 = block_row[k], len = row_ptr[r0 + 1] - row_ptr[r0];
+        double a[9];
+        for (int i = 0; i < 3; i++)
+            for (int jj = 0; jj < 3; jj++) {
+                const double *ji = val + row_ptr[r0 + i], *wj = wval + row_ptr[r0 + jj];
+                double sum = i == jj ? sigma[r0 + i] : 0.0;
+                for (int q = 0; q < len; q++) sum += ji[q] * wj[q];
+                a[3 * i + jj] = sum;
+            }
+        eta[k] = sym3_max_eigenvalue(a);
+    }
+
     /* |J v~ + b| over contact rows, for the Coulomb error */
     const double *vt = (const double *)w->v_tilde.p;
     double qn = 0.0;
@@ -235,6 +271,7 @@ int mo_step_assemble(mo_world *w, mo_problem *p)
     p->block_kind = block_kind;
     p->block_mu = block_mu;
     p->block_inv = binv;
+    p->block_eta = eta;
     p->inv = inv;
     p->v_tilde = vt;
     p->q_contact_norm = sqrt(qn);

@@ -1,15 +1,24 @@
 /* test_joints.c: joints through the public API (moreau/moreau.h) only.
  *
  * Every scene runs at the default settings (h = 1/120 s, PGS, 50 sweeps, warm
- * start, SPOOK d = 4, rigid rows) unless stated. Tolerances come from two
- * facts: (1) an unbalanced load shows as at most one step of free fall,
- * h^2 g = 6.8e-4 m, before the next step's SPOOK term starts removing it
- * (a fraction 4/(1 + 4d) = 4/17 per step), so a joint that holds keeps its
- * position error far below that; (2) the rows of one joint are solved as one
- * block with its exact N^-1 and warm-started, so with few joints the solve
- * is close to exact, and analytic answers (motor torque limits, drive offsets,
- * free sliding) are met to round-off. Each tolerance below says which applies.
- *
+ * start, SPOOK d = 4, rigid rows, gyroscopic term on) unless stated.
+ * Tolerances come from three facts:
+ * (1) a joint under a static load: an unbalanced load would show as one step
+ *     of free fall, h^2 g = 6.8e-4 m, before SPOOK removes it (a fraction
+ *     4/(1 + 4d) = 4/17 per step); the rows of one joint are solved as one
+ *     block with its exact N^-1, so such joints hold to round-off and the
+ *     tests allow 1e-6 m / 1e-6 rad;
+ * (2) a joint in motion: the rows are velocity-level, so each step the anchor
+ *     leaves the linearised constraint by the second-order term of its motion,
+ *     delta = h^2 w^2 r / 2 for an anchor at lever r on a body turning at w
+ *     (plus h^2 v_perp^2 / (2 L) for a distance joint of length L). SPOOK
+ *     (d = 4) settles such a per-step drift at 4 delta; the tests allow
+ *     8 max(delta) + 1e-6 m, computed from each run's own velocities
+ *     (drift_bound below). A broken row or a wrong stabilisation sign gives
+ *     errors of metres or growing without bound;
+ * (3) analytic answers (free sliding, motor torque limits, drive recurrence,
+ *     static offsets, reactions) where the constrained direction decouples
+ *     from the others: round-off, 1e-9.
  * Returns 0 when every check passes, 1 otherwise. */
 #include <math.h>
 #include <stdint.h>
@@ -195,6 +204,16 @@ static void step(mo_world *w)
     }
 }
 
+/* per-step drift of a point row (fact (2) in the header): an anchor at world
+ * point p on body b, which turns at w: h^2 |w|^2 |p - x| / 2 */
+static double drift_point(mo_world *w, mo_body_id b, mo_vec3 p)
+{
+    double om = vnorm(angv(w, b));
+    return 0.5 * H * H * om * om * vnorm(vsub(p, pos(w, b)));
+}
+/* the allowance for a joint in motion: 8 times the largest per-step drift */
+static double drift_bound(double dmax) { return 8.0 * dmax + 1e-6; }
+
 /* ====================================================================== */
 
 /* fixed joint: a body welded to the world with its centre of mass 0.33 m to
@@ -226,11 +245,12 @@ static void test_fixed(void)
         if (v > vmax) vmax = v;
     }
     printf("     fixed: max anchor error %.2e m, max rotation %.2e rad, max |dx| %.2e m\n", emax, amax, xmax);
-    /* 1e-4 m / 1e-3 rad: 1/7 of one step's free-fall sag; a missing or wrong-signed row lets the body fall or swing by metres / radians */
-    CHECK_LE(emax, 1e-4);
-    CHECK_LE(amax, 1e-3);
-    CHECK_LE(xmax, 1e-3); /* the welded body stays put (anchor error + 0.33 m lever x rotation) */
-    CHECK_LE(vmax, 0.05);
+    /* fact (1): 1e-6 m and 1e-6 rad; a missing or wrong-signed row lets the
+     * body fall or swing by metres / radians */
+    CHECK_LE(emax, 1e-6);
+    CHECK_LE(amax, 1e-6);
+    CHECK_LE(xmax, 1e-6); /* the welded body stays put */
+    CHECK_LE(vmax, 1e-6);
     /* the joint has no scalar position */
     double s;
     CHECK(mo_joint_position(w, j, &s) == MO_ERR_INVALID_ARGUMENT);
@@ -269,37 +289,55 @@ static void test_spherical(void)
     d.anchor_a = pa;
     d.anchor_b = local_point(w, b, pa);
     mo_joint_id j = joint(w, &d);
-    double L0 = ang_momentum(w, b, pa).z, emax = 0, Ldev = 0, amax = 0;
+    double L0 = ang_momentum(w, b, pa).z, emax = 0, Ldev = 0, amax = 0, dmax = 0, Lbound = 0;
     for (int i = 0; i < 360; i++) {
+        mo_vec3 pb;
+        mo_body_world_point(w, b, d.anchor_b, &pb);
+        double dl = drift_point(w, b, pb);
+        if (dl > dmax) dmax = dl;
         step(w);
         double e = jerr(w, j), a = qangle(q0, ori(w, b)), dL = fabs(ang_momentum(w, b, pa).z - L0);
         if (e > emax) emax = e;
         if (a > amax) amax = a;
         if (dL > Ldev) Ldev = dL;
+        /* the joint impulse acts at B's anchor, e away from the pivot: its
+         * moment about the pivot is at most e |F| per unit time */
+        mo_vec3 f;
+        mo_joint_reaction(w, j, &f, NULL);
+        Lbound += H * e * vnorm(f);
     }
-    printf("     spherical: max anchor error %.2e m, max rotation %.2f rad, L_z %.4f, max drift %.2e\n", emax, amax,
-           L0, Ldev);
-    CHECK_LE(emax, 1e-4); /* see header (1) */
-    CHECK(amax > 1.0);    /* it really swung: rotation is free */
-    /* L_z about the pivot: joint impulses act at the anchor (no moment about
-     * it) and gravity is vertical; the residual drift comes from the anchor
-     * error (< 1e-4 m times impulses) and the solver: 1 % of |L_z| */
-    CHECK_LE(Ldev, 0.01 * fabs(L0));
+    printf("     spherical: max anchor error %.2e m (bound %.2e), max rotation %.2f rad, L_z %.4f, drift %.2e (bound %.2e)\n",
+           emax, drift_bound(dmax), amax, L0, Ldev, Lbound);
+    CHECK_LE(emax, drift_bound(dmax)); /* fact (2) */
+    CHECK(amax > 1.0);                 /* it really swung: rotation is free */
+    /* L_z about the pivot: gravity is vertical, the joint's impulse acts at B's
+     * anchor, which is within e of the pivot; symplectic Euler keeps x x v
+     * under a central impulse and the gyroscopic midpoint step keeps a free
+     * body's L: the drift stays below sum h e |F| (+ round-off) */
+    CHECK_LE(Ldev, Lbound + 1e-9);
     CHECK(fabs(L0) > 0.1);
     mo_world_destroy(w);
     group_end("spherical joint keeps the anchor");
 }
 
 /* revolute joint about a horizontal axis a (30 deg from x), a body with a
- * generic inertia released from the horizontal: it swings about a only */
-static void test_revolute(void)
+ * generic inertia released from the horizontal: it swings about a only.
+ * Run twice: gyroscopic term off (control) and on (the default). */
+static void revolute_run(bool gyro, double *wperp, double *wpar, double *emax, double *amis, double *angdiff,
+                         double *bound)
 {
-    group_begin();
     mo_world *w = new_world(v3(0, 0, -G));
     mo_vec3 a = v3(cos(PI / 6), sin(PI / 6), 0), pa = v3(0, 0, 1.0);
     mo_vec3 side = vunit(vcross(v3(0, 0, 1), a)); /* horizontal, perpendicular to a */
     mo_quat q0 = qaa(v3(1, -2, 0.5), 1.1);
-    mo_body_id b = body(w, MO_BODY_DYNAMIC, vadd(pa, vscale(side, 0.4)), q0, 1.0, diag3(0.02, 0.05, 0.04));
+    mo_body_def bd = mo_default_body_def();
+    bd.position = vadd(pa, vscale(side, 0.4));
+    bd.orientation = q0;
+    bd.mass = 1.0;
+    bd.inertia = diag3(0.02, 0.05, 0.04);
+    bd.gyroscopic = gyro;
+    mo_body_id b;
+    CHECK(mo_body_create(w, &bd, &b) == MO_OK);
     mo_joint_def d = mo_default_joint_def();
     d.type = MO_JOINT_REVOLUTE;
     d.body_b = b;
@@ -309,31 +347,62 @@ static void test_revolute(void)
     d.axis_b = local_dir(w, b, a);
     mo_joint_id j = joint(w, &d);
     CHECK_NEAR(jpos(w, j), 0.0, 1e-12);
-    double emax = 0, wperp = 0, wpar = 0, amis = 0, angdiff = 0;
+    double dmax = 0;
+    *wperp = *wpar = *emax = *amis = *angdiff = 0;
     for (int i = 0; i < 360; i++) {
+        mo_vec3 pb;
+        mo_body_world_point(w, b, d.anchor_b, &pb);
+        if (drift_point(w, b, pb) > dmax) dmax = drift_point(w, b, pb);
         step(w);
         mo_vec3 om = angv(w, b);
         double e = jerr(w, j), p = vnorm(vperp(om, a));
-        if (e > emax) emax = e;
-        if (p > wperp) wperp = p;
-        if (fabs(vdot(om, a)) > wpar) wpar = fabs(vdot(om, a));
+        if (e > *emax) *emax = e;
+        if (p > *wperp) *wperp = p;
+        if (fabs(vdot(om, a)) > *wpar) *wpar = fabs(vdot(om, a));
         /* B's axis stays on A's */
         mo_vec3 aB = qrot(ori(w, b), d.axis_b);
         double mis = vnorm(vcross(aB, a));
-        if (mis > amis) amis = mis;
+        if (mis > *amis) *amis = mis;
         /* the joint position is the rotation angle of B about a since creation */
         mo_vec3 rv = qrotvec(qmul(ori(w, b), qconj(q0)));
         double ang = wrap(vdot(rv, a)), dd = fabs(wrap(ang - jpos(w, j)));
-        if (dd > angdiff) angdiff = dd;
+        if (dd > *angdiff) *angdiff = dd;
     }
-    printf("     revolute: max |w_perp| %.2e rad/s while max |w.a| %.2f rad/s, anchor error %.2e m, axis error %.2e\n",
-           wperp, wpar, emax, amis);
-    CHECK(wpar > 3.0);      /* it swings: released from the horizontal, ~sqrt(2 m g l / I_p) */
-    CHECK_LE(wperp, 1e-3);  /* 1e-3 rad/s: a rotation error below 1e-5 rad per step; the gyroscopic torque alone would give ~1 rad/s */
-    CHECK_LE(emax, 1e-4);   /* see header (1) */
-    CHECK_LE(amis, 1e-4);   /* axis misalignment, rad */
-    CHECK_LE(angdiff, 1e-4); /* mo_joint_position = rotation angle about a (mod 2 pi), to the axis error */
+    *bound = drift_bound(dmax);
     mo_world_destroy(w);
+}
+
+static void test_revolute(void)
+{
+    group_begin();
+    double wperp, wpar, emax, amis, angdiff, bound;
+    /* control: without the gyroscopic term */
+    revolute_run(false, &wperp, &wpar, &emax, &amis, &angdiff, &bound);
+    printf("     revolute, gyroscopic off: |w_perp| %.1e rad/s (max |w.a| %.2f), anchor error %.2e m (bound %.2e), axis error %.1e\n",
+           wperp, wpar, emax, bound, amis);
+    CHECK(wpar > 3.0);          /* it swings: released from the horizontal */
+    CHECK_LE(wperp, 1e-9);      /* rotation about a only: exact (hinge rows are exact derivatives, fact (3)) */
+    CHECK_LE(amis, 1e-9);
+    CHECK_LE(emax, bound);      /* fact (2) */
+    CHECK_LE(angdiff, 1e-9);    /* mo_joint_position = rotation angle about a (mod 2 pi) */
+    /* default: gyroscopic term on */
+    revolute_run(true, &wperp, &wpar, &emax, &amis, &angdiff, &bound);
+    printf("     revolute, gyroscopic on:  |w_perp| %.1e rad/s (max |w.a| %.2f), anchor error %.2e m (bound %.2e), axis error %.1e\n",
+           wperp, wpar, emax, bound, amis);
+    CHECK(wpar > 3.0);
+    CHECK_LE(emax, bound);
+    /* ENGINE BUG (engine/step_integrate.c, mo_step_integrate ->
+     * mo_k_integrate_body in engine/kernels/dynamics.h): the pose is turned by
+     * h (w+ + wrot), where wrot is the gyroscopic midpoint correction from the
+     * unconstrained predict stage, and w is then rotated by that increment;
+     * the constraint rows only ever constrain w+, so every step turns a hinged
+     * body off its axis by h |wrot_perp| (and past limits). Measured here:
+     * axis error ~1e-3 rad and |w_perp| ~3e-2 rad/s (the SPOOK correction of
+     * that error), against 1e-15 and 1e-14 with the term off. Allowance: a
+     * rotation error below 1e-5 rad per step (1e-3 rad/s), axis error 1e-4 rad. */
+    CHECK_LE(wperp, 1e-3); /* ENGINE BUG: fails with the gyroscopic correction applied after the solve */
+    CHECK_LE(amis, 1e-4);  /* ENGINE BUG: same cause */
+    CHECK_LE(angdiff, 1e-4);
     group_end("revolute joint rotates about its axis only");
 }
 
@@ -401,7 +470,9 @@ static void test_prismatic(void)
     int n = 120;
     for (int i = 0; i < n; i++) {
         double t = i * H;
-        mo_body_apply_force(w, b, v3(0, 5 * cos(4 * t), 3), v3(0.3, 0.2 * sin(3 * t), 0.1));
+        /* side force perpendicular to a: along y and along (1, 0, 1)/sqrt 2 */
+        mo_body_apply_force(w, b, vadd(v3(0, 5 * cos(4 * t), 0), vscale(vunit(v3(1, 0, 1)), 3.0)),
+                            v3(0.3, 0.2 * sin(3 * t), 0.1));
         step(w);
         double e = jerr(w, j), an = qangle(q0, ori(w, b));
         double sd = fabs(jpos(w, j) - ga * H * H * (i + 1) * (i + 2) / 2.0);
@@ -418,8 +489,8 @@ static void test_prismatic(void)
     /* 1e-6 m along the axis: the rows do not act along a (the applied side
      * force is perpendicular), so only solver round-off remains */
     CHECK_LE(smax, 1e-6);
-    CHECK_LE(emax, 1e-4); /* perpendicular offset, see header (1) */
-    CHECK_LE(amax, 1e-3); /* orientation kept */
+    CHECK_LE(emax, 1e-6); /* perpendicular offset, fact (1): the body does not turn, the rows are linear */
+    CHECK_LE(amax, 1e-6); /* orientation kept */
     mo_world_destroy(w);
     group_end("prismatic joint slides along its axis only");
 }
@@ -444,20 +515,28 @@ static void test_distance(void)
     mo_joint_id j = joint(w, &d);
     /* the length error at creation is |pb - pa| - L, and it is removed within ~4 steps (SPOOK d = 4) */
     CHECK_NEAR(jerr(w, j), fabs(vnorm(vsub(pb, pa)) - L), 1e-12);
-    double emax = 0, travel = 0;
+    double emax = 0, travel = 0, dmax = 0;
     mo_vec3 x0 = pos(w, b);
     for (int i = 0; i < 360; i++) {
+        /* drift: the anchor's speed across the rod and B's rotation */
+        mo_vec3 pbn, vb;
+        mo_body_world_point(w, b, lb, &pbn);
+        vb = vadd(linv(w, b), vcross(angv(w, b), vsub(pbn, pos(w, b))));
+        mo_vec3 e = vunit(vsub(pbn, pa));
+        double vp = vnorm(vperp(vb, e));
+        double dl = 0.5 * H * H * vp * vp / L + drift_point(w, b, pbn);
+        if (i >= 60 && dl > dmax) dmax = dl;
         step(w);
-        double e = jerr(w, j);
-        if (i >= 60 && e > emax) emax = e; /* after the initial error has decayed */
-        CHECK_NEAR(fabs(jpos(w, j) - L), e, 1e-12);
+        double er = jerr(w, j);
+        if (i >= 60 && er > emax) emax = er; /* after the initial error has decayed */
+        CHECK_NEAR(fabs(jpos(w, j) - L), er, 1e-12);
         double tr = vnorm(vsub(pos(w, b), x0));
         if (tr > travel) travel = tr;
     }
-    printf("     distance: initial error %.3f m, max length error after 0.5 s %.2e m, travel %.2f m\n",
-           fabs(vnorm(vsub(pb, pa)) - L), emax, travel);
+    printf("     distance: initial error %.3f m, max length error after 0.5 s %.2e m (bound %.2e), travel %.2f m\n",
+           fabs(vnorm(vsub(pb, pa)) - L), emax, drift_bound(dmax), travel);
     CHECK(travel > 0.5);
-    CHECK_LE(emax, 1e-4); /* see header (1) */
+    CHECK_LE(emax, drift_bound(dmax)); /* fact (2) */
     mo_world_destroy(w);
     group_end("distance joint keeps its length");
 }
@@ -550,7 +629,16 @@ static void test_prismatic_limit(void)
     CHECK(smin >= -0.2 - 1e-4);
     CHECK_NEAR(s1, -0.2, 1e-4);
     CHECK_NEAR(v1, 0.0, 1e-3);
-    CHECK_LE(smax, 0.1 + 1e-4);
+    /* ENGINE BUG (engine/kernels/rows.h, mo_k_row_rhs, MO_ROW_UNILATERAL):
+     * b is discontinuous at g = 0. The step that reaches the upper limit
+     * (speculative branch, b = g/h) ends with g = -8.3e-17 (round-off); the
+     * next step then takes the g < 0 SPOOK branch, b = -push - J v/(1 + 4d),
+     * whose damping term lets the slider keep approaching at v/(1 + 4d) =
+     * 1.21/17 m/s: it overshoots by h v/17 = 0.59 mm and creeps back over
+     * ~20 steps. With the limit moved by 1e-12 m (round-off g >= 0) there is
+     * no overshoot at all. Allowance 1e-4 m (speculative rows stop the body
+     * within its arrival step). */
+    CHECK_LE(smax, 0.1 + 1e-4); /* ENGINE BUG: 0.100593 */
     CHECK_NEAR(s2, 0.1, 1e-4);
     CHECK_NEAR(v2, 0.0, 1e-3);
     mo_world_destroy(w);
@@ -619,7 +707,9 @@ static void test_motor(void)
     mo_vec3 om = angv(w, b);
     CHECK_NEAR(vdot(om, a), 2.0, 1e-9);
     CHECK_LE(vnorm(vperp(om, a)), 1e-9);
-    CHECK_NEAR(jpos(w, j), wrap(2.0 * 120 * H), 1e-6); /* the angle grows at the target rate */
+    /* the angle grows at the target rate; each step turns by the Cayley
+     * map's 2 atan(h w / 2) (kernels/dynamics.h), (h w)^3 / 12 short of h w */
+    CHECK_NEAR(jpos(w, j), wrap(120 * 2.0 * atan(H * 2.0 / 2.0)), 1e-9);
     /* steady state: no torque needed */
     mo_vec3 f, t;
     mo_joint_reaction(w, j, &f, &t);
@@ -754,6 +844,7 @@ static void test_two_bodies(void)
     d.body_b = b1;
     d.anchor_a = v3(0, 0, 1.5);
     d.anchor_b = local_point(w, b1, v3(0, 0, 1.5));
+    mo_vec3 lb1 = d.anchor_b;
     mo_joint_id j1 = joint(w, &d);
     d = mo_default_joint_def();
     d.type = MO_JOINT_REVOLUTE;
@@ -762,22 +853,29 @@ static void test_two_bodies(void)
     mo_vec3 pm = v3(0.8, 0, 1.5), ax = v3(0, 1, 0);
     d.anchor_a = local_point(w, b1, pm);
     d.anchor_b = local_point(w, b2, pm);
+    mo_vec3 lb2 = d.anchor_b;
     d.axis_a = local_dir(w, b1, ax);
     d.axis_b = local_dir(w, b2, ax);
     mo_joint_id j2 = joint(w, &d);
-    double e1 = 0, e2 = 0, travel = 0;
+    double e1 = 0, e2 = 0, travel = 0, d1 = 0, d2 = 0;
     for (int i = 0; i < 480; i++) {
+        mo_vec3 p1, p2;
+        mo_body_world_point(w, b1, lb1, &p1);
+        mo_body_world_point(w, b2, lb2, &p2);
+        double dl1 = drift_point(w, b1, p1), dl2 = drift_point(w, b1, p2) + drift_point(w, b2, p2);
+        if (dl1 > d1) d1 = dl1;
+        if (dl2 > d2) d2 = dl2;
         step(w);
         if (jerr(w, j1) > e1) e1 = jerr(w, j1);
         if (jerr(w, j2) > e2) e2 = jerr(w, j2);
         double tr = vnorm(vsub(pos(w, b2), v3(1.0, 0, 1.5)));
         if (tr > travel) travel = tr;
     }
-    printf("     double pendulum: max errors %.2e (spherical), %.2e (revolute) m; tip travel %.2f m\n", e1, e2, travel);
+    printf("     double pendulum: max errors %.2e (bound %.2e, spherical), %.2e (bound %.2e, revolute) m; tip travel %.2f m\n",
+           e1, drift_bound(d1), e2, drift_bound(d2), travel);
     CHECK(travel > 1.0);
-    /* 1e-3 m: two coupled joints with 50 sweeps; still 1.5 h^2 g of one step */
-    CHECK_LE(e1, 1e-3);
-    CHECK_LE(e2, 1e-3);
+    CHECK_LE(e1, drift_bound(d1)); /* fact (2), each joint from its own anchors' motion */
+    CHECK_LE(e2, drift_bound(d2));
     mo_world_destroy(w);
 
     w = new_world(v3(0, 0, 0));
@@ -798,23 +896,36 @@ static void test_two_bodies(void)
     j2 = joint(w, &d);
     mo_vec3 P0 = vadd(vscale(linv(w, b1), 2.0), vscale(linv(w, b2), 1.0));
     mo_vec3 c0 = vscale(vadd(vscale(pos(w, b1), 2.0), pos(w, b2)), 1.0 / 3.0);
-    double dP = 0, emax = 0;
+    lb2 = d.anchor_b;
+    double dP = 0, emax = 0, dmax = 0, dang = 0;
     for (int i = 0; i < 240; i++) {
+        mo_vec3 p2;
+        mo_body_world_point(w, b2, lb2, &p2);
+        double dl = drift_point(w, b1, p2) + drift_point(w, b2, p2);
+        /* hinge rows g = aB . b1: both axes turn, second-order term <= (|wA| + |wB|)^2 / 2 per unit time^2 */
+        double ws = vnorm(angv(w, b1)) + vnorm(angv(w, b2)), da = 0.5 * H * H * ws * ws;
         step(w);
         mo_vec3 P = vadd(vscale(linv(w, b1), 2.0), vscale(linv(w, b2), 1.0));
         if (vnorm(vsub(P, P0)) > dP) dP = vnorm(vsub(P, P0));
-        if (i >= 10 && jerr(w, j2) > emax) emax = jerr(w, j2);
+        if (i >= 10) { /* after the velocity mismatch at creation is removed */
+            if (jerr(w, j2) > emax) emax = jerr(w, j2);
+            if (dl > dmax) dmax = dl;
+            if (da > dang) dang = da;
+        }
     }
     mo_vec3 c1 = vscale(vadd(vscale(pos(w, b1), 2.0), pos(w, b2)), 1.0 / 3.0);
     mo_vec3 cexp = vadd(c0, vscale(P0, 240 * H / 3.0));
-    printf("     free pair: max |P - P0| %.1e N s, centre of mass off by %.1e m, joint error %.2e m\n", dP,
-           vnorm(vsub(c1, cexp)), emax);
-    CHECK_LE(dP, 1e-12);                        /* equal and opposite impulses: round-off only */
-    CHECK_LE(vnorm(vsub(c1, cexp)), 1e-12);
-    CHECK_LE(emax, 1e-4);
-    /* the bodies now turn about the hinge only: relative angular velocity along the axis */
+    /* the bodies turn about the hinge only: the relative angular velocity off
+     * the axis is the SPOOK correction of the hinge rows' error, at most
+     * (4/h) theta / (1 + 4d) plus the J v / (1 + 4d) term: (8 / (17 h)) (8 dang) */
     mo_vec3 wrel = vsub(angv(w, b2), angv(w, b1)), axw = qrot(ori(w, b1), d.axis_a);
-    CHECK_LE(vnorm(vperp(wrel, axw)), 1e-3);
+    double wb = 8.0 / (17.0 * H) * drift_bound(dang);
+    printf("     free pair: max |P - P0| %.1e N s, centre of mass off by %.1e m, joint error %.2e m (bound %.2e), |w_rel perp| %.1e (bound %.1e)\n",
+           dP, vnorm(vsub(c1, cexp)), emax, drift_bound(dmax), vnorm(vperp(wrel, axw)), wb);
+    CHECK_LE(dP, 1e-12);                        /* equal and opposite impulses: round-off only */
+    CHECK_LE(vnorm(vsub(c1, cexp)), 1e-12);     /* the centre of mass moves uniformly */
+    CHECK_LE(emax, drift_bound(dmax));          /* fact (2) */
+    CHECK_LE(vnorm(vperp(wrel, axw)), wb);
     mo_world_destroy(w);
     group_end("joints between two dynamic bodies");
 }
@@ -844,10 +955,14 @@ static void test_kinematic(void)
     d.anchor_a = local_point(w, k, pm);
     d.anchor_b = local_point(w, b, pm);
     mo_joint_id j = joint(w, &d);
-    double emax = 0, rmax = 0;
+    double emax = 0, rmax = 0, dmax = 0;
     for (int i = 0; i < 240; i++) {
+        mo_vec3 pbw;
+        mo_body_world_point(w, b, d.anchor_b, &pbw);
+        double dl = drift_point(w, k, pbw) + drift_point(w, b, pbw);
         step(w);
         if (i < 8) continue; /* the body starts at rest: ~4 steps of SPOOK catch-up */
+        if (dl > dmax) dmax = dl;
         if (jerr(w, j) > emax) emax = jerr(w, j);
         double r = qangle(qmul(ori(w, k), rel0), ori(w, b));
         if (r > rmax) rmax = r;
@@ -855,12 +970,16 @@ static void test_kinematic(void)
     /* rigid following: v_b = v_k + w_k x (x_b - x_k), w_b = w_k */
     mo_vec3 vexp = vadd(vk, vcross(wk, vsub(pos(w, b), pos(w, k))));
     double dv = vnorm(vsub(linv(w, b), vexp)), dw = vnorm(vsub(angv(w, b), wk));
-    printf("     kinematic weld: error %.2e m, rotation %.2e rad, |v - v_rigid| %.2e, |w - w_k| %.2e\n", emax, rmax, dv,
-           dw);
-    CHECK_LE(emax, 1e-3); /* centripetal load 0.56 m/s^2 plus gravity: one-step sag bound h^2 (g + w^2 r) */
-    CHECK_LE(rmax, 1e-3);
-    CHECK_LE(dv, 1e-2);   /* the rotation per step (h w_k = 0.0125 rad) makes the Euler step lag by O(h w^2 r) */
-    CHECK_LE(dw, 1e-2);
+    /* turning at 1.5 rad/s the weld's rotation rows drift by h^2 w^2 / 2 per step too */
+    double dang = 0.5 * H * H * 1.5 * 1.5 * 2.0;
+    printf("     kinematic weld: error %.2e m (bound %.2e), rotation %.2e rad (bound %.2e), |v - v_rigid| %.2e, |w - w_k| %.2e\n",
+           emax, drift_bound(dmax), rmax, drift_bound(dang), dv, dw);
+    CHECK_LE(emax, drift_bound(dmax)); /* fact (2) */
+    CHECK_LE(rmax, drift_bound(dang));
+    /* velocities differ from rigid following by the SPOOK correction, at most
+     * (8 / (17 h)) times the position allowances (0.5 m lever for the angular part) */
+    CHECK_LE(dv, 8.0 / (17.0 * H) * (drift_bound(dmax) + 0.5 * drift_bound(dang)));
+    CHECK_LE(dw, 8.0 / (17.0 * H) * drift_bound(dang));
     /* the kinematic body itself moved with its velocity, untouched by the joint */
     CHECK_NEAR(pos(w, k).x, 0.3 * 240 * H, 1e-12);
     CHECK_NEAR(vnorm(vsub(angv(w, k), wk)), 0.0, 0.0);
@@ -882,16 +1001,21 @@ static void test_kinematic(void)
     j = joint(w, &d);
     double xmax = 0;
     emax = 0;
+    dmax = 0;
     for (int i = 0; i < 360; i++) {
         double t = i * H;
         mo_body_set_velocity(w, k, v3(0.5 * 4.0 * cos(4.0 * t), 0, 0), v3(0, 0, 0));
+        mo_vec3 pbw;
+        mo_body_world_point(w, b, v3(0, 0, 0.6), &pbw);
+        if (drift_point(w, b, pbw) > dmax) dmax = drift_point(w, b, pbw);
         step(w);
         if (jerr(w, j) > emax) emax = jerr(w, j);
         if (fabs(pos(w, b).x - pos(w, k).x) > xmax) xmax = fabs(pos(w, b).x - pos(w, k).x);
     }
-    printf("     driven pendulum: max anchor error %.2e m, max swing %.3f m\n", emax, xmax);
-    CHECK(xmax > 0.05); /* the support's motion makes it swing */
-    CHECK_LE(emax, 1e-3); /* support accelerations up to 8 m/s^2: bound as above */
+    printf("     driven pendulum: max anchor error %.2e m (bound %.2e), max swing %.3f m\n", emax, drift_bound(dmax),
+           xmax);
+    CHECK(xmax > 0.05);                /* the support's motion makes it swing */
+    CHECK_LE(emax, drift_bound(dmax)); /* fact (2); the support's own motion is linear within a step: no drift */
     mo_world_destroy(w);
     group_end("kinematic body driving joints");
 }
