@@ -70,18 +70,27 @@ static void pgs_sweep(const mo_problem *p, const mo_solver_settings *s, double *
         if (s->friction == MO_FRICTION_CONE) {
             double eta = p->block_eta[k];
             if (!(eta > 0.0)) continue;
-            double x[3];
-            for (int i = 0; i < 3; i++) {
-                double u = row_dot(p, r + i, v) + p->sigma[r + i] * gamma[r + i] + p->b[r + i];
-                x[i] = gamma[r + i] - om * u / eta;
+            /* the three rows share their columns: one pass computes all three */
+            const int p0 = p->row_ptr[r], len = p->row_ptr[r + 1] - p0;
+            const int *cl = p->col + p0;
+            const double *j0 = p->val + p0, *j1 = j0 + len, *j2 = j1 + len;
+            double u0 = p->b[r] + p->sigma[r] * gamma[r], u1 = p->b[r + 1] + p->sigma[r + 1] * gamma[r + 1],
+                   u2 = p->b[r + 2] + p->sigma[r + 2] * gamma[r + 2];
+            for (int q = 0; q < len; q++) {
+                double vc = v[cl[q]];
+                u0 += j0[q] * vc;
+                u1 += j1[q] * vc;
+                u2 += j2[q] * vc;
             }
+            double x[3] = {gamma[r] - om * u0 / eta, gamma[r + 1] - om * u1 / eta, gamma[r + 2] - om * u2 / eta};
             mo_k_project_cone(x, mu);
-            for (int i = 0; i < 3; i++) {
-                double d = x[i] - gamma[r + i];
-                if (d != 0.0) {
-                    row_push(p, r + i, d, v);
-                    gamma[r + i] = x[i];
-                }
+            double d0 = x[0] - gamma[r], d1 = x[1] - gamma[r + 1], d2 = x[2] - gamma[r + 2];
+            if (d0 != 0.0 || d1 != 0.0 || d2 != 0.0) {
+                const double *w0 = p->wval + p0, *w1 = w0 + len, *w2 = w1 + len;
+                for (int q = 0; q < len; q++) v[cl[q]] += w0[q] * d0 + w1[q] * d1 + w2[q] * d2;
+                gamma[r] = x[0];
+                gamma[r + 1] = x[1];
+                gamma[r + 2] = x[2];
             }
         } else {
             /* normal first, then each tangent against the current normal impulse */

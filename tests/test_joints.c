@@ -631,14 +631,14 @@ static void test_prismatic_limit(void)
     CHECK_NEAR(v1, 0.0, 1e-3);
     /* ENGINE BUG (engine/kernels/rows.h, mo_k_row_rhs, MO_ROW_UNILATERAL):
      * b is discontinuous at g = 0. The step that reaches the upper limit
-     * (speculative branch, b = g/h) ends with g = -8.3e-17 (round-off); the
+     * (speculative branch, b = g/h) ends with g ~ -1e-16 (round-off); the
      * next step then takes the g < 0 SPOOK branch, b = -push - J v/(1 + 4d),
-     * whose damping term lets the slider keep approaching at v/(1 + 4d) =
-     * 1.21/17 m/s: it overshoots by h v/17 = 0.59 mm and creeps back over
-     * ~20 steps. With the limit moved by 1e-12 m (round-off g >= 0) there is
-     * no overshoot at all. Allowance 1e-4 m (speculative rows stop the body
-     * within its arrival step). */
-    CHECK_LE(smax, 0.1 + 1e-4); /* ENGINE BUG: 0.100593 */
+     * whose damping term lets the slider keep approaching at v/(1 + 4d): it
+     * overshoots by ~h v/17 (0.8 mm here) and creeps back over ~20 steps.
+     * With the limit moved by +-1e-12 m (so that the round-off lands on
+     * g >= 0) there is no overshoot at all. Allowance 1e-4 m (speculative
+     * rows stop the body within its arrival step). */
+    CHECK_LE(smax, 0.1 + 1e-4); /* ENGINE BUG: 0.100816 */
     CHECK_NEAR(s2, 0.1, 1e-4);
     CHECK_NEAR(v2, 0.0, 1e-3);
     mo_world_destroy(w);
