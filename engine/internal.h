@@ -139,7 +139,7 @@ typedef struct mo_world {
 
     /* this step */
     int nowners;
-    mo_buf owner_dof, owner_ndof, owner_inv_mass, owner_inv_I, owner_ref; /* owner_ref: +slot body, -(slot+1) particle */
+    mo_buf owner_dof, owner_ndof, owner_inv_mass, owner_inv_I, owner_ref, owner_constrained; /* owner_ref: +slot body, -(slot+1) particle */
     mo_buf v, v_tilde, v_start;
     mo_buf cl_objs; int ncl; mo_cl_pairs pairs; mo_buf cl_contacts;
     mo_buf contacts; int ncontacts;
@@ -178,7 +178,7 @@ void mo_joint_rebuild_filter(mo_world *w);
 double mo_joint_position_error(const mo_world *w, const mo_joint *j);
 int mo_joint_row_count(const mo_joint *j);
 
-/* writes j's rows (descriptors, aux, block kinds and bounds: one block per row) */
+/* writes j's rows (descriptors, aux, per-row kinds and bounds; step_assemble.c groups the leading bilateral rows into one block) */
 void mo_joint_fill_rows(const mo_world *w, const mo_joint *j, mo_k_row *rows, mo_row_aux *aux, uint8_t *kind,
                         double *lo, double *hi);
 

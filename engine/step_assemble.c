@@ -108,7 +108,7 @@ int mo_step_assemble(mo_world *w, mo_problem *p)
         j->row0 = m;
         j->nrows = r;
         m += r;
-        nblocks += r; /* one block per joint row */
+        nblocks += r; /* upper bound: blocks are counted again below */
         njl++;
     }
     int mj = m;
@@ -178,6 +178,16 @@ int mo_step_assemble(mo_world *w, mo_problem *p)
         block_mu[nblocks++] = ct[c].mu;
     }
     block_row[nblocks] = m;
+
+    /* owners that some row touches: their rotation follows the solver's w+
+     * alone (step_integrate.c) */
+    if (RESERVE(w->owner_constrained, w->nowners, uint8_t)) return -1;
+    uint8_t *ocon = (uint8_t *)w->owner_constrained.p;
+    memset(ocon, 0, (size_t)w->nowners);
+    for (int r = 0; r < m; r++) {
+        if (rows[r].owner_a >= 0) ocon[rows[r].owner_a] = 1;
+        if (rows[r].owner_b >= 0) ocon[rows[r].owner_b] = 1;
+    }
 
     /* CSR pattern by prefix sum */
     const int *odof = (const int *)w->owner_dof.p, *ond = (const int *)w->owner_ndof.p;

@@ -184,7 +184,7 @@ void mo_world_destroy(mo_world *w)
     free(w->particle_free);
     free(w->joints);
     free(w->joint_free);
-    mo_buf *bufs[] = {&w->owner_dof, &w->owner_ndof, &w->owner_inv_mass, &w->owner_inv_I, &w->owner_ref,
+    mo_buf *bufs[] = {&w->owner_dof, &w->owner_ndof, &w->owner_inv_mass, &w->owner_inv_I, &w->owner_ref, &w->owner_constrained,
                       &w->v, &w->v_tilde, &w->v_start, &w->cl_objs, &w->cl_contacts, &w->contacts,
                       &w->cache, &w->rows, &w->row_aux, &w->row_g, &w->row_sigma, &w->row_b, &w->row_lo, &w->row_hi,
                       &w->row_diag, &w->gamma, &w->block_row, &w->block_kind, &w->block_mu, &w->block_inv, &w->inv, &w->block_eta, &w->row_ptr,

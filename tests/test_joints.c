@@ -391,17 +391,15 @@ static void test_revolute(void)
            wperp, wpar, emax, bound, amis);
     CHECK(wpar > 3.0);
     CHECK_LE(emax, bound);
-    /* ENGINE BUG (engine/step_integrate.c, mo_step_integrate ->
-     * mo_k_integrate_body in engine/kernels/dynamics.h): the pose is turned by
-     * h (w+ + wrot), where wrot is the gyroscopic midpoint correction from the
-     * unconstrained predict stage, and w is then rotated by that increment;
-     * the constraint rows only ever constrain w+, so every step turns a hinged
-     * body off its axis by h |wrot_perp| (and past limits). Measured here:
-     * axis error ~1e-3 rad and |w_perp| ~3e-2 rad/s (the SPOOK correction of
-     * that error), against 1e-15 and 1e-14 with the term off. Allowance: a
-     * rotation error below 1e-5 rad per step (1e-3 rad/s), axis error 1e-4 rad. */
-    CHECK_LE(wperp, 1e-3); /* ENGINE BUG: fails with the gyroscopic correction applied after the solve */
-    CHECK_LE(amis, 1e-4);  /* ENGINE BUG: same cause */
+    /* regression: the pose was once turned by h (w+ + wrot), wrot being the
+     * gyroscopic midpoint correction of the unconstrained predict stage, also
+     * for constrained bodies; the rows only constrain w+, so a hinged body
+     * left its axis by h |wrot_perp| per step (axis error ~1e-3 rad,
+     * |w_perp| ~3e-2 rad/s). The correction now applies only to bodies no row
+     * touches. Allowance: rotation error below 1e-5 rad per step (1e-3
+     * rad/s), axis error 1e-4 rad. */
+    CHECK_LE(wperp, 1e-3);
+    CHECK_LE(amis, 1e-4);
     CHECK_LE(angdiff, 1e-4);
     group_end("revolute joint rotates about its axis only");
 }
@@ -629,16 +627,13 @@ static void test_prismatic_limit(void)
     CHECK(smin >= -0.2 - 1e-4);
     CHECK_NEAR(s1, -0.2, 1e-4);
     CHECK_NEAR(v1, 0.0, 1e-3);
-    /* ENGINE BUG (engine/kernels/rows.h, mo_k_row_rhs, MO_ROW_UNILATERAL):
-     * b is discontinuous at g = 0. The step that reaches the upper limit
-     * (speculative branch, b = g/h) ends with g ~ -1e-16 (round-off); the
-     * next step then takes the g < 0 SPOOK branch, b = -push - J v/(1 + 4d),
-     * whose damping term lets the slider keep approaching at v/(1 + 4d): it
-     * overshoots by ~h v/17 (0.8 mm here) and creeps back over ~20 steps.
-     * With the limit moved by +-1e-12 m (so that the round-off lands on
-     * g >= 0) there is no overshoot at all. Allowance 1e-4 m (speculative
-     * rows stop the body within its arrival step). */
-    CHECK_LE(smax, 0.1 + 1e-4); /* ENGINE BUG: 0.100816 */
+    /* regression: b of unilateral rows was discontinuous at g = 0. The step
+     * that reaches the upper limit (speculative branch, b = g/h) ends with
+     * g ~ -1e-16 (round-off); the next step took the g < 0 SPOOK branch with
+     * its -J v/(1 + 4d) term, which let the slider keep approaching at v/17:
+     * 0.8 mm overshoot. Unilateral rows now drop that term. Allowance 1e-4 m
+     * (speculative rows stop the body within its arrival step). */
+    CHECK_LE(smax, 0.1 + 1e-4);
     CHECK_NEAR(s2, 0.1, 1e-4);
     CHECK_NEAR(v2, 0.0, 1e-3);
     mo_world_destroy(w);

@@ -20,10 +20,11 @@ enum {
  * otherwise ((xn + mu s)/(1 + mu^2)) (1, mu xt/s). mu = 0 -> (max(xn,0), 0, 0). */
 MO_KERNEL void mo_k_project_cone(double *x, double mu)
 {
+    /* mu = 0 first: there "s <= mu xn" would accept (xn < 0, 0, 0) as inside */
+    if (mu <= 0.0) { x[0] = x[0] > 0.0 ? x[0] : 0.0; x[1] = 0.0; x[2] = 0.0; return; }
     double s = sqrt(x[1] * x[1] + x[2] * x[2]);
     if (s <= mu * x[0]) return;
     if (mu * s <= -x[0]) { x[0] = 0.0; x[1] = 0.0; x[2] = 0.0; return; }
-    if (mu <= 0.0) { x[0] = x[0] > 0.0 ? x[0] : 0.0; x[1] = 0.0; x[2] = 0.0; return; }
     double n = (x[0] + mu * s) / (1.0 + mu * mu);
     double k = mu * n / s;
     x[0] = n; x[1] *= k; x[2] *= k;

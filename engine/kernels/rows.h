@@ -125,7 +125,11 @@ typedef struct mo_row_aux {
  * so that the row reads J v+ + Sigma gamma = -(4/h) g/(1+4d) + J v/(1+4d), every
  * term a velocity. Unilateral rows with g >= 0 are speculative (b = g/h: the gap
  * may close within the step, no sooner); with g < 0 the push-out speed
- * (4/h)(-g)/(1 + 4d) is capped at max_push. The kinematic sides' known
+ * (4/h)(-g)/(1 + 4d) is capped at max_push, and the SPOOK term -J v/(1 + 4d)
+ * is left out: it would let a row that is already penetrating keep
+ * approaching at a 17th of its speed (b jumps at g = 0: a limit reached
+ * exactly, g = -1e-16 after rounding, overshot by 0.8 mm), so a penetrating
+ * unilateral row only ever separates, at the push-out speed. The kinematic sides' known
  * velocity J_kin v_kin moves to b, since only owners' DOFs are unknowns. */
 MO_KERNEL void mo_k_row_rhs(const mo_row_aux *a, double jv, double h, double d, double max_push,
                             double *sigma, double *b)
@@ -143,7 +147,7 @@ MO_KERNEL void mo_k_row_rhs(const mo_row_aux *a, double jv, double h, double d, 
         } else {
             double push = -(4.0 / h) * a->g * ups;
             if (push > max_push) push = max_push;
-            *b = -push - jv * ups + a->jv_kin;
+            *b = -push + a->jv_kin;
         }
         break;
     case MO_ROW_TANGENT:
