@@ -76,18 +76,36 @@ static void pgs_sweep(const mo_problem *p, const mo_solver_settings *s, double *
             const double *j0 = p->val + p0, *j1 = j0 + len, *j2 = j1 + len;
             double u0 = p->b[r] + p->sigma[r] * gamma[r], u1 = p->b[r + 1] + p->sigma[r + 1] * gamma[r + 1],
                    u2 = p->b[r + 2] + p->sigma[r + 2] * gamma[r + 2];
-            for (int q = 0; q < len; q++) {
-                double vc = v[cl[q]];
-                u0 += j0[q] * vc;
-                u1 += j1[q] * vc;
-                u2 += j2[q] * vc;
+            /* columns come in runs of 6 (bodies) or 3 (particles) per side */
+            if (len == 12 && cl[6] == cl[11] - 5) {
+                const double *va = v + cl[0], *vb = v + cl[6];
+                for (int q = 0; q < 6; q++) {
+                    u0 += j0[q] * va[q] + j0[6 + q] * vb[q];
+                    u1 += j1[q] * va[q] + j1[6 + q] * vb[q];
+                    u2 += j2[q] * va[q] + j2[6 + q] * vb[q];
+                }
+            } else {
+                for (int q = 0; q < len; q++) {
+                    double vc = v[cl[q]];
+                    u0 += j0[q] * vc;
+                    u1 += j1[q] * vc;
+                    u2 += j2[q] * vc;
+                }
             }
             double x[3] = {gamma[r] - om * u0 / eta, gamma[r + 1] - om * u1 / eta, gamma[r + 2] - om * u2 / eta};
             mo_k_project_cone(x, mu);
             double d0 = x[0] - gamma[r], d1 = x[1] - gamma[r + 1], d2 = x[2] - gamma[r + 2];
             if (d0 != 0.0 || d1 != 0.0 || d2 != 0.0) {
                 const double *w0 = p->wval + p0, *w1 = w0 + len, *w2 = w1 + len;
-                for (int q = 0; q < len; q++) v[cl[q]] += w0[q] * d0 + w1[q] * d1 + w2[q] * d2;
+                if (len == 12 && cl[6] == cl[11] - 5) {
+                    double *va = v + cl[0], *vb = v + cl[6];
+                    for (int q = 0; q < 6; q++) {
+                        va[q] += w0[q] * d0 + w1[q] * d1 + w2[q] * d2;
+                        vb[q] += w0[6 + q] * d0 + w1[6 + q] * d1 + w2[6 + q] * d2;
+                    }
+                } else {
+                    for (int q = 0; q < len; q++) v[cl[q]] += w0[q] * d0 + w1[q] * d1 + w2[q] * d2;
+                }
                 gamma[r] = x[0];
                 gamma[r + 1] = x[1];
                 gamma[r + 2] = x[2];
