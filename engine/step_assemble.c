@@ -245,13 +245,15 @@ int mo_step_assemble(mo_world *w, mo_problem *p)
         if (block_kind[k] != MO_BLOCK_CONTACT) continue;
         int r0 = block_row[k], len = row_ptr[r0 + 1] - row_ptr[r0];
         double a[9];
-        for (int i = 0; i < 3; i++)
-            for (int jj = 0; jj < 3; jj++) {
+        for (int i = 0; i < 3; i++) {
+            a[4 * i] = diag[r0 + i];
+            for (int jj = i + 1; jj < 3; jj++) { /* N is symmetric: J_i . W_j = J_j . W_i */
                 const double *ji = val + row_ptr[r0 + i], *wj = wval + row_ptr[r0 + jj];
-                double sum = i == jj ? sigma[r0 + i] : 0.0;
+                double sum = 0.0;
                 for (int q = 0; q < len; q++) sum += ji[q] * wj[q];
-                a[3 * i + jj] = sum;
+                a[3 * i + jj] = a[3 * jj + i] = sum;
             }
+        }
         eta[k] = sym3_max_eigenvalue(a);
     }
 
