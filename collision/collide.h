@@ -25,6 +25,10 @@ enum {
     MO_CL_SPHERE = 1,
     MO_CL_BOX = 2,
     MO_CL_PLANE = 3, /* half-space z <= 0 in the object's frame: world normal R*(0,0,1), through pos */
+    MO_CL_CAPSULE = 4, /* segment (0,0,+-half_height) swept by radius (shapes.h) */
+    MO_CL_CYLINDER = 5, /* axis z, caps at +-half_height, radius */
+    MO_CL_HULL = 6,   /* convex hull (shapes.h: mo_cl_hull) */
+    MO_CL_MESH = 7,   /* triangle mesh with a BVH (shapes.h: mo_cl_mesh) */
     MO_CL_SHAPE_COUNT
 };
 
@@ -39,6 +43,11 @@ typedef struct mo_cl_object {
     int is_static;       /* static objects are never paired with each other */
     uint32_t group;      /* objects sharing a non-zero group are never paired */
     int user;            /* engine's index (body slot); not used by this layer */
+    /* issue 3 shapes (zero for the foundation's primitives) */
+    double half_height;  /* capsule, cylinder */
+    const struct mo_cl_hull *hull;  /* MO_CL_HULL */
+    const struct mo_cl_mesh *mesh;  /* MO_CL_MESH */
+    double margin;       /* collision margin/thickness added around the shape, m >= 0 */
 } mo_cl_object;
 
 typedef struct mo_cl_contact {

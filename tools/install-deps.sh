@@ -6,6 +6,8 @@ set -euo pipefail
 pkgs=(
   # build
   meson ninja-build pkg-config gcc g++ python3
+  # collision: GJK/EPA/MPR for convex pairs, convex hulls
+  libccd-dev libqhull-dev
   # tests and CI helpers
   valgrind
 )

@@ -1,0 +1,136 @@
+/* shapes.h: the collision layer beyond the foundation's primitives (issue 3):
+ * capsules, cylinders, convex hulls (qhull), triangle meshes with a BVH, mass
+ * properties of closed shapes, ray casts, and the dynamic AABB tree
+ * broadphase. Internal, not public. Conventions as in collide.h: double
+ * precision, row-major rotations (world = R * local), normals from a to b,
+ * gap < 0 when penetrating.
+ *
+ * Local frames of the new shapes:
+ *   capsule:  segment from (0, 0, -half_height) to (0, 0, +half_height), radius
+ *   cylinder: axis z, caps at z = +-half_height, radius
+ *   hull:     the hull's vertices as given (its own local frame)
+ *   mesh:     the mesh's vertices as given */
+#ifndef MOREAU_SHAPES_H
+#define MOREAU_SHAPES_H
+
+#include <stddef.h>
+#include "collide.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- convex hull ---- */
+
+typedef struct mo_cl_hull {
+    int nverts;
+    double *verts;        /* (nverts x 3) local */
+    int nfaces;
+    int *face_first;      /* (nfaces + 1) offsets into face_verts */
+    int *face_verts;      /* each face's vertex indices, counter-clockwise seen from outside; coplanar
+                             facets merged into one polygon */
+    double *planes;       /* (nfaces x 4): outward unit normal (3) and offset d: n . x <= d inside */
+    int nedges;
+    int *edges;           /* (nedges x 2) unique edges (vertex index pairs) */
+    double center[3];     /* centroid of the vertices */
+    double radius;        /* bounding sphere radius about center */
+} mo_cl_hull;
+
+/* Convex hull of n >= 4 non-coplanar points with qhull (reentrant libqhull_r).
+ * Returns 0, or -1 with a sentence in err (fewer than 4 points, NaN, all
+ * points coplanar or coincident, qhull failure). out is zeroed on failure. */
+int mo_cl_hull_build(const double *pts, int n, mo_cl_hull *out, char *err, size_t err_size);
+void mo_cl_hull_free(mo_cl_hull *h);
+
+/* ---- triangle mesh with a bounding volume hierarchy ---- */
+
+typedef struct mo_cl_bvh_node {
+    double lo[3], hi[3];
+    int first;            /* leaf: first index into tri_order; inner: index of the left child (right = left + 1) */
+    int count;            /* leaf: number of triangles (> 0); inner: 0 */
+} mo_cl_bvh_node;
+
+typedef struct mo_cl_mesh {
+    int nverts, ntris;
+    double *verts;        /* (nverts x 3) local */
+    int *tris;            /* (ntris x 3) vertex indices, counter-clockwise seen from outside */
+    int nnodes;
+    mo_cl_bvh_node *nodes;/* node 0 is the root */
+    int *tri_order;       /* (ntris) triangle indices in leaf order */
+    int closed;           /* every edge shared by exactly two triangles, in opposite directions */
+} mo_cl_mesh;
+
+/* Copies the arrays and builds the BVH (binned SAH or median split, leaves of
+ * <= 4 triangles). Returns 0, or -1 with a sentence in err (no triangles, an
+ * index out of range, NaN, a degenerate zero-area triangle named by index). */
+int mo_cl_mesh_build(const double *verts, int nverts, const int *tris, int ntris, mo_cl_mesh *out, char *err,
+                     size_t err_size);
+void mo_cl_mesh_free(mo_cl_mesh *m);
+/* calls fn(ctx, tri) for every triangle whose box overlaps [lo, hi] (local frame) */
+void mo_cl_mesh_query(const mo_cl_mesh *m, const double *lo, const double *hi, void (*fn)(void *ctx, int tri),
+                      void *ctx);
+
+/* ---- mass properties (unit density) ---- */
+
+typedef struct mo_cl_mass {
+    double volume;        /* m^3 (= mass at density 1) */
+    double com[3];        /* centre of mass, local frame */
+    double inertia[9];    /* about the centre of mass, local axes, row-major, per unit density */
+} mo_cl_mass;
+
+/* Closed shapes: sphere, box, capsule, cylinder, hull, closed mesh (divergence
+ * theorem over its triangles). Returns 0, or -1 for shapes with no volume
+ * (plane, open mesh). */
+int mo_cl_mass_properties(const mo_cl_object *o, mo_cl_mass *out);
+
+/* ---- ray casts ---- */
+
+/* Ray origin + t dir (world, dir need not be unit), t in [0, tmax]: the first hit
+ * on object o's surface; returns 1 with *t and the outward unit normal, else 0.
+ * A ray starting inside a solid shape hits at t = 0 with normal -dir/|dir|. */
+int mo_cl_raycast(const mo_cl_object *o, const double *origin, const double *dir, double tmax, double *t,
+                  double *normal);
+
+/* ---- dynamic AABB tree broadphase ---- */
+
+typedef struct mo_cl_tree mo_cl_tree;
+
+mo_cl_tree *mo_cl_tree_create(void);
+void mo_cl_tree_destroy(mo_cl_tree *t);
+/* adds a proxy for user value `user` with a fat box; returns the proxy id (>= 0) or -1 (out of memory) */
+int mo_cl_tree_insert(mo_cl_tree *t, const double *lo, const double *hi, int user);
+void mo_cl_tree_remove(mo_cl_tree *t, int proxy);
+/* if [lo, hi] is no longer inside the proxy's fat box, re-inserts it with the box grown by margin and
+ * extended by displacement (the step's motion); returns 1 when it re-inserted */
+int mo_cl_tree_move(mo_cl_tree *t, int proxy, const double *lo, const double *hi, const double *displacement,
+                    double margin);
+void mo_cl_tree_fat_box(const mo_cl_tree *t, int proxy, double *lo, double *hi);
+/* calls cb for every proxy whose fat box overlaps [lo, hi]; cb returns 0 to stop */
+void mo_cl_tree_query(const mo_cl_tree *t, const double *lo, const double *hi, int (*cb)(void *ctx, int proxy, int user),
+                      void *ctx);
+/* calls cb for proxies whose fat box the ray origin + s dir, s in [0, tmax] crosses, nearest-first pruning:
+ * cb returns the new tmax (a hit clips the ray), or tmax unchanged, or < 0 to stop */
+void mo_cl_tree_raycast(const mo_cl_tree *t, const double *origin, const double *dir, double tmax,
+                        double (*cb)(void *ctx, int proxy, int user, double tmax), void *ctx);
+int mo_cl_tree_height(const mo_cl_tree *t);
+int mo_cl_tree_count(const mo_cl_tree *t);
+
+/* The engine's broadphase: one tree for static objects, one for moving ones.
+ * Objects are the engine's mo_cl_object array; the broadphase keeps one proxy
+ * per object index and updates them incrementally. */
+typedef struct mo_cl_broadphase_tree mo_cl_broadphase_tree;
+mo_cl_broadphase_tree *mo_cl_bp_create(void);
+void mo_cl_bp_destroy(mo_cl_broadphase_tree *bp);
+/* Brings the proxies in line with objs[0..n) (objects appear, disappear and
+ * move; objs[i].user identifies an object across calls, static ones go to the
+ * static tree, planes are kept apart as in mo_cl_broadphase), with fat boxes
+ * grown by margin plus the step's displacement disp[i] (3 per object, may be
+ * NULL), then writes the candidate pairs exactly as mo_cl_broadphase does (same
+ * filter rules, pairs sorted by (a, b), a < b object indices). Returns 0 or -1. */
+int mo_cl_bp_update_pairs(mo_cl_broadphase_tree *bp, const mo_cl_object *objs, int n, const double *disp,
+                          double margin, mo_cl_filter_fn filter, void *ctx, mo_cl_pairs *pairs);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
