@@ -1,10 +1,19 @@
-/* collide_narrow.c: narrowphase for spheres, boxes and planes.
+/* collide_narrow.c: narrowphase dispatch, and the pairs of spheres, boxes and
+ * planes (capsules, cylinders, hulls and triangles: collide_convex.c).
  *
- * Design. One static routine per pair of shape types behind a [type][type]
- * table (as MuJoCo's collision table). Routines take the pair in canonical
- * order (sphere < box < plane, the MO_CL_* order); mo_cl_collide swaps the
- * objects when called the other way round and then flips the normal and swaps
- * point_a / point_b, so the reported normal always points from a to b.
+ * Design. One routine per pair of shape types behind a [type][type] table (as
+ * MuJoCo's collision table). Routines take the pair in canonical order (the
+ * MO_CL_* order: sphere < box < plane < capsule < cylinder < hull);
+ * mo_cl_collide swaps the objects when called the other way round and then
+ * flips the normal and swaps point_a / point_b, so the reported normal always
+ * points from a to b.
+ *
+ * Margins. Every routine works on the bare shapes. An object's margin m
+ * inflates it by m in every direction (its Minkowski sum with a ball), which
+ * for convex shapes moves the signed distance by exactly -m and keeps the
+ * normal, so mo_cl_collide calls the routine with the cut-off grown by
+ * m_a + m_b and then shifts each contact: gap -= m_a + m_b, point_a += m_a n,
+ * point_b -= m_b n (mo_cl_inflate_contacts).
  *
  * Box/box follows the separating axis test of Gottschalk et al. (OBBTree,
  * SIGGRAPH 1996) as used by ODE's dBoxBox: 3 + 3 face axes and 9 edge cross
@@ -17,7 +26,7 @@
  * reference normal) is clipped against the four side planes of the reference
  * face (Sutherland-Hodgman), points with gap < margin are kept, and more than
  * four are reduced to four: the farthest from the centroid (not the deepest:
- * see reduce_points), the farthest from it, the largest triangle, the largest
+ * see mo_cl_reduce_points), the farthest from it, the largest triangle, the largest
  * area added (after Gregorius, "Robust contact creation for physics
  * simulations", GDC 2015). For an edge axis there is one contact at
  * the closest points of the two supporting edges.
@@ -39,9 +48,10 @@
  *   box/box edge axis:
  *                1 << 20 | edge_a << 4 | edge_b, edge = 4 * axis + (sign of
  *                axis + 1 is +) + 2 * (sign of axis + 2 is +), 0..11
+ *   the pairs of collide_convex.c: see there
  *
  * No allocation, no mutable globals, no trig. */
-#include "collide.h"
+#include "collide_internal.h"
 
 #include <float.h>
 #include <math.h>
@@ -116,18 +126,38 @@ static inline void box_frame_init(box_frame *f, const mo_cl_object *o)
 
 /* ---- aabb ---- */
 
+/* world bounds of a vertex array under the pose, grown by g */
+static void aabb_of_points(mo_cl_object *o, const double *v, int n, double g)
+{
+    for (int i = 0; i < 3; ++i) {
+        double lo = 0.0, hi = 0.0;
+        for (int k = 0; k < n; ++k) {
+            double x = o->rot[3 * i] * v[3 * k] + o->rot[3 * i + 1] * v[3 * k + 1] +
+                       o->rot[3 * i + 2] * v[3 * k + 2];
+            if (k == 0 || x < lo)
+                lo = x;
+            if (k == 0 || x > hi)
+                hi = x;
+        }
+        o->aabb_min[i] = o->pos[i] + lo - g;
+        o->aabb_max[i] = o->pos[i] + hi + g;
+    }
+}
+
 void mo_cl_update_aabb(mo_cl_object *o, double margin)
 {
     double e[3];
+    /* the object's own margin inflates the shape */
+    double g = margin + (o->margin > 0.0 ? o->margin : 0.0);
     switch (o->type) {
     case MO_CL_SPHERE:
-        e[0] = e[1] = e[2] = o->radius + margin;
+        e[0] = e[1] = e[2] = o->radius + g;
         break;
     case MO_CL_BOX:
         /* extent along world axis i: sum_j |R_ij| h_j */
         for (int i = 0; i < 3; ++i)
             e[i] = fabs(o->rot[3 * i]) * o->he[0] + fabs(o->rot[3 * i + 1]) * o->he[1] +
-                   fabs(o->rot[3 * i + 2]) * o->he[2] + margin;
+                   fabs(o->rot[3 * i + 2]) * o->he[2] + g;
         break;
     case MO_CL_PLANE:
         /* unbounded; the broadphase tests planes by their half-space instead */
@@ -136,6 +166,32 @@ void mo_cl_update_aabb(mo_cl_object *o, double margin)
             o->aabb_max[i] = HUGE_VAL;
         }
         return;
+    case MO_CL_CAPSULE:
+        /* segment along local z: |R_i2| h, plus the radius */
+        for (int i = 0; i < 3; ++i)
+            e[i] = fabs(o->rot[3 * i + 2]) * o->half_height + o->radius + g;
+        break;
+    case MO_CL_CYLINDER:
+        /* cap disks: |R_i2| h + r sqrt(1 - R_i2^2) */
+        for (int i = 0; i < 3; ++i) {
+            double c = o->rot[3 * i + 2];
+            e[i] = fabs(c) * o->half_height + o->radius * sqrt(fmax(0.0, 1.0 - c * c)) + g;
+        }
+        break;
+    case MO_CL_HULL:
+        if (o->hull && o->hull->verts && o->hull->nverts > 0) {
+            aabb_of_points(o, o->hull->verts, o->hull->nverts, g);
+            return;
+        }
+        e[0] = e[1] = e[2] = g;
+        break;
+    case MO_CL_MESH:
+        if (o->mesh && o->mesh->verts && o->mesh->nverts > 0) {
+            aabb_of_points(o, o->mesh->verts, o->mesh->nverts, g);
+            return;
+        }
+        e[0] = e[1] = e[2] = g;
+        break;
     default:
         e[0] = e[1] = e[2] = margin;
         break;
@@ -310,10 +366,7 @@ static int collide_sphere_box(const mo_cl_object *s, const mo_cl_object *b, doub
 
 /* a polygon vertex in reference face coordinates (x along u, y along v, z
    along the reference normal) and the label of the edge leaving it */
-typedef struct clip_pt {
-    double x, y, z;
-    int label;
-} clip_pt;
+typedef mo_cl_clip_pt clip_pt;
 
 /* point between p and q at parameter t, with one coordinate set exactly */
 static inline clip_pt clip_lerp(const clip_pt *p, const clip_pt *q, double t, int use_y,
@@ -384,11 +437,17 @@ static int pick_best(const double *score, const uint32_t *ids, const int *used, 
    arbitrary place along the edge, and a "deepest" such mid-edge point makes a
    poor, step-to-step changing support polygon; the corners are found by
    extent, and depth is restored by the solver's stabilisation. */
-static void reduce_points(const clip_pt *p, const uint32_t *ids, int n, double tie_dist,
-                          int sel[4])
+void mo_cl_reduce_points(const mo_cl_clip_pt *p, const uint32_t *ids, int n, double tie_dist, int sel[4])
 {
-    int used[CLIP_CAP] = {0};
-    double score[CLIP_CAP];
+    int used[MO_CL_CLIP_CAP] = {0};
+    double score[MO_CL_CLIP_CAP];
+    if (n > MO_CL_CLIP_CAP)
+        n = MO_CL_CLIP_CAP;
+    if (n < 1) {
+        for (int k = 0; k < 4; ++k)
+            sel[k] = 0;
+        return;
+    }
 
     /* farthest from the centroid */
     double mx = 0.0, my = 0.0;
@@ -516,7 +575,7 @@ static int box_face_contacts(const box_frame *ref, const box_frame *inc, int axi
     /* at most four */
     int sel[4] = {0, 1, 2, 3};
     if (nk > MO_CL_MAX_POINTS) {
-        reduce_points(keep, ids, nk, slop, sel);
+        mo_cl_reduce_points(keep, ids, nk, slop, sel);
         nk = MO_CL_MAX_POINTS;
     }
 
@@ -685,14 +744,77 @@ static int collide_box_box(const mo_cl_object *oa, const mo_cl_object *ob, doubl
 
 /* ---- dispatch ---- */
 
-/* canonical order only (type of a <= type of b); NULL: no routine */
+/* canonical order only (type of a <= type of b); NULL: no routine (plane/plane;
+   meshes go through the mesh pipeline and mo_cl_collide_triangle) */
 static const pair_fn k_pair_table[MO_CL_SHAPE_COUNT][MO_CL_SHAPE_COUNT] = {
     [MO_CL_SPHERE][MO_CL_SPHERE] = collide_sphere_sphere,
     [MO_CL_SPHERE][MO_CL_BOX] = collide_sphere_box,
     [MO_CL_SPHERE][MO_CL_PLANE] = collide_sphere_plane,
+    [MO_CL_SPHERE][MO_CL_CAPSULE] = mo_cl_pair_sphere_capsule,
+    [MO_CL_SPHERE][MO_CL_CYLINDER] = mo_cl_pair_sphere_cylinder,
+    [MO_CL_SPHERE][MO_CL_HULL] = mo_cl_pair_sphere_hull,
     [MO_CL_BOX][MO_CL_BOX] = collide_box_box,
     [MO_CL_BOX][MO_CL_PLANE] = collide_box_plane,
+    [MO_CL_BOX][MO_CL_CAPSULE] = mo_cl_pair_box_capsule,
+    [MO_CL_BOX][MO_CL_CYLINDER] = mo_cl_pair_box_cylinder,
+    [MO_CL_BOX][MO_CL_HULL] = mo_cl_pair_box_hull,
+    [MO_CL_PLANE][MO_CL_CAPSULE] = mo_cl_pair_plane_capsule,
+    [MO_CL_PLANE][MO_CL_CYLINDER] = mo_cl_pair_plane_cylinder,
+    [MO_CL_PLANE][MO_CL_HULL] = mo_cl_pair_plane_hull,
+    [MO_CL_CAPSULE][MO_CL_CAPSULE] = mo_cl_pair_capsule_capsule,
+    [MO_CL_CAPSULE][MO_CL_CYLINDER] = mo_cl_pair_capsule_cylinder,
+    [MO_CL_CAPSULE][MO_CL_HULL] = mo_cl_pair_capsule_hull,
+    [MO_CL_CYLINDER][MO_CL_CYLINDER] = mo_cl_pair_cylinder_cylinder,
+    [MO_CL_CYLINDER][MO_CL_HULL] = mo_cl_pair_cylinder_hull,
+    [MO_CL_HULL][MO_CL_HULL] = mo_cl_pair_hull_hull,
 };
+
+static int all_finite(const double *v, int n)
+{
+    for (int i = 0; i < n; ++i)
+        if (!isfinite(v[i]))
+            return 0;
+    return 1;
+}
+
+int mo_cl_shape_usable(const mo_cl_object *o)
+{
+    if (!all_finite(o->pos, 3) || !all_finite(o->rot, 9) || !isfinite(o->margin))
+        return 0;
+    switch (o->type) {
+    case MO_CL_SPHERE:
+        return isfinite(o->radius);
+    case MO_CL_BOX:
+        return all_finite(o->he, 3);
+    case MO_CL_PLANE:
+        return 1;
+    case MO_CL_CAPSULE:
+        return o->radius >= 0.0 && o->half_height >= 0.0 && isfinite(o->radius) &&
+               isfinite(o->half_height) && (o->radius + fmax(o->margin, 0.0) > 0.0 || o->half_height > 0.0);
+    case MO_CL_CYLINDER:
+        return o->radius > 0.0 && o->half_height > 0.0 && isfinite(o->radius) && isfinite(o->half_height);
+    case MO_CL_HULL: {
+        const mo_cl_hull *h = o->hull;
+        return h && h->nverts >= 4 && h->nfaces >= 4 && h->verts && h->face_first && h->face_verts &&
+               h->planes && (h->nedges == 0 || h->edges) && h->nedges >= 0;
+    }
+    default:
+        return 0;
+    }
+}
+
+void mo_cl_inflate_contacts(mo_cl_contact *c, int n, double ma, double mb)
+{
+    if (ma == 0.0 && mb == 0.0)
+        return;
+    for (int i = 0; i < n; ++i) {
+        for (int k = 0; k < 3; ++k) {
+            c[i].point_a[k] += ma * c[i].normal[k];
+            c[i].point_b[k] -= mb * c[i].normal[k];
+        }
+        c[i].gap -= ma + mb;
+    }
+}
 
 int mo_cl_collide(const mo_cl_object *a, int ia, const mo_cl_object *b, int ib, double margin,
                   mo_cl_contact *out)
@@ -706,9 +828,14 @@ int mo_cl_collide(const mo_cl_object *a, int ia, const mo_cl_object *b, int ib, 
     const mo_cl_object *x = swap ? b : a;
     const mo_cl_object *y = swap ? a : b;
     pair_fn fn = k_pair_table[x->type][y->type];
-    if (!fn)
+    if (!fn || !mo_cl_shape_usable(x) || !mo_cl_shape_usable(y))
         return 0;
-    int n = fn(x, y, margin, out);
+
+    /* bare shapes, cut-off grown by the margins, then inflated */
+    double mx = x->margin > 0.0 ? x->margin : 0.0;
+    double my = y->margin > 0.0 ? y->margin : 0.0;
+    int n = fn(x, y, margin + mx + my, out);
+    mo_cl_inflate_contacts(out, n, mx, my);
 
     /* report as (a, b): flip the normal and swap the points if swapped */
     for (int i = 0; i < n; ++i) {

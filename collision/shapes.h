@@ -70,6 +70,11 @@ void mo_cl_mesh_free(mo_cl_mesh *m);
 void mo_cl_mesh_query(const mo_cl_mesh *m, const double *lo, const double *hi, void (*fn)(void *ctx, int tri),
                       void *ctx);
 
+/* Contacts between a mesh and a convex shape or a plane (either may be a or b;
+ * collide_mesh.c): BVH query, one-sided triangle contacts, at most
+ * MO_CL_MAX_POINTS spread-out points. Mesh/mesh: 0. */
+int mo_cl_collide_mesh(const mo_cl_object *a, int ia, const mo_cl_object *b, int ib, double margin, mo_cl_contact *out);
+
 /* ---- mass properties (unit density) ---- */
 
 typedef struct mo_cl_mass {

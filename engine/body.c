@@ -5,6 +5,8 @@
 #include <string.h>
 #include "internal.h"
 
+int mo_body_mass_from_shapes_int(mo_world *w, int slot, double mass);
+
 /* grows a slot pool; returns the new slot or -1 */
 static int pool_alloc(void **items, size_t item_size, int *cap, int *count, int **free_list, int *nfree)
 {
@@ -46,8 +48,7 @@ mo_body_def mo_default_body_def(void)
     d.type = MO_BODY_DYNAMIC;
     d.orientation = (mo_quat){1.0, 0.0, 0.0, 0.0};
     d.mass = 1.0;
-    d.shape.type = MO_SHAPE_NONE;
-    d.shape.friction = 0.5;
+    d.shape = mo_default_shape_def();
     d.gyroscopic = true;
     d.internal_value = MO_DEF_COOKIE;
     return d;
@@ -82,10 +83,6 @@ static bool mat_spd(const mo_mat3 *m)
     return d1 > 0.0 && d2 > 0.0 && d3 > 0.0;
 }
 
-static const char *body_type_name(mo_body_type t)
-{
-    return t == MO_BODY_DYNAMIC ? "dynamic" : t == MO_BODY_STATIC ? "static" : "kinematic";
-}
 
 /* validates a body def; on failure writes the sentence and returns 0 */
 static int check_body_def(mo_world *w, const mo_body_def *d)
@@ -121,34 +118,7 @@ static int check_body_def(mo_world *w, const mo_body_def *d)
         return 0;
     }
     const mo_shape_def *s = &d->shape;
-    switch (s->type) {
-    case MO_SHAPE_NONE: break;
-    case MO_SHAPE_SPHERE:
-        if (!(s->radius > 0.0) || !isfinite(s->radius)) {
-            mo_set_error(w, "sphere radius must be finite and > 0, got %g", s->radius);
-            return 0;
-        }
-        break;
-    case MO_SHAPE_BOX:
-        if (!(s->half_extents.x > 0.0 && s->half_extents.y > 0.0 && s->half_extents.z > 0.0) ||
-            !mo_finite3(s->half_extents)) {
-            mo_set_error(w, "box half extents must be finite and > 0, got (%g, %g, %g)", s->half_extents.x,
-                         s->half_extents.y, s->half_extents.z);
-            return 0;
-        }
-        break;
-    case MO_SHAPE_PLANE:
-        if (d->type != MO_BODY_STATIC) {
-            mo_set_error(w, "plane shape needs a static body, got a %s body", body_type_name(d->type));
-            return 0;
-        }
-        break;
-    default: mo_set_error(w, "shape type %d is not a known shape type", (int)s->type); return 0;
-    }
-    if (!(s->friction >= 0.0) || !isfinite(s->friction)) {
-        mo_set_error(w, "shape friction must be finite and >= 0, got %g", s->friction);
-        return 0;
-    }
+    if (s->type != MO_SHAPE_NONE && !mo_shape_check_def(w, s, d->type)) return 0;
     if (!(d->linear_damping >= 0.0) || !(d->angular_damping >= 0.0) || !isfinite(d->linear_damping) ||
         !isfinite(d->angular_damping)) {
         mo_set_error(w, "body damping must be finite and >= 0, got linear %g, angular %g", d->linear_damping,
@@ -165,8 +135,8 @@ static int check_body_def(mo_world *w, const mo_body_def *d)
         return 0;
     }
     if (mat_zero(&d->inertia)) {
-        if (s->type != MO_SHAPE_SPHERE && s->type != MO_SHAPE_BOX) {
-            mo_set_error(w, "body inertia is zero and the body has no sphere or box shape to compute it from");
+        if (s->type == MO_SHAPE_NONE || s->type == MO_SHAPE_PLANE) {
+            mo_set_error(w, "body inertia is zero and the body has no closed shape to compute it from");
             return 0;
         }
     } else if (!mat_spd(&d->inertia)) {
@@ -203,33 +173,37 @@ mo_status mo_body_create(mo_world *w, const mo_body_def *d, mo_body_id *out)
     mo_q_normalize(b->k.q);
     mo_v3_set(b->k.v, d->linear_velocity.x, d->linear_velocity.y, d->linear_velocity.z);
     mo_v3_set(b->k.w, d->angular_velocity.x, d->angular_velocity.y, d->angular_velocity.z);
-    b->shape = d->shape.type;
-    b->radius = d->shape.radius;
-    mo_v3_set(b->he, d->shape.half_extents.x, d->shape.half_extents.y, d->shape.half_extents.z);
-    b->friction = d->shape.friction;
+    b->first_shape = -1;
     b->group = d->collision_group;
     b->k.lin_damp = d->linear_damping;
     b->k.ang_damp = d->angular_damping;
     b->k.gyroscopic = d->gyroscopic;
+    /* the inline shape */
+    if (d->shape.type != MO_SHAPE_NONE && mo_shape_attach(w, slot, &d->shape) < 0) {
+        b->alive = false;
+        w->body_free[w->body_nfree++] = slot;
+        return strstr(w->err, "out of memory") ? MO_ERR_OUT_OF_MEMORY : MO_ERR_INVALID_ARGUMENT;
+    }
     if (d->type == MO_BODY_DYNAMIC) {
         b->mass = d->mass;
         b->k.inv_mass = 1.0 / d->mass;
-        double *I = b->k.I_body;
         if (mat_zero(&d->inertia)) {
-            memset(I, 0, 9 * sizeof(double));
-            if (d->shape.type == MO_SHAPE_SPHERE) {
-                I[0] = I[4] = I[8] = 0.4 * d->mass * d->shape.radius * d->shape.radius;
-            } else {
-                double x = b->he[0], y = b->he[1], z = b->he[2];
-                I[0] = d->mass * (y * y + z * z) / 3.0;
-                I[4] = d->mass * (x * x + z * z) / 3.0;
-                I[8] = d->mass * (x * x + y * y) / 3.0;
+            /* from the shape, scaled to the given mass; the body origin moves to the shape's centre
+               of mass when they differ (hulls, meshes) */
+            if (mo_body_mass_from_shapes_int(w, slot, d->mass)) {
+                mo_shape_release(w, b->first_shape);
+                b->alive = false;
+                w->body_free[w->body_nfree++] = slot;
+                mo_set_error(w, "body inertia is zero and its shape has no volume to compute it from%s",
+                             d->shape.type == MO_SHAPE_MESH ? " (the mesh is not closed)" : "");
+                return MO_ERR_INVALID_ARGUMENT;
             }
         } else {
+            double *I = b->k.I_body;
             for (int i = 0; i < 3; i++)
                 for (int j = 0; j < 3; j++) I[3 * i + j] = 0.5 * (d->inertia.m[i][j] + d->inertia.m[j][i]);
+            mo_m3_inverse(b->k.inv_I_body, I);
         }
-        mo_m3_inverse(b->k.inv_I_body, I);
     }
     *out = (mo_body_id){(uint32_t)slot + 1, gen};
     return MO_OK;
@@ -258,6 +232,7 @@ mo_status mo_body_destroy(mo_world *w, mo_body_id id)
         if (j->alive && (j->a == slot || j->b == slot))
             mo_joint_destroy(w, (mo_joint_id){(uint32_t)i + 1, j->generation});
     }
+    while (b->first_shape >= 0) mo_shape_release(w, b->first_shape);
     b->alive = false;
     w->body_free[w->body_nfree++] = slot;
     return MO_OK;

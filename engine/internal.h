@@ -16,6 +16,7 @@
 #include "kernels/rows.h"
 #include "kernels/cone.h"
 #include "../collision/collide.h"
+#include "../collision/shapes.h"
 
 #define MO_DEF_COOKIE 0x4d6f7265 /* "More": set by mo_default_*_def() */
 #define MO_ERR_LEN 512
@@ -29,12 +30,25 @@ typedef struct mo_body {
     mo_body_type type;
     mo_k_body k;               /* pose, velocity, forces, mass data (kernel view) */
     double mass;
-    int shape;                 /* MO_SHAPE_* */
-    double radius, he[3], friction;
+    int first_shape;           /* head of the body's shape list, -1 when none */
+    int nshapes;
     uint32_t group;
     int owner;                 /* this step's DOF owner index, -1 when not dynamic */
     int njoints;               /* joints attached (for filtering and destroy) */
 } mo_body;
+
+typedef struct mo_shape {
+    uint32_t generation;
+    bool alive;
+    int body;                  /* owning body slot */
+    int next;                  /* next shape of the same body, -1 */
+    int type;                  /* MO_SHAPE_* */
+    double radius, he[3], half_height, margin, friction, density;
+    double lpos[3], lq[4];     /* pose in the body frame */
+    uint32_t category, mask;
+    mo_cl_hull *hull;          /* owned */
+    mo_cl_mesh *mesh;          /* owned */
+} mo_shape;
 
 typedef struct mo_particle {
     uint32_t generation;
@@ -70,6 +84,7 @@ typedef struct mo_joint {
 /* a contact of this step (engine view) */
 typedef struct mo_contact_int {
     int body_a, body_b;        /* body slots, -1 = none */
+    int shape_a, shape_b;      /* shape slots, -1 = none */
     int particle;              /* particle slot for particle contacts (body_b = -1), else -1 */
     double pa[3], pb[3];       /* world points on a and b */
     double n[3], t1[3], t2[3]; /* world basis, n from a to b */
@@ -134,6 +149,7 @@ typedef struct mo_world {
     char err[MO_ERR_LEN];
 
     mo_body *bodies; int body_cap, body_count; int *body_free; int body_nfree;
+    mo_shape *shapes; int shape_cap, shape_count; int *shape_free; int shape_nfree;
     mo_particle *particles; int particle_cap, particle_count; int *particle_free; int particle_nfree;
     mo_joint *joints; int joint_cap, joint_count; int *joint_free; int joint_nfree;
 
@@ -141,7 +157,8 @@ typedef struct mo_world {
     int nowners;
     mo_buf owner_dof, owner_ndof, owner_inv_mass, owner_inv_I, owner_ref, owner_constrained; /* owner_ref: +slot body, -(slot+1) particle */
     mo_buf v, v_tilde, v_start;
-    mo_buf cl_objs; int ncl; mo_cl_pairs pairs; mo_buf cl_contacts;
+    mo_buf cl_objs; int ncl; mo_cl_pairs pairs; mo_buf cl_contacts, cl_disp;
+    mo_cl_broadphase_tree *bp;  /* dynamic AABB trees (static and moving), incremental across steps */
     mo_buf contacts; int ncontacts;
     mo_buf cache; int ncache;
     mo_buf rows, row_aux, row_g, row_sigma, row_b, row_lo, row_hi, row_diag, gamma;
@@ -164,6 +181,16 @@ void mo_buf_free(mo_buf *b);
 double mo_now(void);
 
 mo_body *mo_body_get(const mo_world *w, mo_body_id id);
+mo_shape *mo_shape_get(const mo_world *w, mo_shape_id id);
+/* validates a shape def for a body of the given type; writes the sentence */
+int mo_shape_check_def(mo_world *w, const mo_shape_def *d, mo_body_type body_type);
+/* attaches a validated shape; returns the slot or -1 (out of memory, or hull/mesh build failure: sentence set) */
+int mo_shape_attach(mo_world *w, int body_slot, const mo_shape_def *d);
+void mo_shape_release(mo_world *w, int slot);
+/* collision object of a shape at its body's current pose */
+void mo_shape_object(const mo_world *w, int slot, mo_cl_object *o);
+/* unit-density mass properties of a shape in its body's frame: 0, or -1 when it has no volume */
+int mo_shape_unit_mass(const mo_world *w, int slot, mo_cl_mass *m);
 mo_joint *mo_joint_get(const mo_world *w, mo_joint_id id);
 mo_particle *mo_particle_get(const mo_world *w, mo_particle_id id);
 bool mo_finite3(mo_vec3 v);

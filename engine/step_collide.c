@@ -1,9 +1,10 @@
 /* step_collide.c: stage 2. Collision objects from bodies' shapes and from
- * particles (as spheres of their radius), broadphase (collision/collide_broad.c,
+ * particles (as spheres of their radius), broadphase (collision/broad_tree.c,
  * with static/kinematic pairs, same-group pairs, particle pairs and bodies
  * joined by a joint filtered out), narrowphase per pair in parallel, then the
  * contact list with tangent bases and warm-start impulses looked up by
- * feature key in the previous step's cache. */
+ * feature key in the previous step's cache. Objects are shapes (a compound
+ * body has several) and particles; keys and filters use shape slots. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +35,12 @@ static int pair_filter(void *ctx, int a, int b)
     if (ua < 0 && ub < 0) return 0; /* particle / particle: no self collision yet */
     if (ua < 0 || ub < 0) return 1;
     const mo_world *w = f->w;
-    if (w->bodies[ua].njoints == 0 || w->bodies[ub].njoints == 0 || w->njoint_pairs == 0) return 1;
-    uint64_t k = pair_key(ua, ub);
+    const mo_shape *sa = &w->shapes[ua], *sb = &w->shapes[ub];
+    if (sa->body == sb->body) return 0; /* a compound body's own shapes */
+    if (!(sa->category & sb->mask) || !(sb->category & sa->mask)) return 0;
+    const mo_body *ba = &w->bodies[sa->body], *bb = &w->bodies[sb->body];
+    if (ba->njoints == 0 || bb->njoints == 0 || w->njoint_pairs == 0) return 1;
+    uint64_t k = pair_key(sa->body, sb->body);
     return bsearch(&k, w->joint_pairs.p, (size_t)w->njoint_pairs, sizeof(uint64_t), cmp_u64) == NULL;
 }
 
@@ -104,30 +109,18 @@ static const mo_contact_cache *cache_find(const mo_contact_cache *cache, int n, 
 
 int mo_step_collide(mo_world *w)
 {
-    /* objects */
+    /* objects: one per shape, one per particle */
     int nobj = 0;
-    for (int i = 0; i < w->body_count; i++)
-        if (w->bodies[i].alive && w->bodies[i].shape != MO_SHAPE_NONE) nobj++;
+    for (int i = 0; i < w->shape_count; i++)
+        if (w->shapes[i].alive) nobj++;
     for (int i = 0; i < w->particle_count; i++)
         if (w->particles[i].alive) nobj++;
     if (mo_buf_reserve(&w->cl_objs, (size_t)(nobj + 1) * sizeof(mo_cl_object))) return -1;
     mo_cl_object *objs = (mo_cl_object *)w->cl_objs.p;
     double h = w->def.time_step, margin = w->def.contact_margin;
     int n = 0;
-    for (int i = 0; i < w->body_count; i++) {
-        const mo_body *b = &w->bodies[i];
-        if (!b->alive || b->shape == MO_SHAPE_NONE) continue;
-        mo_cl_object *o = &objs[n++];
-        memset(o, 0, sizeof *o);
-        o->type = b->shape == MO_SHAPE_SPHERE ? MO_CL_SPHERE : b->shape == MO_SHAPE_BOX ? MO_CL_BOX : MO_CL_PLANE;
-        o->radius = b->radius;
-        mo_v3_copy(o->he, b->he);
-        mo_v3_copy(o->pos, b->k.x);
-        mo_q_to_m3(o->rot, b->k.q);
-        o->is_static = b->type != MO_BODY_DYNAMIC;
-        o->group = b->group;
-        o->user = i;
-    }
+    for (int i = 0; i < w->shape_count; i++)
+        if (w->shapes[i].alive) mo_shape_object(w, i, &objs[n++]);
     for (int i = 0; i < w->particle_count; i++) {
         const mo_particle *p = &w->particles[i];
         if (!p->alive) continue;
@@ -140,25 +133,30 @@ int mo_step_collide(mo_world *w)
         o->user = -(i + 1);
     }
     w->ncl = n;
-    /* fattened AABBs: margin plus this step's motion */
+    /* this step's motion of each object, for the broadphase's fat boxes */
+    if (mo_buf_reserve(&w->cl_disp, (size_t)(3 * n + 3) * sizeof(double))) return -1;
+    double *disp = (double *)w->cl_disp.p;
     const int nt = w->def.threads;
     MO_PARALLEL_FOR(nt)
     for (int i = 0; i < n; i++) {
-        mo_cl_object *o = &objs[i];
-        double sweep = 0.0;
+        const mo_cl_object *o = &objs[i];
+        double vel[3];
         if (o->user >= 0) {
-            const mo_body *b = &w->bodies[o->user];
-            sweep = h * mo_v3_norm(b->k.v);
+            const mo_body *b = &w->bodies[w->shapes[o->user].body];
+            double r[3];
+            mo_v3_sub(r, o->pos, b->k.x);
+            mo_v3_cross(vel, b->k.w, r);
+            mo_v3_add(vel, vel, b->k.v);
         } else {
-            sweep = h * mo_v3_norm(w->particles[-o->user - 1].v);
+            mo_v3_copy(vel, w->particles[-o->user - 1].v);
         }
-        mo_cl_update_aabb(o, margin + sweep);
+        mo_v3_scale(disp + 3 * i, vel, h);
     }
 
-    /* broadphase */
+    /* broadphase: dynamic AABB trees, updated incrementally (collision/broad_tree.c) */
     if (build_joint_filter(w)) return -1;
     filter_ctx fc = {w, objs};
-    if (mo_cl_broadphase(objs, n, pair_filter, &fc, &w->pairs)) return -1;
+    if (mo_cl_bp_update_pairs(w->bp, objs, n, disp, margin, pair_filter, &fc, &w->pairs)) return -1;
     int npairs = w->pairs.count;
 
     /* narrowphase: each pair writes its own MO_CL_MAX_POINTS slots */
@@ -171,7 +169,10 @@ int mo_step_collide(mo_world *w)
     MO_PARALLEL_FOR(nt)
     for (int k = 0; k < npairs; k++) {
         int a = pairs[k][0], b = pairs[k][1];
-        counts[k] = mo_cl_collide(&objs[a], a, &objs[b], b, margin, cc + (size_t)k * MO_CL_MAX_POINTS);
+        if (objs[a].type == MO_CL_MESH || objs[b].type == MO_CL_MESH)
+            counts[k] = mo_cl_collide_mesh(&objs[a], a, &objs[b], b, margin, cc + (size_t)k * MO_CL_MAX_POINTS);
+        else
+            counts[k] = mo_cl_collide(&objs[a], a, &objs[b], b, margin, cc + (size_t)k * MO_CL_MAX_POINTS);
     }
     int nc = 0;
     for (int k = 0; k < npairs; k++) nc += counts[k];
@@ -188,15 +189,17 @@ int mo_step_collide(mo_world *w)
             const mo_cl_contact *s = &cc[(size_t)k * MO_CL_MAX_POINTS + q];
             const mo_cl_object *oa = &objs[s->a], *ob = &objs[s->b];
             mo_contact_int *t = &ct[c++];
-            t->body_a = oa->user >= 0 ? oa->user : -1;
-            t->body_b = ob->user >= 0 ? ob->user : -1;
+            t->shape_a = oa->user >= 0 ? oa->user : -1;
+            t->shape_b = ob->user >= 0 ? ob->user : -1;
+            t->body_a = oa->user >= 0 ? w->shapes[oa->user].body : -1;
+            t->body_b = ob->user >= 0 ? w->shapes[ob->user].body : -1;
             t->particle = ob->user < 0 ? -ob->user - 1 : (oa->user < 0 ? -oa->user - 1 : -1);
             mo_v3_copy(t->pa, s->point_a);
             mo_v3_copy(t->pb, s->point_b);
             mo_v3_copy(t->n, s->normal);
             t->gap = s->gap;
-            double mua = oa->user >= 0 ? w->bodies[oa->user].friction : w->particles[-oa->user - 1].friction;
-            double mub = ob->user >= 0 ? w->bodies[ob->user].friction : w->particles[-ob->user - 1].friction;
+            double mua = oa->user >= 0 ? w->shapes[oa->user].friction : w->particles[-oa->user - 1].friction;
+            double mub = ob->user >= 0 ? w->shapes[ob->user].friction : w->particles[-ob->user - 1].friction;
             t->mu = sqrt(mua * mub);
             if (-s->gap > maxpen) maxpen = -s->gap;
             /* key: both objects' engine ids and the feature */

@@ -170,6 +170,12 @@ mo_status mo_world_create(const mo_world_def *def, mo_world **out, char *err, si
         return MO_ERR_OUT_OF_MEMORY;
     }
     w->def = *def;
+    w->bp = mo_cl_bp_create();
+    if (!w->bp) {
+        free(w);
+        if (err && err_size) snprintf(err, err_size, "mo_world_create: out of memory");
+        return MO_ERR_OUT_OF_MEMORY;
+    }
     if (err && err_size) err[0] = '\0';
     *out = w;
     return MO_OK;
@@ -178,6 +184,12 @@ mo_status mo_world_create(const mo_world_def *def, mo_world **out, char *err, si
 void mo_world_destroy(mo_world *w)
 {
     if (!w) return;
+    for (int i = 0; i < w->shape_count; i++) {
+        if (w->shapes[i].hull) { mo_cl_hull_free(w->shapes[i].hull); free(w->shapes[i].hull); }
+        if (w->shapes[i].mesh) { mo_cl_mesh_free(w->shapes[i].mesh); free(w->shapes[i].mesh); }
+    }
+    free(w->shapes);
+    free(w->shape_free);
     free(w->bodies);
     free(w->body_free);
     free(w->particles);
@@ -185,12 +197,13 @@ void mo_world_destroy(mo_world *w)
     free(w->joints);
     free(w->joint_free);
     mo_buf *bufs[] = {&w->owner_dof, &w->owner_ndof, &w->owner_inv_mass, &w->owner_inv_I, &w->owner_ref, &w->owner_constrained,
-                      &w->v, &w->v_tilde, &w->v_start, &w->cl_objs, &w->cl_contacts, &w->contacts,
+                      &w->v, &w->v_tilde, &w->v_start, &w->cl_objs, &w->cl_contacts, &w->cl_disp, &w->contacts,
                       &w->cache, &w->rows, &w->row_aux, &w->row_g, &w->row_sigma, &w->row_b, &w->row_lo, &w->row_hi,
                       &w->row_diag, &w->gamma, &w->block_row, &w->block_kind, &w->block_mu, &w->block_inv, &w->inv, &w->block_eta, &w->row_ptr,
                       &w->col, &w->val, &w->wval, &w->scratch, &w->res_hist, &w->err_hist, &w->joint_pairs};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) mo_buf_free(bufs[i]);
     mo_cl_pairs_free(&w->pairs);
+    if (w->bp) mo_cl_bp_destroy(w->bp);
     free(w);
 }
 
@@ -288,6 +301,10 @@ int mo_world_contacts(const mo_world *w, mo_contact *out, int cap)
             o->body_a = (mo_body_id){(uint32_t)c[i].body_a + 1, w->bodies[c[i].body_a].generation};
         if (c[i].body_b >= 0)
             o->body_b = (mo_body_id){(uint32_t)c[i].body_b + 1, w->bodies[c[i].body_b].generation};
+        if (c[i].shape_a >= 0)
+            o->shape_a = (mo_shape_id){(uint32_t)c[i].shape_a + 1, w->shapes[c[i].shape_a].generation};
+        if (c[i].shape_b >= 0)
+            o->shape_b = (mo_shape_id){(uint32_t)c[i].shape_b + 1, w->shapes[c[i].shape_b].generation};
         if (c[i].particle >= 0)
             o->particle = (mo_particle_id){(uint32_t)c[i].particle + 1, w->particles[c[i].particle].generation};
         o->point = (mo_vec3){0.5 * (c[i].pa[0] + c[i].pb[0]), 0.5 * (c[i].pa[1] + c[i].pb[1]),

@@ -154,7 +154,7 @@ static void test_bad_input(void)
          "body inertia must be symmetric positive definite");
     CASE("plane on dynamic", d.shape.type = MO_SHAPE_PLANE, "plane shape needs a static body, got a dynamic body");
     CASE("no shape no inertia", d.shape.type = MO_SHAPE_NONE,
-         "body inertia is zero and the body has no sphere or box shape to compute it from");
+         "body inertia is zero and the body has no closed shape to compute it from");
     CASE("negative friction", d.shape.friction = -0.1, "shape friction must be finite and >= 0, got -0.1");
     {
         mo_body_def d;

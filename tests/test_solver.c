@@ -319,6 +319,17 @@ static mo_mat3 generic_inertia(double a, double b, double c, double ax, double a
     return I;
 }
 
+/* a shape def from its type, radius, half extents and friction */
+static mo_shape_def shape_of(mo_shape_type type, double radius, double hx, double hy, double hz, double mu)
+{
+    mo_shape_def s = mo_default_shape_def();
+    s.type = type;
+    s.radius = radius;
+    s.half_extents = (mo_vec3){hx, hy, hz};
+    s.friction = mu;
+    return s;
+}
+
 static mo_body_id add_body(mo_world *w, mo_body_type type, const double *x, const double *q, const double *v,
                            const double *om, double mass, const mo_mat3 *I, const mo_shape_def *shape)
 {
@@ -1074,7 +1085,7 @@ static void test_contact_rows(void)
     group_begin();
     const double h = 1.0 / 120.0, ups = 1.0 / 17.0;
     mo_world *w = new_world(-9.81, 0.0);
-    mo_shape_def plane = {MO_SHAPE_PLANE, 0, {0, 0, 0}, 0.8};
+    mo_shape_def plane = shape_of(MO_SHAPE_PLANE, 0, 0, 0, 0, 0.8);
     mo_body_id gnd = add_body(w, MO_BODY_STATIC, (double[]){0, 0, 0}, NULL, NULL, NULL, 1.0, NULL, &plane);
     /* box tilted about a generic axis, lowest corner 2 mm deep */
     double qb[4], qyaw[4], qtilt[4], Rb[9];
@@ -1088,7 +1099,7 @@ static void test_contact_rows(void)
         t_Rv(Rb, l, r);
         if (r[2] < zmin) zmin = r[2];
     }
-    mo_shape_def box = {MO_SHAPE_BOX, 0, {he[0], he[1], he[2]}, 0.6};
+    mo_shape_def box = shape_of(MO_SHAPE_BOX, 0, he[0], he[1], he[2], 0.6);
     mo_body_id bx = add_body(w, MO_BODY_DYNAMIC, (double[]){0.2, -0.1, -zmin - 0.002}, qb, (double[]){0.4, -0.1, -0.05},
                              (double[]){0.1, 0.2, -0.3}, 2.0, NULL, &box);
     /* sphere on the box's top face, 1 mm deep */
@@ -1096,7 +1107,7 @@ static void test_contact_rows(void)
     t_Rv(Rb, (double[]){0, 0, 1}, ntop);
     t_Rv(Rb, (double[]){0.05, -0.03, 0.1}, off);
     for (int k = 0; k < 3; k++) xs[k] = xb[k] + off[k] + ntop[k] * (0.08 - 0.001);
-    mo_shape_def sph = {MO_SHAPE_SPHERE, 0.08, {0, 0, 0}, 0.5};
+    mo_shape_def sph = shape_of(MO_SHAPE_SPHERE, 0.08, 0, 0, 0, 0.5);
     mo_mat3 Is = generic_inertia(0.002, 0.003, 0.0025, 1, 1, 0, 0.7); /* explicit, generic */
     double qsph[4];
     t_qaa(3, 1, -2, 0.8, qsph);
@@ -1260,9 +1271,9 @@ static void build_case(problem_case *pc)
 static mo_world *world_three_spheres(double mu)
 {
     mo_world *w = new_world(-9.81, 0.0);
-    mo_shape_def plane = {MO_SHAPE_PLANE, 0, {0, 0, 0}, mu};
+    mo_shape_def plane = shape_of(MO_SHAPE_PLANE, 0, 0, 0, 0, mu);
     add_body(w, MO_BODY_STATIC, (double[]){0, 0, 0}, NULL, NULL, NULL, 1.0, NULL, &plane);
-    mo_shape_def sph = {MO_SHAPE_SPHERE, 0.1, {0, 0, 0}, mu};
+    mo_shape_def sph = shape_of(MO_SHAPE_SPHERE, 0.1, 0, 0, 0, mu);
     const double R = 0.1, dctr = 0.2 - 0.001; /* 1 mm overlaps */
     double c0[3] = {0, 0, R - 0.0005}, c1[3] = {dctr, 0, R - 0.0008};
     double c2[3] = {0.5 * dctr, dctr * sqrt(3.0) / 2.0, R - 0.0003};
@@ -1276,9 +1287,9 @@ static mo_world *world_three_spheres(double mu)
 static mo_world *world_sliding_sphere(void)
 {
     mo_world *w = new_world(-9.81, 0.0);
-    mo_shape_def plane = {MO_SHAPE_PLANE, 0, {0, 0, 0}, 0.4};
+    mo_shape_def plane = shape_of(MO_SHAPE_PLANE, 0, 0, 0, 0, 0.4);
     add_body(w, MO_BODY_STATIC, (double[]){0, 0, 0}, NULL, NULL, NULL, 1.0, NULL, &plane);
-    mo_shape_def sph = {MO_SHAPE_SPHERE, 0.1, {0, 0, 0}, 0.4};
+    mo_shape_def sph = shape_of(MO_SHAPE_SPHERE, 0.1, 0, 0, 0, 0.4);
     add_body(w, MO_BODY_DYNAMIC, (double[]){0, 0, 0.099}, NULL, (double[]){2.0, 0.5, 0}, NULL, 1.0, NULL, &sph);
     return w;
 }
@@ -1287,9 +1298,9 @@ static mo_world *world_sliding_sphere(void)
 static mo_world *world_pyramid(void)
 {
     mo_world *w = new_world(-9.81, 0.0);
-    mo_shape_def plane = {MO_SHAPE_PLANE, 0, {0, 0, 0}, 0.0};
+    mo_shape_def plane = shape_of(MO_SHAPE_PLANE, 0, 0, 0, 0, 0.0);
     add_body(w, MO_BODY_STATIC, (double[]){0, 0, 0}, NULL, NULL, NULL, 1.0, NULL, &plane);
-    mo_shape_def sph = {MO_SHAPE_SPHERE, 0.1, {0, 0, 0}, 0.0};
+    mo_shape_def sph = shape_of(MO_SHAPE_SPHERE, 0.1, 0, 0, 0, 0.0);
     add_body(w, MO_BODY_DYNAMIC, (double[]){-0.0995, 0, 0.0995}, NULL, (double[]){0.1, 0, -0.2}, NULL, 1.0, NULL, &sph);
     add_body(w, MO_BODY_DYNAMIC, (double[]){0.0995, 0.01, 0.0998}, NULL, (double[]){0.9, 0, 0.0}, NULL, 2.0, NULL, &sph);
     add_body(w, MO_BODY_DYNAMIC, (double[]){0.002, 0.004, 0.0995 + 0.1725}, NULL, (double[]){0.0, 0.1, -0.5}, NULL, 0.5,
@@ -1778,9 +1789,9 @@ static void test_cone(void)
     for (int fr = 0; fr < 2; fr++) {
         mo_world *w = new_world(-9.81, 0.0);
         double mu = fr ? 0.5 : 0.0;
-        mo_shape_def plane = {MO_SHAPE_PLANE, 0, {0, 0, 0}, mu};
+        mo_shape_def plane = shape_of(MO_SHAPE_PLANE, 0, 0, 0, 0, mu);
         add_body(w, MO_BODY_STATIC, (double[]){0, 0, 0}, NULL, NULL, NULL, 1.0, NULL, &plane);
-        mo_shape_def sph = {MO_SHAPE_SPHERE, 0.1, {0, 0, 0}, mu};
+        mo_shape_def sph = shape_of(MO_SHAPE_SPHERE, 0.1, 0, 0, 0, mu);
         mo_body_id s1 = add_body(w, MO_BODY_DYNAMIC, (double[]){0, 0, 0.105}, NULL, NULL, NULL, 1.0, NULL, &sph);
         mo_world_step(w);
         mo_contact c[4];

@@ -154,19 +154,76 @@ MO_API uint64_t mo_world_state_hash(const mo_world *w);
 
 /* ---- shapes (collision geometry attached to a body) ---------------------- */
 
+typedef struct mo_shape_id { uint32_t index; uint32_t generation; } mo_shape_id;
+static inline bool mo_shape_id_is_null(mo_shape_id id) { return id.generation == 0; }
+
 typedef enum mo_shape_type {
-    MO_SHAPE_NONE = 0,  /* no collision geometry */
-    MO_SHAPE_SPHERE,    /* radius */
-    MO_SHAPE_BOX,       /* half extents */
-    MO_SHAPE_PLANE,     /* half-space z <= 0 of the body frame (static bodies only) */
+    MO_SHAPE_NONE = 0,   /* no collision geometry */
+    MO_SHAPE_SPHERE,     /* radius */
+    MO_SHAPE_BOX,        /* half_extents */
+    MO_SHAPE_PLANE,      /* half-space z <= 0 of the shape frame (static bodies only) */
+    MO_SHAPE_CAPSULE,    /* segment (0, 0, +-half_height) of the shape frame swept by radius */
+    MO_SHAPE_CYLINDER,   /* axis z of the shape frame, caps at +-half_height, radius */
+    MO_SHAPE_CONVEX_HULL,/* convex hull of points (computed with qhull) */
+    MO_SHAPE_MESH,       /* triangle mesh (BVH inside); closed meshes have mass properties */
+    MO_SHAPE_TYPE_COUNT
 } mo_shape_type;
 
 typedef struct mo_shape_def {
     mo_shape_type type;
-    double radius;              /* sphere, m > 0 */
-    mo_vec3 half_extents;       /* box, m > 0 each */
+    double radius;              /* sphere, capsule, cylinder: m > 0 */
+    mo_vec3 half_extents;       /* box: m > 0 each */
     double friction;            /* Coulomb mu >= 0; a pair uses sqrt(mu_a mu_b); default 0.5 */
+    double half_height;         /* capsule, cylinder: m > 0 */
+    const mo_vec3 *points;      /* convex hull: point_count >= 4 points, shape frame; copied */
+    int point_count;
+    const mo_vec3 *vertices;    /* mesh: vertex_count vertices, shape frame; copied */
+    int vertex_count;
+    const int *indices;         /* mesh: 3 per triangle, counter-clockwise seen from outside; copied */
+    int triangle_count;
+    mo_vec3 position;           /* pose of the shape in its body's frame (compound bodies); default origin */
+    mo_quat orientation;        /* default identity */
+    double density;             /* kg/m^3 > 0, for mo_body_set_mass_from_shapes; default 1000 */
+    double margin;              /* collision thickness around the shape, m >= 0; default 0 */
+    uint32_t category;          /* collision filtering: shapes a and b may collide when */
+    uint32_t mask;              /* (a.category & b.mask) and (b.category & a.mask); defaults 1 and all bits */
+    int internal_value;
 } mo_shape_def;
+
+MO_API mo_shape_def mo_default_shape_def(void);
+/* Attaches a shape to a body (bodies may carry several: compound bodies). The
+ * body's mass is not changed: call mo_body_set_mass_from_shapes for that. */
+MO_API mo_status mo_shape_create(mo_world *w, mo_body_id body, const mo_shape_def *def, mo_shape_id *out);
+MO_API mo_status mo_shape_destroy(mo_world *w, mo_shape_id id);
+MO_API bool mo_shape_is_valid(const mo_world *w, mo_shape_id id);
+MO_API mo_status mo_shape_body(const mo_world *w, mo_shape_id id, mo_body_id *out);
+/* Mass (at the shape's density), centre of mass in the body frame, and inertia about
+ * that centre in body axes. MO_ERR_INVALID_ARGUMENT for shapes with no volume
+ * (planes, open meshes). */
+MO_API mo_status mo_shape_mass(const mo_world *w, mo_shape_id id, double *mass, mo_vec3 *com, mo_mat3 *inertia);
+/* Sets a dynamic body's mass and inertia from its shapes' volumes and densities
+ * (compound bodies summed with the parallel-axis theorem). The body's frame is
+ * kept at its centre of mass: when the shapes' centre of mass is off the body
+ * origin, the body moves there and its shapes and joint anchors are shifted so
+ * that nothing moves in the world. */
+MO_API mo_status mo_body_set_mass_from_shapes(mo_world *w, mo_body_id body);
+
+/* ---- queries ----------------------------------------------------------------- */
+
+typedef struct mo_ray_hit {
+    mo_shape_id shape;
+    mo_body_id body;
+    mo_vec3 point;              /* world hit point */
+    mo_vec3 normal;             /* outward unit surface normal at the hit */
+    double distance;            /* along the (normalised) ray, m */
+} mo_ray_hit;
+
+/* Closest hit of the ray origin + s dir/|dir|, 0 <= s <= max_distance, against every
+ * shape. Returns true with *hit filled, false on a miss (or invalid input). */
+MO_API bool mo_world_raycast(const mo_world *w, mo_vec3 origin, mo_vec3 dir, double max_distance, mo_ray_hit *hit);
+/* Shapes whose bounding box overlaps [lo, hi]: writes up to cap ids to out (may be NULL)
+ * and returns how many there are. */
+MO_API int mo_world_query_aabb(const mo_world *w, mo_vec3 lo, mo_vec3 hi, mo_shape_id *out, int cap);
 
 /* ---- rigid bodies --------------------------------------------------------- */
 
@@ -184,12 +241,15 @@ typedef struct mo_body_def {
     mo_vec3 angular_velocity;    /* rad/s, world */
     double mass;                 /* kg, > 0 for dynamic bodies; default 1 */
     mo_mat3 inertia;             /* body-frame inertia about the centre of mass, kg m^2, symmetric
-                                    positive definite; all zeros (default) = computed from the shape and mass */
-    mo_shape_def shape;          /* default MO_SHAPE_NONE */
+                                    positive definite; all zeros (default) = computed from the shape (any
+                                    closed shape) and mass */
+    mo_shape_def shape;          /* default MO_SHAPE_NONE; any other type creates one shape at the body origin
+                                    (mo_shape_create adds more) */
     double linear_damping;       /* 1/s, >= 0; default 0 */
     double angular_damping;      /* 1/s, >= 0; default 0 */
     bool gyroscopic;             /* implicit gyroscopic term; default true */
-    uint32_t collision_group;    /* bodies sharing a non-zero group never collide; default 0 */
+    uint32_t collision_group;    /* bodies sharing a non-zero group never collide; default 0. A body's own
+                                    shapes never collide with each other */
     int internal_value;
 } mo_body_def;
 
@@ -294,6 +354,7 @@ MO_API mo_status mo_joint_reaction(const mo_world *w, mo_joint_id id, mo_vec3 *f
 
 typedef struct mo_contact {
     mo_body_id body_a, body_b;     /* body_b may be null when a particle is involved */
+    mo_shape_id shape_a, shape_b;  /* the touching shapes (shape_b null for particles) */
     mo_particle_id particle;       /* non-null for particle contacts (then body_a is the shape) */
     mo_vec3 point;                 /* world point (midway between the surfaces), m */
     mo_vec3 normal;                /* unit, from A to B */

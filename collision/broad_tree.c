@@ -1,0 +1,1165 @@
+/* broad_tree.c: dynamic AABB tree (mo_cl_tree_*) and the engine broadphase
+ * built on two of them (mo_cl_bp_*).
+ *
+ * Design. The tree follows Box2D's dynamic tree (b2DynamicTree, v2.4 and v3):
+ * a binary tree whose leaves are proxies holding a user value and a fat box,
+ * inner nodes holding the union of their children's boxes, all nodes in one
+ * pool (grown by realloc, node ids stable, free nodes chained through their
+ * parent field). A proxy id is its leaf's node id.
+ *
+ *   insertion   the new leaf D's sibling S is chosen by the surface area
+ *               heuristic with branch and bound (Bittner et al. 2013; Catto,
+ *               GDC 2019): cost(S) = area(S u D) + sum over S's ancestors X of
+ *               area(X u D) - area(X); a subtree under X is explored only when
+ *               its lower bound (the inherited cost plus area(D), or plus
+ *               area(X u D) for X itself) beats the best cost found. Areas
+ *               are half surface areas. Candidates are leaves and nodes of
+ *               height 1, so the new parent (S, D) is balanced (see below).
+ *   balancing   walking up from the new parent (or from the removed leaf's
+ *               grandparent), each ancestor A = (B, C) is refitted; when
+ *               |h(B) - h(C)| = 2 the taller child is rotated up and takes A's
+ *               place, its taller grandchild staying with it and the other
+ *               going under A (an AVL rotation for a leaf-data tree; the
+ *               single rotation suffices because children may be reordered
+ *               freely); otherwise the SAH rotation of Box2D v3 (swap B with a
+ *               child of C, or C with a child of B, when that shrinks the
+ *               demoted node's area) is applied if it keeps every affected node
+ *               balanced and A's height unchanged. Every insertion or removal
+ *               changes a subtree's height by at most one, so |h(B) - h(C)|
+ *               never exceeds 2 on the walk and every inner node keeps
+ *               |h(B) - h(C)| <= 1 (AVL): a tree of height h has at least
+ *               Fibonacci F(h + 2) leaves, so height <= 1.44 log2 n, at most
+ *               44 for any int leaf count.
+ *   traversal   query, ray cast and sibling search use an explicit stack of
+ *               TREE_STACK entries on the C stack: a depth-first traversal
+ *               holds at most height + 1 entries, so 64 cannot overflow under
+ *               the AVL bound (no recursion, no allocation, reentrant: a
+ *               callback may query the same tree, several threads may query
+ *               at once). A growable stack kept in the tree would do too, but
+ *               the bound makes it unnecessary and a const query writing into
+ *               the tree would not be reentrant. The tree must not be changed
+ *               from a query or ray cast callback.
+ *   move        a proxy is re-inserted only when the given box leaves its fat
+ *               box; the new fat box is the box grown by margin on all sides
+ *               and extended by the displacement on its side (Box2D v2.4's
+ *               b2DynamicTree::MoveProxy, without its shrink rule: a fat box
+ *               left large by a fast step stays until the object leaves it).
+ *   ray cast    slab test per node; children are pushed farther first so the
+ *               nearer one is visited first, and the callback's return clips
+ *               tmax, pruning everything beyond.
+ *
+ * Broadphase. One tree for static objects, one for the others, planes kept
+ * apart. Objects are identified across calls by (user, k): the k-th object in
+ * the array with that user value (k = 0 normally; repeated user values, e.g.
+ * several shapes of one body, are told apart by their order), mapped to a
+ * record by an open-addressing hash table. Per call:
+ *   proxies     each object's box is mo_cl_update_aabb(copy, margin) (the
+ *               margin box, what mo_cl_broadphase sees); new objects are
+ *               inserted, objects that changed static-ness move between trees,
+ *               the others go through mo_cl_tree_move with the margin box,
+ *               margin and disp[i]: the fat box is the object grown by
+ *               2 margin plus the displacement when (re-)inserted, and is kept
+ *               until the margin box leaves it. Records not seen are removed.
+ *   candidates  the record pairs whose fat boxes overlap (moving/moving and
+ *               moving/static) are cached between calls, as Box2D keeps its
+ *               pair set and queries only its move buffer: fat boxes change
+ *               only on (re-)insertion, so the cached pairs of proxies that
+ *               stayed put are still exact; the pairs of (re-)inserted proxies
+ *               are dropped and found again by querying the moving tree with
+ *               their fat box (moving ones the static tree too; a pair of two
+ *               re-inserted proxies is kept from the lower record id). When a
+ *               call fails (out of memory) the cache is rebuilt by querying
+ *               every proxy on the next call, as on the first.
+ *   pairs       the cached record pairs become object pairs through the rules
+ *               (static/static never arises, same non-zero group and the
+ *               filter drop pairs; all re-evaluated every call), planes are
+ *               tested against every object's margin box exactly as
+ *               mo_cl_broadphase does, and the list is sorted by (a, b) with
+ *               two stable counting passes.
+ * Because the fat box always contains the margin box, every pair of
+ * mo_cl_broadphase over margin boxes is reported; the extra candidates are
+ * pairs whose fat boxes overlap but margin boxes do not (at most 2 margin plus
+ * the displacement apart), for the narrowphase to reject. The other difference
+ * from mo_cl_broadphase: every known non-plane type (capsule, cylinder, hull,
+ * mesh too) takes part, where collide_broad.c's sweep currently takes spheres
+ * and boxes only. Cost per call: O(n) updates, O(k log n) re-insertions and
+ * queries of the k proxies that left their fat boxes (n on the first call),
+ * O(cached pairs) filtering, O(planes n) plane tests, O(n + pairs) sorting;
+ * no allocation once sizes are stable. */
+#include "shapes.h"
+#include "broad_tree.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NULL_NODE (-1)
+#define TREE_STACK 64
+
+/* ---- tree ---- */
+
+/* one node (72 bytes); free nodes have height -1 and chain through parent */
+typedef struct tree_node {
+    double lo[3], hi[3]; /* leaf: fat box; inner: union of the children */
+    int parent;          /* NULL_NODE at the root; free: next free node */
+    int child1, child2;  /* NULL_NODE for leaves */
+    int user;            /* leaves */
+    int height;          /* leaf 0, inner 1 + max(children), free -1 */
+    int pad_;
+} tree_node;
+
+struct mo_cl_tree {
+    tree_node *nodes; /* (capacity) */
+    int capacity;
+    int used;      /* allocated nodes (leaves + inner) */
+    int free_list; /* NULL_NODE when empty */
+    int root;      /* NULL_NODE when empty */
+    int leaves;
+};
+
+/* half surface area; NaN for NaN boxes */
+static double box_area(const double *lo, const double *hi)
+{
+    double dx = hi[0] - lo[0], dy = hi[1] - lo[1], dz = hi[2] - lo[2];
+    return dx * dy + dy * dz + dz * dx;
+}
+
+static double union_area(const double *alo, const double *ahi, const double *blo, const double *bhi)
+{
+    double lo[3], hi[3];
+    for (int k = 0; k < 3; ++k) {
+        lo[k] = alo[k] < blo[k] ? alo[k] : blo[k];
+        hi[k] = ahi[k] > bhi[k] ? ahi[k] : bhi[k];
+    }
+    return box_area(lo, hi);
+}
+
+static int boxes_overlap(const double *alo, const double *ahi, const double *blo, const double *bhi)
+{
+    return (alo[0] <= bhi[0]) & (blo[0] <= ahi[0]) & (alo[1] <= bhi[1]) & (blo[1] <= ahi[1]) &
+           (alo[2] <= bhi[2]) & (blo[2] <= ahi[2]);
+}
+
+/* inner node's box and height from its children; fmin/fmax skip a NaN child
+   bound, so a NaN leaf overlaps nothing but never hides its neighbours */
+static void refit(tree_node *nodes, int i)
+{
+    tree_node *a = &nodes[i];
+    const tree_node *b = &nodes[a->child1], *c = &nodes[a->child2];
+    for (int k = 0; k < 3; ++k) {
+        double bl = b->lo[k], cl = c->lo[k], bh = b->hi[k], ch = c->hi[k];
+        a->lo[k] = cl < bl || bl != bl ? cl : bl; /* fmin, inline */
+        a->hi[k] = ch > bh || bh != bh ? ch : bh;
+    }
+    a->height = 1 + (b->height > c->height ? b->height : c->height);
+}
+
+/* box grown by margin on every side and extended by the displacement on its side */
+static void fatten(const double *lo, const double *hi, const double *d, double margin, double *flo,
+                   double *fhi)
+{
+    for (int k = 0; k < 3; ++k) {
+        flo[k] = lo[k] - margin;
+        fhi[k] = hi[k] + margin;
+        if (d) {
+            if (d[k] > 0.0)
+                fhi[k] += d[k];
+            else if (d[k] < 0.0)
+                flo[k] += d[k];
+        }
+    }
+}
+
+/* room for `extra` more nodes: grows the pool, chaining new nodes lowest id first */
+static int reserve_nodes(mo_cl_tree *t, int extra)
+{
+    if (t->used <= t->capacity - extra)
+        return 0;
+    if (t->capacity > INT_MAX / 2 - 16)
+        return -1;
+    int cap = t->capacity > 0 ? 2 * t->capacity : 16;
+    if ((size_t)cap > SIZE_MAX / sizeof(tree_node))
+        return -1;
+    tree_node *mem = realloc(t->nodes, (size_t)cap * sizeof *mem);
+    if (!mem)
+        return -1;
+    t->nodes = mem;
+    for (int i = cap - 1; i >= t->capacity; --i) {
+        mem[i].height = -1;
+        mem[i].child1 = mem[i].child2 = NULL_NODE;
+        mem[i].parent = t->free_list;
+        t->free_list = i;
+    }
+    t->capacity = cap;
+    return 0;
+}
+
+/* a node off the free list (reserve_nodes first) */
+static int alloc_node(mo_cl_tree *t)
+{
+    int i = t->free_list;
+    tree_node *nd = &t->nodes[i];
+    t->free_list = nd->parent;
+    nd->parent = nd->child1 = nd->child2 = NULL_NODE;
+    nd->user = 0;
+    nd->height = 0;
+    nd->pad_ = 0;
+    ++t->used;
+    return i;
+}
+
+static void free_node(mo_cl_tree *t, int i)
+{
+    tree_node *nd = &t->nodes[i];
+    nd->height = -1;
+    nd->child1 = nd->child2 = NULL_NODE;
+    nd->parent = t->free_list;
+    t->free_list = i;
+    --t->used;
+}
+
+/* in old's parent (or at the root), put node repl in old's place */
+static void replace_child(mo_cl_tree *t, int parent, int old, int repl)
+{
+    tree_node *nodes = t->nodes;
+    nodes[repl].parent = parent;
+    if (parent == NULL_NODE)
+        t->root = repl;
+    else if (nodes[parent].child1 == old)
+        nodes[parent].child1 = repl;
+    else
+        nodes[parent].child2 = repl;
+}
+
+/* A's child `up` (taller by 2) rotates up into A's place: up keeps its taller
+   child, A takes the other one next to A's remaining child. Returns up. */
+static int rotate_up(mo_cl_tree *t, int a, int up)
+{
+    tree_node *nodes = t->nodes;
+    int f = nodes[up].child1, g = nodes[up].child2;
+    int stay = f, down = g; /* stay with up, go down under A */
+    if (nodes[g].height > nodes[f].height) {
+        stay = g;
+        down = f;
+    } else if (nodes[g].height == nodes[f].height) {
+        /* either keeps A balanced: the smaller A */
+        int other = nodes[a].child1 == up ? nodes[a].child2 : nodes[a].child1;
+        double af = union_area(nodes[other].lo, nodes[other].hi, nodes[f].lo, nodes[f].hi);
+        double ag = union_area(nodes[other].lo, nodes[other].hi, nodes[g].lo, nodes[g].hi);
+        if (af < ag) {
+            stay = g;
+            down = f;
+        }
+    }
+    replace_child(t, nodes[a].parent, a, up);
+    /* A: `down` takes up's slot */
+    if (nodes[a].child1 == up)
+        nodes[a].child1 = down;
+    else
+        nodes[a].child2 = down;
+    nodes[down].parent = a;
+    /* up: A and stay */
+    nodes[up].child1 = a;
+    nodes[up].child2 = stay;
+    nodes[a].parent = up;
+    nodes[stay].parent = up;
+    refit(nodes, a);
+    refit(nodes, up);
+    return up;
+}
+
+/* SAH rotation at A (balanced, refitted): swap one child of A with a grandchild
+   under the other child when that shrinks the demoted node, keeps the demoted
+   node and A balanced (Box2D v3's b2RotateNodes with the AVL constraint; A's
+   height cannot grow then, checked anyway). */
+static void sah_rotate(mo_cl_tree *t, int a)
+{
+    tree_node *nodes = t->nodes;
+    int best_down = NULL_NODE, best_up = NULL_NODE, best_host = NULL_NODE;
+    double best_delta = 0.0;
+    int ha = nodes[a].height;
+    for (int side = 0; side < 2; ++side) {
+        int x = side == 0 ? nodes[a].child1 : nodes[a].child2; /* goes down */
+        int y = side == 0 ? nodes[a].child2 : nodes[a].child1; /* host of the grandchildren */
+        if (nodes[y].height == 0)
+            continue;
+        double area_y = box_area(nodes[y].lo, nodes[y].hi);
+        for (int gi = 0; gi < 2; ++gi) {
+            int up = gi == 0 ? nodes[y].child1 : nodes[y].child2;
+            int keep = gi == 0 ? nodes[y].child2 : nodes[y].child1;
+            int hx = nodes[x].height, hk = nodes[keep].height, hu = nodes[up].height;
+            if (hx - hk > 1 || hk - hx > 1)
+                continue;
+            int hy = 1 + (hx > hk ? hx : hk);
+            if (hu - hy > 1 || hy - hu > 1 || 1 + (hu > hy ? hu : hy) > ha)
+                continue;
+            double delta = union_area(nodes[x].lo, nodes[x].hi, nodes[keep].lo, nodes[keep].hi) - area_y;
+            if (delta < best_delta) {
+                best_delta = delta;
+                best_down = x;
+                best_up = up;
+                best_host = y;
+            }
+        }
+    }
+    if (best_down == NULL_NODE)
+        return;
+    /* swap best_down (child of A) with best_up (child of best_host) */
+    if (nodes[a].child1 == best_down)
+        nodes[a].child1 = best_up;
+    else
+        nodes[a].child2 = best_up;
+    if (nodes[best_host].child1 == best_up)
+        nodes[best_host].child1 = best_down;
+    else
+        nodes[best_host].child2 = best_down;
+    nodes[best_up].parent = a;
+    nodes[best_down].parent = best_host;
+    refit(nodes, best_host);
+    refit(nodes, a);
+}
+
+/* refit and rebalance from node i up to the root */
+static void fix_upwards(mo_cl_tree *t, int i)
+{
+    tree_node *nodes = t->nodes;
+    while (i != NULL_NODE) {
+        int b = nodes[i].child1, c = nodes[i].child2;
+        int bal = nodes[c].height - nodes[b].height;
+        if (bal > 1)
+            i = rotate_up(t, i, c);
+        else if (bal < -1)
+            i = rotate_up(t, i, b);
+        else {
+            refit(nodes, i);
+            sah_rotate(t, i);
+        }
+        i = nodes[i].parent;
+    }
+}
+
+/* sibling search stack entry: a node, the cost inherited from its ancestors,
+   the lower bound of any candidate under it, area(node u D), area(node) */
+typedef struct sib_item {
+    int node;
+    double inh, lb, direct, area;
+} sib_item;
+
+/* best sibling for box D = [lo, hi] (non-empty tree): branch and bound on the
+   SAH cost over leaves and height-1 nodes, the most promising child first */
+static int find_sibling(const mo_cl_tree *t, const double *lo, const double *hi)
+{
+    const tree_node *nodes = t->nodes;
+    double area_d = box_area(lo, hi);
+    double best = HUGE_VAL;
+    int best_node = NULL_NODE;
+    sib_item stack[TREE_STACK];
+    int sp = 0;
+    const tree_node *rn = &nodes[t->root];
+    stack[sp++] = (sib_item){t->root, 0.0, 0.0, union_area(rn->lo, rn->hi, lo, hi), box_area(rn->lo, rn->hi)};
+    while (sp > 0) {
+        sib_item it = stack[--sp];
+        if (!(it.lb < best))
+            continue;
+        const tree_node *nd = &nodes[it.node];
+        if (nd->height <= 1 && it.direct + it.inh < best) {
+            best = it.direct + it.inh;
+            best_node = it.node;
+        }
+        if (nd->height == 0)
+            continue;
+        double inh = it.inh + it.direct - it.area; /* what D adds to this node */
+        sib_item kid[2];
+        for (int s = 0; s < 2; ++s) {
+            int c = s == 0 ? nd->child1 : nd->child2;
+            const tree_node *cn = &nodes[c];
+            double dc = union_area(cn->lo, cn->hi, lo, hi), ac = box_area(cn->lo, cn->hi);
+            double lb = inh + dc; /* c itself as the sibling */
+            if (cn->height > 0) {
+                double below = inh + dc - ac + area_d; /* a descendant of c */
+                if (cn->height > 1 || below < lb)
+                    lb = below;
+            }
+            kid[s] = (sib_item){c, inh, lb, dc, ac};
+        }
+        int first = kid[0].lb < kid[1].lb ? 1 : 0; /* pushed first, popped last */
+        for (int s = 0; s < 2; ++s) {
+            const sib_item *k = &kid[s == 0 ? first : 1 - first];
+            if (k->lb < best && sp < TREE_STACK) /* sp: always true, height <= 44 (AVL) */
+                stack[sp++] = *k;
+        }
+    }
+    if (best_node == NULL_NODE) {
+        /* NaN costs: any height <= 1 node */
+        best_node = t->root;
+        while (nodes[best_node].height > 1)
+            best_node = nodes[best_node].child1;
+    }
+    return best_node;
+}
+
+/* links leaf (box set, detached) into the tree; one free node must be reserved */
+static void insert_leaf(mo_cl_tree *t, int leaf)
+{
+    tree_node *nodes = t->nodes;
+    if (t->root == NULL_NODE) {
+        t->root = leaf;
+        nodes[leaf].parent = NULL_NODE;
+        return;
+    }
+    int s = find_sibling(t, nodes[leaf].lo, nodes[leaf].hi);
+    int e = alloc_node(t);
+    int p = nodes[s].parent;
+    nodes[e].child1 = s;
+    nodes[e].child2 = leaf;
+    replace_child(t, p, s, e);
+    nodes[s].parent = e;
+    nodes[leaf].parent = e;
+    refit(nodes, e);
+    fix_upwards(t, p);
+}
+
+/* unlinks leaf (kept allocated) and frees its parent */
+static void remove_leaf(mo_cl_tree *t, int leaf)
+{
+    tree_node *nodes = t->nodes;
+    int p = nodes[leaf].parent;
+    nodes[leaf].parent = NULL_NODE;
+    if (p == NULL_NODE) {
+        t->root = NULL_NODE;
+        return;
+    }
+    int s = nodes[p].child1 == leaf ? nodes[p].child2 : nodes[p].child1;
+    int g = nodes[p].parent;
+    replace_child(t, g, p, s);
+    free_node(t, p);
+    fix_upwards(t, g);
+}
+
+static int is_leaf(const mo_cl_tree *t, int proxy)
+{
+    return t && proxy >= 0 && proxy < t->capacity && t->nodes[proxy].height == 0;
+}
+
+mo_cl_tree *mo_cl_tree_create(void)
+{
+    mo_cl_tree *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->free_list = NULL_NODE;
+    t->root = NULL_NODE;
+    return t;
+}
+
+void mo_cl_tree_destroy(mo_cl_tree *t)
+{
+    if (!t)
+        return;
+    free(t->nodes);
+    free(t);
+}
+
+int mo_cl_tree_insert(mo_cl_tree *t, const double *lo, const double *hi, int user)
+{
+    if (!t || !lo || !hi || reserve_nodes(t, 2))
+        return -1;
+    int leaf = alloc_node(t);
+    tree_node *nd = &t->nodes[leaf];
+    for (int k = 0; k < 3; ++k) {
+        nd->lo[k] = lo[k];
+        nd->hi[k] = hi[k];
+    }
+    nd->user = user;
+    insert_leaf(t, leaf);
+    ++t->leaves;
+    return leaf;
+}
+
+void mo_cl_tree_remove(mo_cl_tree *t, int proxy)
+{
+    if (!is_leaf(t, proxy))
+        return;
+    remove_leaf(t, proxy);
+    free_node(t, proxy);
+    --t->leaves;
+}
+
+int mo_cl_tree_move(mo_cl_tree *t, int proxy, const double *lo, const double *hi, const double *displacement,
+                    double margin)
+{
+    if (!is_leaf(t, proxy) || !lo || !hi)
+        return 0;
+    tree_node *nd = &t->nodes[proxy];
+    if (nd->lo[0] <= lo[0] && nd->lo[1] <= lo[1] && nd->lo[2] <= lo[2] && hi[0] <= nd->hi[0] &&
+        hi[1] <= nd->hi[1] && hi[2] <= nd->hi[2])
+        return 0;
+    remove_leaf(t, proxy);
+    fatten(lo, hi, displacement, margin, nd->lo, nd->hi);
+    insert_leaf(t, proxy); /* the parent freed by remove_leaf is reused */
+    return 1;
+}
+
+void mo_cl_tree_fat_box(const mo_cl_tree *t, int proxy, double *lo, double *hi)
+{
+    for (int k = 0; k < 3; ++k) {
+        if (is_leaf(t, proxy)) {
+            lo[k] = t->nodes[proxy].lo[k];
+            hi[k] = t->nodes[proxy].hi[k];
+        } else {
+            lo[k] = HUGE_VAL; /* empty */
+            hi[k] = -HUGE_VAL;
+        }
+    }
+}
+
+void mo_cl_tree_query(const mo_cl_tree *t, const double *lo, const double *hi, int (*cb)(void *ctx, int proxy, int user),
+                      void *ctx)
+{
+    if (!t || t->root == NULL_NODE || !lo || !hi || !cb)
+        return;
+    const tree_node *nodes = t->nodes;
+    int stack[TREE_STACK];
+    int sp = 0;
+    stack[sp++] = t->root;
+    while (sp > 0) {
+        int i = stack[--sp];
+        const tree_node *nd = &nodes[i];
+        if (!boxes_overlap(nd->lo, nd->hi, lo, hi))
+            continue;
+        if (nd->height == 0) {
+            if (!cb(ctx, i, nd->user))
+                return;
+        } else if (sp <= TREE_STACK - 2) { /* always true: height <= 44 (AVL) */
+            stack[sp++] = nd->child2;
+            stack[sp++] = nd->child1;
+        }
+    }
+}
+
+/* ray stack entry: a node and the s at which the ray enters its box */
+typedef struct ray_item {
+    int node;
+    double enter;
+} ray_item;
+
+/* segment origin + s dir, s in [0, tmax], against a box: 1 and the entry s, or 0 */
+static int ray_box(const double *o, const double *d, double tmax, const double *lo, const double *hi, double *enter)
+{
+    double t0 = 0.0, t1 = tmax;
+    for (int k = 0; k < 3; ++k) {
+        if (d[k] == 0.0) {
+            if (!(lo[k] <= o[k] && o[k] <= hi[k]))
+                return 0;
+            continue;
+        }
+        double a = (lo[k] - o[k]) / d[k], b = (hi[k] - o[k]) / d[k];
+        if (a > b) {
+            double s = a;
+            a = b;
+            b = s;
+        }
+        if (a > t0)
+            t0 = a;
+        if (b < t1)
+            t1 = b;
+        if (!(t0 <= t1))
+            return 0;
+    }
+    *enter = t0;
+    return 1;
+}
+
+void mo_cl_tree_raycast(const mo_cl_tree *t, const double *origin, const double *dir, double tmax,
+                        double (*cb)(void *ctx, int proxy, int user, double tmax), void *ctx)
+{
+    if (!t || t->root == NULL_NODE || !origin || !dir || !cb || !(tmax >= 0.0))
+        return;
+    for (int k = 0; k < 3; ++k)
+        if (!isfinite(origin[k]) || !isfinite(dir[k]))
+            return;
+    const tree_node *nodes = t->nodes;
+    ray_item stack[TREE_STACK];
+    int sp = 0;
+    double s0;
+    if (!ray_box(origin, dir, tmax, nodes[t->root].lo, nodes[t->root].hi, &s0))
+        return;
+    stack[sp++] = (ray_item){t->root, s0};
+    while (sp > 0) {
+        ray_item it = stack[--sp];
+        if (it.enter > tmax) /* clipped since pushed */
+            continue;
+        const tree_node *nd = &nodes[it.node];
+        if (nd->height == 0) {
+            double r = cb(ctx, it.node, nd->user, tmax);
+            if (r < 0.0)
+                return;
+            if (r < tmax)
+                tmax = r;
+            continue;
+        }
+        double s1 = 0.0, s2 = 0.0;
+        int h1 = ray_box(origin, dir, tmax, nodes[nd->child1].lo, nodes[nd->child1].hi, &s1);
+        int h2 = ray_box(origin, dir, tmax, nodes[nd->child2].lo, nodes[nd->child2].hi, &s2);
+        if (sp > TREE_STACK - 2) /* never: height <= 44 (AVL) */
+            continue;
+        if (h1 && h2) {
+            /* farther first: the nearer one is popped next */
+            ray_item near1 = {nd->child1, s1}, near2 = {nd->child2, s2};
+            if (s2 < s1) {
+                stack[sp++] = near1;
+                stack[sp++] = near2;
+            } else {
+                stack[sp++] = near2;
+                stack[sp++] = near1;
+            }
+        } else if (h1) {
+            stack[sp++] = (ray_item){nd->child1, s1};
+        } else if (h2) {
+            stack[sp++] = (ray_item){nd->child2, s2};
+        }
+    }
+}
+
+int mo_cl_tree_height(const mo_cl_tree *t)
+{
+    return t && t->root != NULL_NODE ? t->nodes[t->root].height : 0;
+}
+
+int mo_cl_tree_count(const mo_cl_tree *t)
+{
+    return t ? t->leaves : 0;
+}
+
+int mo_cl_tree_root(const mo_cl_tree *t)
+{
+    return t ? t->root : NULL_NODE;
+}
+
+int mo_cl_tree_capacity(const mo_cl_tree *t)
+{
+    return t ? t->capacity : 0;
+}
+
+int mo_cl_tree_node(const mo_cl_tree *t, int id, int *parent, int *child1, int *child2, int *height,
+                    int *user, double *lo, double *hi)
+{
+    if (!t || id < 0 || id >= t->capacity || t->nodes[id].height < 0)
+        return 0;
+    const tree_node *nd = &t->nodes[id];
+    if (parent)
+        *parent = nd->parent;
+    if (child1)
+        *child1 = nd->child1;
+    if (child2)
+        *child2 = nd->child2;
+    if (height)
+        *height = nd->height;
+    if (user)
+        *user = nd->user;
+    for (int k = 0; k < 3; ++k) {
+        if (lo)
+            lo[k] = nd->lo[k];
+        if (hi)
+            hi[k] = nd->hi[k];
+    }
+    return nd->height == 0 ? 1 : 2;
+}
+
+/* ---- broadphase ---- */
+
+enum { BP_STATIC = 0, BP_MOVING = 1, BP_NONE = -1 };
+
+/* one object known to the broadphase, keyed by (user, dup) */
+typedef struct bp_record {
+    int user, dup;
+    int live;       /* in the hash table; else on the free list (next_free) */
+    int tree;       /* BP_STATIC, BP_MOVING, or BP_NONE (no proxy) */
+    int proxy;      /* leaf id in that tree */
+    int obj;        /* object index in the last update */
+    int ndup;       /* dup 0: repeats of user seen in this update */
+    int next_free;
+    uint64_t stamp; /* update that last saw it */
+    uint64_t moved; /* update that last (re-)inserted its proxy */
+} bp_record;
+
+/* what the pair rules read of an object, packed for the pair loop */
+typedef struct bp_obj_info {
+    uint32_t group;
+    int is_static;
+} bp_obj_info;
+
+struct mo_cl_broadphase_tree {
+    mo_cl_tree *tree[2]; /* BP_STATIC, BP_MOVING */
+    bp_record *recs;     /* (rec_cap) */
+    int rec_cap, rec_top, rec_free, rec_live;
+    int *slots; /* (slot_cap) hash table of record ids, -1 empty; power of two */
+    int slot_cap;
+    int (*raw)[2]; /* (raw_cap) record pairs whose fat boxes overlap, x < y */
+    int raw_count, raw_cap;
+    int raw_valid; /* raw is complete for the current proxies */
+    int *obj_rec;  /* (obj_cap) record of each object in the last update, or -1 */
+    int *planes;   /* (obj_cap) plane object indices */
+    int *moved;    /* (obj_cap) records (re-)inserted in this update */
+    bp_obj_info *info; /* (obj_cap) each object's pairing rule inputs */
+    int *cnt;      /* (obj_cap + 1) counting sort */
+    int obj_cap;
+    int last_n;
+    int reinserts;
+    uint64_t stamp; /* update counter (64 bits: never wraps) */
+};
+
+static uint32_t key_hash(int user, int dup)
+{
+    uint64_t x = (uint64_t)(uint32_t)user | (uint64_t)(uint32_t)dup << 32;
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9u;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebu;
+    x ^= x >> 31;
+    return (uint32_t)x;
+}
+
+/* slot holding (user, dup), or -1 */
+static int hash_find(const mo_cl_broadphase_tree *bp, int user, int dup)
+{
+    if (bp->slot_cap == 0)
+        return -1;
+    unsigned mask = (unsigned)bp->slot_cap - 1u;
+    for (unsigned i = key_hash(user, dup) & mask;; i = (i + 1u) & mask) {
+        int r = bp->slots[i];
+        if (r < 0)
+            return -1;
+        if (bp->recs[r].user == user && bp->recs[r].dup == dup)
+            return (int)i;
+    }
+}
+
+static void hash_put(mo_cl_broadphase_tree *bp, int r)
+{
+    unsigned mask = (unsigned)bp->slot_cap - 1u;
+    unsigned i = key_hash(bp->recs[r].user, bp->recs[r].dup) & mask;
+    while (bp->slots[i] >= 0)
+        i = (i + 1u) & mask;
+    bp->slots[i] = r;
+}
+
+/* removes slot i, shifting back the entries of its probe run */
+static void hash_erase(mo_cl_broadphase_tree *bp, int slot)
+{
+    unsigned mask = (unsigned)bp->slot_cap - 1u, i = (unsigned)slot, j = i;
+    for (;;) {
+        j = (j + 1u) & mask;
+        int r = bp->slots[j];
+        if (r < 0)
+            break;
+        unsigned home = key_hash(bp->recs[r].user, bp->recs[r].dup) & mask;
+        /* r may fill hole i unless its home lies cyclically in (i, j] */
+        int in_range = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+        if (!in_range) {
+            bp->slots[i] = r;
+            i = j;
+        }
+    }
+    bp->slots[i] = -1;
+}
+
+/* table for at least `live` records at load <= 1/2 */
+static int hash_reserve(mo_cl_broadphase_tree *bp, int live)
+{
+    if (live <= bp->slot_cap / 2)
+        return 0;
+    int cap = bp->slot_cap > 0 ? bp->slot_cap : 64;
+    while (cap / 2 < live) {
+        if (cap > INT_MAX / 4)
+            return -1;
+        cap *= 2;
+    }
+    int *mem = malloc((size_t)cap * sizeof *mem);
+    if (!mem)
+        return -1;
+    free(bp->slots);
+    bp->slots = mem;
+    bp->slot_cap = cap;
+    for (int i = 0; i < cap; ++i)
+        mem[i] = -1;
+    for (int r = 0; r < bp->rec_top; ++r)
+        if (bp->recs[r].live)
+            hash_put(bp, r);
+    return 0;
+}
+
+/* new live record for (user, dup), no proxy; -1 when out of memory */
+static int record_new(mo_cl_broadphase_tree *bp, int user, int dup)
+{
+    if (hash_reserve(bp, bp->rec_live + 1))
+        return -1;
+    int r = bp->rec_free;
+    if (r >= 0) {
+        bp->rec_free = bp->recs[r].next_free;
+    } else {
+        if (bp->rec_top == bp->rec_cap) {
+            if (bp->rec_cap > INT_MAX / 2)
+                return -1;
+            int cap = bp->rec_cap > 0 ? 2 * bp->rec_cap : 64;
+            bp_record *mem = realloc(bp->recs, (size_t)cap * sizeof *mem);
+            if (!mem)
+                return -1;
+            bp->recs = mem;
+            bp->rec_cap = cap;
+        }
+        r = bp->rec_top++;
+    }
+    bp_record *rec = &bp->recs[r];
+    memset(rec, 0, sizeof *rec);
+    rec->user = user;
+    rec->dup = dup;
+    rec->live = 1;
+    rec->tree = BP_NONE;
+    rec->proxy = -1;
+    rec->next_free = -1;
+    hash_put(bp, r);
+    ++bp->rec_live;
+    return r;
+}
+
+static void record_free(mo_cl_broadphase_tree *bp, int r)
+{
+    bp_record *rec = &bp->recs[r];
+    if (rec->tree != BP_NONE)
+        mo_cl_tree_remove(bp->tree[rec->tree], rec->proxy);
+    hash_erase(bp, hash_find(bp, rec->user, rec->dup));
+    rec->live = 0;
+    rec->tree = BP_NONE;
+    rec->next_free = bp->rec_free;
+    bp->rec_free = r;
+    --bp->rec_live;
+}
+
+/* the record of this update's next object with this user value (the k-th
+   occurrence gets dup k); -1 when out of memory */
+static int record_for(mo_cl_broadphase_tree *bp, int user)
+{
+    int s = hash_find(bp, user, 0);
+    int r0 = s >= 0 ? bp->slots[s] : record_new(bp, user, 0);
+    if (r0 < 0)
+        return -1;
+    bp_record *rec0 = &bp->recs[r0];
+    if (rec0->stamp != bp->stamp) {
+        rec0->ndup = 0;
+        return r0;
+    }
+    if (rec0->ndup == INT_MAX)
+        return -1;
+    int dup = ++rec0->ndup;
+    s = hash_find(bp, user, dup);
+    return s >= 0 ? bp->slots[s] : record_new(bp, user, dup);
+}
+
+mo_cl_broadphase_tree *mo_cl_bp_create(void)
+{
+    mo_cl_broadphase_tree *bp = calloc(1, sizeof *bp);
+    if (!bp)
+        return NULL;
+    bp->tree[BP_STATIC] = mo_cl_tree_create();
+    bp->tree[BP_MOVING] = mo_cl_tree_create();
+    if (!bp->tree[BP_STATIC] || !bp->tree[BP_MOVING]) {
+        mo_cl_bp_destroy(bp);
+        return NULL;
+    }
+    bp->rec_free = -1;
+    return bp;
+}
+
+void mo_cl_bp_destroy(mo_cl_broadphase_tree *bp)
+{
+    if (!bp)
+        return;
+    mo_cl_tree_destroy(bp->tree[BP_STATIC]);
+    mo_cl_tree_destroy(bp->tree[BP_MOVING]);
+    free(bp->recs);
+    free(bp->slots);
+    free(bp->raw);
+    free(bp->obj_rec);
+    free(bp->planes);
+    free(bp->moved);
+    free(bp->info);
+    free(bp->cnt);
+    free(bp);
+}
+
+int mo_cl_bp_last_reinserts(const mo_cl_broadphase_tree *bp)
+{
+    return bp ? bp->reinserts : 0;
+}
+
+int mo_cl_bp_fat_box(const mo_cl_broadphase_tree *bp, int i, double *lo, double *hi)
+{
+    if (!bp || i < 0 || i >= bp->last_n || bp->obj_rec[i] < 0)
+        return 0;
+    const bp_record *rec = &bp->recs[bp->obj_rec[i]];
+    mo_cl_tree_fat_box(bp->tree[rec->tree], rec->proxy, lo, hi);
+    return 1;
+}
+
+void mo_cl_bp_forget_pairs(mo_cl_broadphase_tree *bp)
+{
+    if (bp) {
+        bp->raw_count = 0;
+        bp->raw_valid = 0;
+    }
+}
+
+const mo_cl_tree *mo_cl_bp_tree(const mo_cl_broadphase_tree *bp, int moving)
+{
+    return bp ? bp->tree[moving ? BP_MOVING : BP_STATIC] : NULL;
+}
+
+/* pair buffer of `*cap` pairs holding at least `need`; -1 when out of memory */
+static int grow_pairs(int (**buf)[2], int *cap, int need)
+{
+    if (need <= *cap)
+        return 0;
+    int c = *cap > 0 ? *cap : 256;
+    while (c < need) {
+        if (c > INT_MAX / 2)
+            return -1;
+        c *= 2;
+    }
+    void *mem = realloc(*buf, (size_t)c * sizeof **buf);
+    if (!mem)
+        return -1;
+    *buf = mem;
+    *cap = c;
+    return 0;
+}
+
+/* appends (min, max) of objects i, j unless a rule drops it; -1 when out of memory */
+static int emit_pair(mo_cl_pairs *p, const bp_obj_info *info, int i, int j, mo_cl_filter_fn filter, void *ctx)
+{
+    const bp_obj_info *oi = &info[i], *oj = &info[j];
+    if (oi->is_static && oj->is_static)
+        return 0;
+    if (oi->group != 0 && oi->group == oj->group)
+        return 0;
+    int a = i < j ? i : j, b = i < j ? j : i;
+    if (filter && !filter(ctx, a, b))
+        return 0;
+    if (p->count >= p->capacity && (p->count == INT_MAX || grow_pairs(&p->pairs, &p->capacity, p->count + 1)))
+        return -1;
+    p->pairs[p->count][0] = a;
+    p->pairs[p->count][1] = b;
+    ++p->count;
+    return 0;
+}
+
+/* stable counting sort of src into dst by element `key` of each pair; values
+   in [0, n), cnt holds n + 1 ints */
+static void counting_pass(int (*src)[2], int (*dst)[2], int count, int key, int n, int *cnt)
+{
+    memset(cnt, 0, ((size_t)n + 1) * sizeof *cnt);
+    for (int i = 0; i < count; ++i)
+        ++cnt[src[i][key] + 1];
+    for (int v = 0; v < n; ++v)
+        cnt[v + 1] += cnt[v];
+    for (int i = 0; i < count; ++i) {
+        int at = cnt[src[i][key]]++;
+        dst[at][0] = src[i][0];
+        dst[at][1] = src[i][1];
+    }
+}
+
+/* query of a (re-)inserted record: appends its record pairs to raw */
+typedef struct bp_query {
+    mo_cl_broadphase_tree *bp;
+    int self;   /* querying record */
+    int status; /* -1: out of memory */
+} bp_query;
+
+static int bp_query_cb(void *vq, int proxy, int other)
+{
+    (void)proxy;
+    bp_query *q = vq;
+    mo_cl_broadphase_tree *bp = q->bp;
+    int self = q->self;
+    /* each pair once: a pair of two (re-)inserted records from the lower one */
+    if (other == self || (bp->recs[other].moved == bp->stamp && other < self))
+        return 1;
+    if (bp->raw_count == bp->raw_cap && grow_pairs(&bp->raw, &bp->raw_cap, bp->raw_count + 1)) {
+        q->status = -1;
+        return 0;
+    }
+    bp->raw[bp->raw_count][0] = self < other ? self : other;
+    bp->raw[bp->raw_count][1] = self < other ? other : self;
+    ++bp->raw_count;
+    return 1;
+}
+
+/* types kept in the trees: every known shape but planes */
+static int tree_type(int type)
+{
+    return type > MO_CL_NONE && type < MO_CL_SHAPE_COUNT && type != MO_CL_PLANE;
+}
+
+int mo_cl_bp_update_pairs(mo_cl_broadphase_tree *bp, const mo_cl_object *objs, int n, const double *disp,
+                          double margin, mo_cl_filter_fn filter, void *ctx, mo_cl_pairs *pairs)
+{
+    if (!bp || !pairs || n < 0 || (n > 0 && !objs) || !(margin >= 0.0))
+        return -1;
+    pairs->count = 0;
+    bp->last_n = 0;
+    bp->reinserts = 0;
+
+    /* per-object scratch */
+    if (n > bp->obj_cap) {
+        if (n > INT_MAX - 1)
+            return -1;
+        int *a = realloc(bp->obj_rec, (size_t)n * sizeof *a);
+        if (a)
+            bp->obj_rec = a;
+        int *b = realloc(bp->planes, (size_t)n * sizeof *b);
+        if (b)
+            bp->planes = b;
+        int *m = realloc(bp->moved, (size_t)n * sizeof *m);
+        if (m)
+            bp->moved = m;
+        int *c = realloc(bp->cnt, ((size_t)n + 1) * sizeof *c);
+        if (c)
+            bp->cnt = c;
+        bp_obj_info *f = realloc(bp->info, (size_t)n * sizeof *f);
+        if (f)
+            bp->info = f;
+        if (!a || !b || !m || !c || !f)
+            return -1;
+        bp->obj_cap = n;
+    }
+    ++bp->stamp; /* starts at 1: 0 marks records never seen */
+    /* until this update completes, the cached pairs cannot be trusted */
+    int rebuild = !bp->raw_valid;
+    bp->raw_valid = 0;
+
+    /* rule inputs, and the planes first so the object loop can test them */
+    int nplanes = 0;
+    for (int i = 0; i < n; ++i) {
+        bp->info[i].group = objs[i].group;
+        bp->info[i].is_static = objs[i].is_static != 0;
+        if (objs[i].type == MO_CL_PLANE)
+            bp->planes[nplanes++] = i;
+    }
+
+    /* proxies: insert, move between trees, or move within their tree */
+    static const double zero[3] = {0.0, 0.0, 0.0};
+    int nmoved = 0;
+    for (int i = 0; i < n; ++i) {
+        const mo_cl_object *o = &objs[i];
+        bp->obj_rec[i] = -1;
+        if (!tree_type(o->type))
+            continue;
+        mo_cl_object c = *o;
+        mo_cl_update_aabb(&c, margin);
+        const double *lo = c.aabb_min, *hi = c.aabb_max;
+        if (!(lo[0] <= hi[0] && lo[1] <= hi[1] && lo[2] <= hi[2]))
+            continue; /* NaN: no proxy, as mo_cl_broadphase skips it */
+        int r = record_for(bp, o->user);
+        if (r < 0)
+            return -1;
+        bp_record *rec = &bp->recs[r];
+        rec->stamp = bp->stamp;
+        rec->obj = i;
+        bp->obj_rec[i] = r;
+        const double *d = disp ? disp + 3 * (size_t)i : zero;
+        int want = o->is_static ? BP_STATIC : BP_MOVING;
+        int reinserted;
+        if (rec->tree == want) {
+            reinserted = mo_cl_tree_move(bp->tree[want], rec->proxy, lo, hi, d, margin);
+        } else {
+            if (rec->tree != BP_NONE)
+                mo_cl_tree_remove(bp->tree[rec->tree], rec->proxy);
+            rec->tree = BP_NONE;
+            double flo[3], fhi[3];
+            fatten(lo, hi, d, margin, flo, fhi);
+            int proxy = mo_cl_tree_insert(bp->tree[want], flo, fhi, r);
+            if (proxy < 0)
+                return -1;
+            rec->tree = want;
+            rec->proxy = proxy;
+            reinserted = 1;
+        }
+        if (reinserted) {
+            rec->moved = bp->stamp;
+            ++bp->reinserts;
+        }
+        if (reinserted || rebuild)
+            bp->moved[nmoved++] = r;
+
+        /* planes against this object's margin box, as mo_cl_broadphase */
+        for (int k = 0; k < nplanes; ++k) {
+            const mo_cl_object *pl = &objs[bp->planes[k]];
+            double pn[3] = {pl->rot[2], pl->rot[5], pl->rot[8]};
+            double off = pn[0] * pl->pos[0] + pn[1] * pl->pos[1] + pn[2] * pl->pos[2];
+            double low = (pn[0] >= 0.0 ? pn[0] * lo[0] : pn[0] * hi[0]) +
+                         (pn[1] >= 0.0 ? pn[1] * lo[1] : pn[1] * hi[1]) +
+                         (pn[2] >= 0.0 ? pn[2] * lo[2] : pn[2] * hi[2]);
+            if (low <= off && emit_pair(pairs, bp->info, bp->planes[k], i, filter, ctx))
+                return -1;
+        }
+    }
+
+    /* objects gone since the last update */
+    for (int r = 0; r < bp->rec_top; ++r)
+        if (bp->recs[r].live && bp->recs[r].stamp != bp->stamp)
+            record_free(bp, r);
+
+    /* cached record pairs: keep those between proxies that stayed put */
+    const bp_record *recs = bp->recs;
+    int w = 0;
+    if (!rebuild) {
+        for (int k = 0; k < bp->raw_count; ++k) {
+            const bp_record *x = &recs[bp->raw[k][0]], *y = &recs[bp->raw[k][1]];
+            if (x->live && y->live && x->moved != bp->stamp && y->moved != bp->stamp) {
+                bp->raw[w][0] = bp->raw[k][0];
+                bp->raw[w][1] = bp->raw[k][1];
+                ++w;
+            }
+        }
+    }
+    bp->raw_count = w;
+
+    /* (re-)inserted proxies (all of them when rebuilding): query the moving
+       tree, and moving ones the static tree too */
+    bp_query q = {bp, 0, 0};
+    if (rebuild)
+        for (int r = 0; r < bp->rec_top; ++r)
+            if (bp->recs[r].live)
+                bp->recs[r].moved = bp->stamp; /* every record queries: dedupe by id */
+    for (int k = 0; k < nmoved && q.status == 0; ++k) {
+        int r = bp->moved[k];
+        const bp_record *rec = &recs[r];
+        const tree_node *nd = &bp->tree[rec->tree]->nodes[rec->proxy];
+        q.self = r;
+        mo_cl_tree_query(bp->tree[BP_MOVING], nd->lo, nd->hi, bp_query_cb, &q);
+        if (rec->tree == BP_MOVING && q.status == 0)
+            mo_cl_tree_query(bp->tree[BP_STATIC], nd->lo, nd->hi, bp_query_cb, &q);
+    }
+    if (q.status)
+        return -1;
+
+    /* record pairs to object pairs, through the rules */
+    for (int k = 0; k < bp->raw_count; ++k)
+        if (emit_pair(pairs, bp->info, recs[bp->raw[k][0]].obj, recs[bp->raw[k][1]].obj, filter, ctx))
+            return -1;
+
+    /* deterministic order: by b, then stably by a, through the buffer's spare half */
+    int count = pairs->count;
+    if (count > 1) {
+        if (count > INT_MAX / 2 || grow_pairs(&pairs->pairs, &pairs->capacity, 2 * count))
+            return -1;
+        int(*tmp)[2] = pairs->pairs + count;
+        counting_pass(pairs->pairs, tmp, count, 1, n, bp->cnt);
+        counting_pass(tmp, pairs->pairs, count, 0, n, bp->cnt);
+    }
+    bp->raw_valid = 1;
+    bp->last_n = n;
+    return 0;
+}
