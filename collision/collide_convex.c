@@ -14,51 +14,68 @@
  *     (both ends), cylinder/plane (rim points), hull/plane (vertices).
  *   polytope/polytope (box/hull, hull/hull, triangle/box and triangle/hull):
  *     separating axes as box/box in collide_narrow.c, generalised: the face
- *     normals of both, then the cross products of every edge pair, each
- *     evaluated with the exact support functions (so axes that are not
- *     Minkowski faces only lower nothing). An edge pair is skipped when the
- *     bound n.(edge point of b - edge point of a) cannot beat the best axis so
- *     far: that bound is >= the true separation along n. Face axes are
- *     preferred over edges, a's faces over b's, with box/box's tolerances; a
- *     face axis clips the incident face against the reference face's side
- *     planes (Sutherland-Hodgman), an edge axis gives the closest points of the
- *     two edges. A box against a hull box gives box/box's contact set.
+ *     normals of both (exact separation from the support functions), then the
+ *     edge pairs that form faces of the Minkowski difference, found on the
+ *     Gauss map (Gregorius, "The separating axis test between convex
+ *     polyhedra", GDC 2013: arcs between each edge's two face normals cross),
+ *     whose separation is n.(p_b - p_a). mo_cl_hull has no edge-to-face
+ *     adjacency, so it is rebuilt per call from the face polygons through a
+ *     small stack hash (boxes, hulls up to 128 edges; a triangle's edges lie
+ *     between its front and back faces); otherwise every edge pair is scored
+ *     by its exact separation, pruned by the bound n.(edge point of b - edge
+ *     point of a). Face axes are preferred over edges, a's faces over b's,
+ *     with box/box's tolerances; a face axis clips the incident face against
+ *     the reference face's side planes (Sutherland-Hodgman) with box/box's
+ *     slop and reduction, an edge axis gives the closest points of the two
+ *     edges; an empty result while under the cut-off (closest features beside
+ *     the reference face) falls back to GJK's closest points. A box against a
+ *     hull box gives box/box's contact set.
  *   segment or point against a polytope (capsule/box, capsule/hull,
  *     sphere/hull, and the triangle versions): GJK distance of the cores when
  *     they are apart (exact for polytopes), else separating axes (the
  *     polytope's faces and segment x polytope edge), then the feature manifold.
  *   general convex pairs (everything with a cylinder but the plane and the
  *     sphere): GJK distance of the cores when apart; when the cores overlap,
- *     the best of a set of candidate axes, each scored by its exact separation
- *     -h_a(n) - h_b(-n): the polytopes' face normals and the cylinder axes
- *     (preferred, for stable resting), cross products of edge directions
- *     (polytope edges, segment and cylinder axes), the centre offset with the
- *     axial parts removed, and libccd's MPR (ccdMPRPenetration) from the
- *     centres, refined by re-running MPR with its interior point just behind
- *     the origin along the last normal (a ray cast along n, which converges to
- *     the nearest boundary point of the Minkowski difference on curved parts).
- *     MPR allocates nothing; GJK+EPA in libccd does, so it is not used.
- *   manifold (all but the analytic pairs and the polytope face axis): the
- *     support feature of each shape along the normal: a face polygon, an edge
- *     or a point for polytopes; a cap (8 rim points at fixed angles, plus the
- *     deepest rim point when tilted by more than 1e-3), the side line, or a rim
- *     point for cylinders; the segment or an end for capsules; a face or
+ *     EPA (van den Bergen) from GJK's final tetrahedron, in fixed stack arrays
+ *     (128 vertices, 256 faces, 100 iterations, relative tolerance 1e-9), and
+ *     the polytopes' face normals and cylinder axes as candidates that win
+ *     unless EPA's axis separates better by 1% (stable resting). Candidates
+ *     are all scored by their exact separation -h_a(n) - h_b(-n). When GJK
+ *     stops touching (cores within 1e-9 * size, no tetrahedron) or EPA fails,
+ *     more candidates: the last GJK direction, cross products of edge
+ *     directions, the centre offset with the axial parts removed, and
+ *     libccd's MPR (ccdMPRPenetration) from the centres, refined by re-running
+ *     it with its interior point just behind the origin along the last normal.
+ *     libccd's own GJK+EPA (ccdGJKPenetration) allocates its polytope with
+ *     malloc and so is not used; MPR alone was measured 5 to 100% off the
+ *     depth on curved pairs, hence EPA first.
+ *   manifold (all but the analytic pairs and the polytope axes): the support
+ *     feature of each shape along the normal: a face polygon, an edge or a
+ *     vertex for polytopes; a cap (8 rim points at fixed angles, plus the
+ *     deepest rim point when tilted by more than 1e-3), the side line, or a
+ *     rim point for cylinders; the segment or an end for capsules; a face or
  *     segment is taken when within sin = 0.05 of perpendicular to the normal.
- *     A polygon feature is the reference and the other is clipped against its
- *     side planes; two nearly parallel segments give the two ends of their
- *     overlap; otherwise one contact at the closest points. Points with gap <
- *     margin are kept, more than four reduced by mo_cl_reduce_points.
+ *     A polygon feature is the reference (a's when both, unless b's is better
+ *     aligned) and the other is clipped against its side planes; two nearly
+ *     parallel segments give the two ends of their overlap; otherwise one
+ *     contact at the closest points. Points with gap < margin are kept, more
+ *     than four reduced by mo_cl_reduce_points; if the manifold misses the
+ *     deepest point by more than 1e-4 * size (skew segments, tilted features),
+ *     that point is added too.
  *   one-sided triangles: mo_cl_collide_triangle (collide_internal.h).
  *
  * Feature ids (stable while the same features touch):
  *   sphere/capsule:  region of the segment parameter: 0 lower end, 1 inside, 2 upper end
  *   sphere/cylinder: 0 side, 1/2 lower/upper cap, 3/4 lower/upper rim
- *   capsule/capsule: one point: 3 * region_a + region_b; two points (parallel):
- *                    16 + 2 * end + (end comes from b's endpoint)
+ *   capsule/capsule: one point: 3 * region_a + region_b; nearly parallel: the
+ *                    overlap ends 16 + 2 * end + (end comes from b's endpoint),
+ *                    plus the closest pair (3 * region_a + region_b) when it is
+ *                    deeper by more than 1e-4 * size (skew axes)
  *   capsule/plane:   0 lower end (-h), 1 upper end
- *   cylinder/plane:  4 * cap + k for the fixed rim points k = 0..3 (local angle
- *                    k * 90 deg, cap 1 = +z), 8 + cap the deepest rim point of
- *                    the lower cap, 10 + cap the deepest point of the other cap
+ *   cylinder/plane:  4 * cap + k for the fixed rim points k = 0..3 of the lower
+ *                    cap (local angle k * 90 deg, cap 1 = +z), 8 + cap for the
+ *                    deepest rim point of a cap (the same ids whichever cap is
+ *                    lower, so a cylinder lying on its side keeps them)
  *   hull/plane:      vertex index
  *   sphere/triangle: 0 face, 1..3 edge (v0v1, v1v2, v2v0), 4..6 vertex
  *   clipped polygons (polytope face axis and feature manifolds):
@@ -565,6 +582,9 @@ typedef struct gjk_res {
     double dist;
     double pa[3], pb[3]; /* closest points of the cores */
     int overlap;         /* cores intersect (or closer than k_touch_rel * size) */
+    int enclosed;        /* the final simplex is a tetrahedron holding the origin */
+    sv simplex[4];       /* final simplex (enclosed: the tetrahedron, for EPA) */
+    double v[3];         /* last closest point of A - B to the origin */
 } gjk_res;
 
 static void support_pair(const cvx *A, const cvx *B, const double *d, sv *out)
@@ -728,6 +748,7 @@ static void gjk(const cvx *A, const cvx *B, gjk_res *res)
     double scale = A->size + B->size;
     double touch = k_touch_rel * scale;
     res->overlap = 0;
+    res->enclosed = 0;
     for (int it = 0; it < GJK_ITERS; ++it) {
         double vv = dot3(v, v);
         if (!(vv > touch * touch)) {
@@ -753,6 +774,9 @@ static void gjk(const cvx *A, const cvx *B, gjk_res *res)
             n = closest_tetra(s, lam);
         if (n == 4) {
             res->overlap = 1;
+            res->enclosed = 1;
+            for (int i = 0; i < 4; ++i)
+                res->simplex[i] = s[i];
             break;
         }
         double nv[3];
@@ -771,8 +795,141 @@ static void gjk(const cvx *A, const cvx *B, gjk_res *res)
         madd3(res->pb, lam[i], s[i].b, res->pb);
     }
     res->dist = norm3(v);
+    copy3(v, res->v);
     if (!(res->dist > touch))
         res->overlap = 1;
+}
+
+/* ---- EPA: penetration of overlapping cores, fixed capacity ---- */
+
+#define EPA_V 128
+#define EPA_F 256
+#define EPA_E 128
+#define EPA_ITERS 100
+
+typedef struct epa_face {
+    int v[3];
+    double n[3]; /* outward unit normal */
+    double d;    /* distance of the origin to the face plane */
+    int alive;
+} epa_face;
+
+static int epa_face_set(epa_face *f, const sv *V, int a, int b, int c)
+{
+    double ab[3], ac[3];
+    f->v[0] = a;
+    f->v[1] = b;
+    f->v[2] = c;
+    sub3(V[b].w, V[a].w, ab);
+    sub3(V[c].w, V[a].w, ac);
+    cross3(ab, ac, f->n);
+    f->alive = 1;
+    if (!normalize3(f->n))
+        return 0;
+    f->d = dot3(f->n, V[a].w);
+    return 1;
+}
+
+/* Expanding polytope (van den Bergen) from GJK's tetrahedron around the
+   origin in A - B: the face nearest the origin, refined by support points
+   until within tolerance. Writes the outward normal n of A - B there (the
+   direction b must move: from a to b) and the depth; 0 when it fails
+   (degenerate start, capacity). */
+static int epa(const cvx *A, const cvx *B, const sv *tet, double *n, double *depth)
+{
+    sv V[EPA_V];
+    epa_face F[EPA_F];
+    int nv = 4, nf = 0;
+    for (int i = 0; i < 4; ++i)
+        V[i] = tet[i];
+    double c[3] = {0, 0, 0};
+    for (int i = 0; i < 4; ++i)
+        madd3(c, 0.25, V[i].w, c);
+    static const int T[4][3] = {{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}};
+    for (int f = 0; f < 4; ++f) {
+        int a = T[f][0], b = T[f][1], d = T[f][2];
+        double ab[3], ad[3], nn[3], ca[3];
+        sub3(V[b].w, V[a].w, ab);
+        sub3(V[d].w, V[a].w, ad);
+        cross3(ab, ad, nn);
+        sub3(V[a].w, c, ca);
+        if (dot3(nn, ca) < 0.0) {
+            int t = b;
+            b = d;
+            d = t;
+        }
+        if (!epa_face_set(&F[nf++], V, a, b, d))
+            return 0;
+    }
+    double scale = A->size + B->size;
+    int best = -1;
+    for (int it = 0; it < EPA_ITERS; ++it) {
+        best = -1;
+        for (int f = 0; f < nf; ++f)
+            if (F[f].alive && (best < 0 || F[f].d < F[best].d))
+                best = f;
+        if (best < 0)
+            return 0;
+        sv w;
+        support_pair(A, B, F[best].n, &w);
+        double dw = dot3(F[best].n, w.w);
+        if (dw - F[best].d <= 1e-12 * scale + 1e-9 * fabs(F[best].d))
+            break;
+        if (nv >= EPA_V || nf > EPA_F - EPA_E)
+            break; /* full: the nearest face so far */
+        /* faces seen from w go; their boundary (edges used once) is the horizon */
+        int E[EPA_E][2], ne = 0, overflow = 0;
+        for (int f = 0; f < nf; ++f) {
+            if (!F[f].alive)
+                continue;
+            double q[3];
+            sub3(w.w, V[F[f].v[0]].w, q);
+            if (!(dot3(F[f].n, q) > 1e-14 * scale))
+                continue;
+            F[f].alive = 0;
+            for (int e = 0; e < 3; ++e) {
+                int a = F[f].v[e], b = F[f].v[(e + 1) % 3], found = -1;
+                for (int k = 0; k < ne && found < 0; ++k)
+                    if (E[k][0] == b && E[k][1] == a)
+                        found = k;
+                if (found >= 0) {
+                    E[found][0] = E[ne - 1][0];
+                    E[found][1] = E[ne - 1][1];
+                    --ne;
+                } else if (ne < EPA_E) {
+                    E[ne][0] = a;
+                    E[ne][1] = b;
+                    ++ne;
+                } else {
+                    overflow = 1;
+                }
+            }
+        }
+        if (overflow || ne < 3)
+            return 0;
+        /* compact dead faces, then add the cone from w */
+        int m = 0;
+        for (int f = 0; f < nf; ++f)
+            if (F[f].alive)
+                F[m++] = F[f];
+        nf = m;
+        if (nf + ne > EPA_F)
+            return 0;
+        V[nv] = w;
+        for (int k = 0; k < ne; ++k)
+            if (!epa_face_set(&F[nf++], V, E[k][0], E[k][1], nv))
+                F[nf - 1].alive = 0;
+        ++nv;
+    }
+    best = -1;
+    for (int f = 0; f < nf; ++f)
+        if (F[f].alive && (best < 0 || F[f].d < F[best].d))
+            best = f;
+    if (best < 0 || !(F[best].d >= -1e-12 * scale))
+        return 0;
+    copy3(F[best].n, n);
+    *depth = F[best].d;
+    return 1;
 }
 
 /* ---- support features ---- */
@@ -785,6 +942,7 @@ typedef struct feature {
     int lab[FEAT_CAP];     /* label of each point (the polygon edge leaving it) */
     double nrm[3];         /* polygon: outward unit normal */
     uint32_t code;         /* kind << 12 | index */
+    int exact;             /* polygon is the true face (polytope): side planes grown by the slop */
 } feature;
 
 static inline uint32_t fcode(int kind, int index)
@@ -817,6 +975,7 @@ static void poly_face_feature(const cvx *s, int f, feature *F)
     F->n = n;
     mat_vec(s->R, p->pl + 4 * f, F->nrm);
     F->code = fcode(FK_FACE, f);
+    F->exact = 1;
 }
 
 /* fixed rim directions of a cylinder cap: angle k * 45 deg in the local xy plane */
@@ -880,6 +1039,7 @@ static void cylinder_cap_feature(const cvx *s, double sg, const double *dl, feat
     for (int k = 0; k < 3; ++k)
         F->nrm[k] = sg * w[k];
     F->code = fcode(FK_FACE, sg > 0.0);
+    F->exact = 0; /* inscribed in the disk: a grown side would leave it */
 }
 
 /* the support feature of a core along unit direction d */
@@ -1071,7 +1231,7 @@ static int clip_features(const feature *ref, const feature *inc, int ref_is_b, c
         so[ns] = sx[ns] * rx[i] + sy[ns] * ry[i];
         ++ns;
     }
-    double slop = k_slop_rel * perim * 0.25;
+    double slop = ref->exact ? k_slop_rel * perim * 0.25 : 0.0;
 
     /* incident feature in reference coordinates */
     mo_cl_clip_pt A[MO_CL_CLIP_CAP], B[MO_CL_CLIP_CAP];
@@ -1214,7 +1374,6 @@ static int segment_pair(const feature *FA, const feature *FB, const double *n, d
     sub3(FB->p[0], FA->p[0], w0);
     sub3(FB->p[1], FA->p[0], w1);
     double s0 = dot3(ua, w0), s1 = dot3(ua, w1);
-    int b_lo = s0 <= s1 ? 0 : 1; /* b's end with the smaller parameter */
     double blo = fmin(s0, s1), bhi = fmax(s0, s1);
     double lo = fmax(0.0, blo), hi = fmin(la, bhi);
     if (!(hi - lo > 1e-9 * (la + lb)))
@@ -1222,7 +1381,6 @@ static int segment_pair(const feature *FA, const feature *FB, const double *n, d
     double ts[2] = {lo, hi};
     int from_b[2] = {blo > 0.0, bhi < la};
     uint32_t base = 3u << 30 | fcode10(FA->code) << 20 | fcode10(FB->code) << 10;
-    (void)b_lo;
     int nk = 0;
     for (int e = 0; e < 2; ++e) {
         double xa[3], xb[3], w[3];
@@ -1243,58 +1401,73 @@ static int segment_pair(const feature *FA, const feature *FB, const double *n, d
 
 /* Contacts of cores A and B along normal n (a to b) with the deepest gap
    `gap` (rounding included): the feature manifold, else one contact (at the
-   GJK witnesses wa, wb when given) */
-static int make_manifold(const cvx *A, const cvx *B, const double *n, double gap, const double *wa,
-                         const double *wb, double cut, mo_cl_contact *out)
+   GJK witness wa on a's core when given) */
+static int make_manifold(const cvx *A, const cvx *B, const double *n, double gap, const double *wa, double cut,
+                         mo_cl_contact *out)
 {
     feature FA, FB;
     double nn[3] = {-n[0], -n[1], -n[2]};
     get_feature(A, n, &FA);
     get_feature(B, nn, &FB);
     double ra = A->r, rb = B->r;
+    int k = 0;
     if (FA.n >= 3 || FB.n >= 3) {
         int use_b = FA.n < 3 || (FB.n >= 3 && -dot3(FB.nrm, n) > dot3(FA.nrm, n) + 1e-6);
-        int k = use_b ? clip_features(&FB, &FA, 1, n, ra, rb, cut, out)
-                      : clip_features(&FA, &FB, 0, n, ra, rb, cut, out);
-        if (k > 0)
-            return k;
+        k = use_b ? clip_features(&FB, &FA, 1, n, ra, rb, cut, out) : clip_features(&FA, &FB, 0, n, ra, rb, cut, out);
     } else if (FA.n == 2 && FB.n == 2) {
-        int k = segment_pair(&FA, &FB, n, ra, rb, cut, out);
-        if (k > 0)
+        k = segment_pair(&FA, &FB, n, ra, rb, cut, out);
+    }
+    /* the manifold, unless the features (within their angle tolerance) miss
+       the deepest point clearly: then that point too (in place of the
+       shallowest when full) */
+    if (k > 0) {
+        int shallow = 0;
+        for (int i = 1; i < k; ++i)
+            if (out[i].gap > out[shallow].gap)
+                shallow = i;
+        double gmin = out[0].gap;
+        for (int i = 1; i < k; ++i)
+            gmin = fmin(gmin, out[i].gap);
+        if (!(gap < gmin - 1e-4 * (A->size + B->size)))
             return k;
+        if (k == MO_CL_MAX_POINTS)
+            out[shallow] = out[--k];
     }
     if (!(gap < cut))
-        return 0;
+        return k;
+    out += k;
 
     /* one contact */
     double pa[3];
     double gc = gap + ra + rb; /* core gap */
     if (wa) {
-        (void)wb;
         madd3(wa, ra, n, pa);
     } else if (FA.n == 1) {
         madd3(FA.p[0], ra, n, pa);
     } else if (FB.n == 1) {
         madd3(FB.p[0], -gc, n, pa);
         madd3(pa, ra, n, pa);
+    } else if (FA.n == 2 && FB.n == 2) {
+        double da[3], db[3], qa[3], qb[3], s, t;
+        sub3(FA.p[1], FA.p[0], da);
+        sub3(FB.p[1], FB.p[0], db);
+        segment_closest(FA.p[0], da, FB.p[0], db, &s, &t);
+        madd3(FA.p[0], s, da, qa);
+        madd3(FB.p[0], t, db, qb);
+        for (int c = 0; c < 3; ++c)
+            pa[c] = 0.5 * (qa[c] + qb[c]) - 0.5 * gc * n[c] + ra * n[c];
+    } else if (FB.n >= 3) {
+        /* a's deepest point into b's face */
+        double qa[3];
+        support(A, n, qa);
+        madd3(qa, ra, n, pa);
     } else {
-        double qa[3], qb[3];
-        if (FA.n == 2 && FB.n == 2) {
-            double da[3], db[3], s, t;
-            sub3(FA.p[1], FA.p[0], da);
-            sub3(FB.p[1], FB.p[0], db);
-            segment_closest(FA.p[0], da, FB.p[0], db, &s, &t);
-            madd3(FA.p[0], s, da, qa);
-            madd3(FB.p[0], t, db, qb);
-        } else {
-            support(A, n, qa);
-            support(B, nn, qb);
-        }
-        for (int k = 0; k < 3; ++k)
-            pa[k] = 0.5 * (qa[k] + qb[k]) - 0.5 * gc * n[k] + ra * n[k];
+        double qb[3];
+        support(B, nn, qb);
+        madd3(qb, -gc + ra, n, pa);
     }
     set_contact(out, n, pa, gap, single_id(FA.code, FB.code));
-    return 1;
+    return k + 1;
 }
 
 /* ---- polytope / polytope: separating axes ---- */
@@ -1320,6 +1493,222 @@ static int poly_edge_contact(const cvx *A, const cvx *B, int ea, int eb, const d
     for (int k = 0; k < 3; ++k)
         p[k] = 0.5 * (qa[k] + qb[k]) - 0.5 * gap * n[k];
     set_contact(out, n, p, gap, single_id(fcode(FK_EDGE, ea), fcode(FK_EDGE, eb)));
+    return 1;
+}
+
+/* the axis' contact came out empty (apart, with the closest features beside
+   the reference face or off the edges' ends): the closest points when apart,
+   else one contact along the axis */
+static int poly_fallback(const cvx *A, const cvx *B, const double *n, double sep, double cut, mo_cl_contact *out)
+{
+    gjk_res g;
+    gjk(A, B, &g);
+    if (!g.overlap) {
+        double m[3];
+        sub3(g.pb, g.pa, m);
+        for (int k = 0; k < 3; ++k)
+            m[k] /= g.dist;
+        if (!(g.dist < cut))
+            return 0;
+        return make_manifold(A, B, m, g.dist, g.pa, cut, out);
+    }
+    if (!(sep < cut))
+        return 0;
+    return make_manifold(A, B, n, sep, NULL, cut, out);
+}
+
+/* Edge axes by brute force: cross products of every edge pair, both signs,
+   each scored by its exact separation; the bound u.(b0 - a0), which is >= the
+   true separation, skips pairs that cannot beat best_f or the best edge so far.
+   Among equal separations the pair whose bound is tight (the supporting edges)
+   is kept. Returns 0 when an axis separates by more than cut, else 1. */
+static int edge_axes_brute(const cvx *A, const cvx *B, double best_f, double cut, double *sep_out, int *ea, int *eb,
+                           double *n_out)
+{
+    const poly *PA = A->p, *PB = B->p;
+    double sep_e = *sep_out, slack_e = HUGE_VAL;
+    double tie = 1e-12 * (A->size + B->size);
+    for (int i = 0; i < PA->ne; ++i) {
+        double a0[3], a1[3], da[3];
+        poly_vertex(A, PA->e[2 * i], a0);
+        poly_vertex(A, PA->e[2 * i + 1], a1);
+        sub3(a1, a0, da);
+        double la2 = dot3(da, da);
+        for (int j = 0; j < PB->ne; ++j) {
+            double b0[3], b1[3], db[3], c[3], w[3];
+            poly_vertex(B, PB->e[2 * j], b0);
+            poly_vertex(B, PB->e[2 * j + 1], b1);
+            sub3(b1, b0, db);
+            cross3(da, db, c);
+            double l2 = dot3(c, c);
+            if (!(l2 > k_edge_eps2 * la2 * dot3(db, db)))
+                continue;
+            double l = sqrt(l2);
+            for (int k = 0; k < 3; ++k)
+                c[k] /= l;
+            sub3(b0, a0, w);
+            double ub = dot3(c, w);
+            for (int sg = 0; sg < 2; ++sg) {
+                double u[3] = {sg ? -c[0] : c[0], sg ? -c[1] : c[1], sg ? -c[2] : c[2]};
+                double bound = sg ? -ub : ub;
+                if (!(bound > fmax(best_f, sep_e) - tie))
+                    continue;
+                double s = sep_along(A, B, u);
+                if (!(s <= cut))
+                    return 0;
+                if (s > sep_e + tie || (s >= sep_e - tie && bound - s < slack_e)) {
+                    sep_e = s;
+                    slack_e = bound - s;
+                    *ea = i;
+                    *eb = j;
+                    copy3(u, n_out);
+                }
+            }
+        }
+    }
+
+    *sep_out = sep_e;
+    return 1;
+}
+
+/* edge -> adjacent faces of a polytope, from its face polygons through a small
+   hash of the edge list; 0 when the polytope is not closed (a triangle), has
+   more than ADJ_CAP edges, or a polygon side is not in the edge list */
+#define ADJ_CAP 128
+#define ADJ_HASH 256
+
+static int poly_adjacency(const poly *p, int (*adj)[2])
+{
+    if (p->nf == 2 && p->ne == 3 && p->fv == k_tri_fv) {
+        /* triangle: every edge between the front and the back face */
+        for (int e = 0; e < 3; ++e) {
+            adj[e][0] = 0;
+            adj[e][1] = 1;
+        }
+        return 1;
+    }
+    if (p->ne > ADJ_CAP || p->ne < 6 || p->nf < 4)
+        return 0;
+    int key_a[ADJ_HASH], key_b[ADJ_HASH], val[ADJ_HASH];
+    for (int h = 0; h < ADJ_HASH; ++h)
+        val[h] = -1;
+    for (int e = 0; e < p->ne; ++e) {
+        int a = p->e[2 * e], b = p->e[2 * e + 1];
+        int lo = a < b ? a : b, hi = a < b ? b : a;
+        unsigned h = ((unsigned)lo * 73856093u ^ (unsigned)hi * 19349663u) & (ADJ_HASH - 1);
+        while (val[h] >= 0)
+            h = (h + 1) & (ADJ_HASH - 1);
+        key_a[h] = lo;
+        key_b[h] = hi;
+        val[h] = e;
+        adj[e][0] = adj[e][1] = -1;
+    }
+    for (int f = 0; f < p->nf; ++f) {
+        int first = p->ff[f], cnt = p->ff[f + 1] - first;
+        for (int i = 0; i < cnt; ++i) {
+            int a = p->fv[first + i], b = p->fv[first + (i + 1 < cnt ? i + 1 : 0)];
+            int lo = a < b ? a : b, hi = a < b ? b : a;
+            unsigned h = ((unsigned)lo * 73856093u ^ (unsigned)hi * 19349663u) & (ADJ_HASH - 1);
+            int e = -1;
+            for (int probe = 0; probe < ADJ_HASH && val[h] >= 0; ++probe) {
+                if (key_a[h] == lo && key_b[h] == hi) {
+                    e = val[h];
+                    break;
+                }
+                h = (h + 1) & (ADJ_HASH - 1);
+            }
+            if (e < 0)
+                return 0;
+            if (adj[e][0] < 0)
+                adj[e][0] = f;
+            else if (adj[e][1] < 0)
+                adj[e][1] = f;
+            else
+                return 0;
+        }
+    }
+    for (int e = 0; e < p->ne; ++e)
+        if (adj[e][1] < 0)
+            return 0;
+    return 1;
+}
+
+/* world data of edge e: start point, direction, and its two face normals
+   ordered so that direction . (u x v) > 0. A triangle's faces are antipodal:
+   its arc runs from the front normal through the edge's outward side
+   (d x front) to the back, which is the same relation with d taken
+   counter-clockwise (as listed) and u = front. */
+typedef struct edge_info {
+    double p[3], d[3], u[3], v[3];
+} edge_info;
+
+static void edge_world(const cvx *s, int e, const int (*adj)[2], edge_info *ei)
+{
+    double q[3], c[3];
+    poly_vertex(s, s->p->e[2 * e], ei->p);
+    poly_vertex(s, s->p->e[2 * e + 1], q);
+    sub3(q, ei->p, ei->d);
+    mat_vec(s->R, s->p->pl + 4 * adj[e][0], ei->u);
+    mat_vec(s->R, s->p->pl + 4 * adj[e][1], ei->v);
+    cross3(ei->u, ei->v, c);
+    if (dot3(c, c) > 1e-20 && dot3(c, ei->d) < 0.0) {
+        double t[3];
+        copy3(ei->u, t);
+        copy3(ei->v, ei->u);
+        copy3(t, ei->v);
+    }
+}
+
+/* Edge axes through the Gauss map (Gregorius, GDC 2013): a pair is a face of
+   the Minkowski difference when the arcs (u1, v1) and (-u2, -v2) cross; its
+   separation is then n.(p2 - p1) with n = d1 x d2 pointing out of a. Returns
+   0 when an axis separates by more than cut, 1 done, -1 when the adjacency is
+   not available (then edge_axes_brute). */
+static int edge_axes_gauss(const cvx *A, const cvx *B, double cut, double *sep_out, int *ea, int *eb,
+                           double *n_out)
+{
+    int adj_a[ADJ_CAP][2], adj_b[ADJ_CAP][2];
+    if (!poly_adjacency(A->p, adj_a) || !poly_adjacency(B->p, adj_b))
+        return -1;
+    edge_info EB[ADJ_CAP];
+    for (int j = 0; j < B->p->ne; ++j)
+        edge_world(B, j, (const int(*)[2])adj_b, &EB[j]);
+    double sep_e = *sep_out;
+    for (int i = 0; i < A->p->ne; ++i) {
+        edge_info ia;
+        edge_world(A, i, (const int(*)[2])adj_a, &ia);
+        double la2 = dot3(ia.d, ia.d);
+        for (int j = 0; j < B->p->ne; ++j) {
+            const edge_info *ib = &EB[j];
+            double cba = dot3(ib->u, ia.d), dba = dot3(ib->v, ia.d);
+            double adc = -dot3(ia.u, ib->d), bdc = -dot3(ia.v, ib->d);
+            if (!(cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0))
+                continue;
+            double n[3], w[3];
+            cross3(ia.d, ib->d, n);
+            double l2 = dot3(n, n);
+            if (!(l2 > k_edge_eps2 * la2 * dot3(ib->d, ib->d)))
+                continue;
+            double l = sqrt(l2);
+            for (int k = 0; k < 3; ++k)
+                n[k] /= l;
+            sub3(ia.p, A->cen, w);
+            if (dot3(n, w) < 0.0)
+                for (int k = 0; k < 3; ++k)
+                    n[k] = -n[k];
+            sub3(ib->p, ia.p, w);
+            double sep = dot3(n, w);
+            if (!(sep <= cut))
+                return 0;
+            if (sep > sep_e) {
+                sep_e = sep;
+                *ea = i;
+                *eb = j;
+                copy3(n, n_out);
+            }
+        }
+    }
+    *sep_out = sep_e;
     return 1;
 }
 
@@ -1354,57 +1743,24 @@ static int collide_poly_poly(const cvx *A, const cvx *B, double cut, mo_cl_conta
         }
     }
 
-    /* edge axes: cross products of every edge pair, both signs; the bound
-       u.(b0 - a0) >= true separation prunes most */
-    double sep_e = -HUGE_VAL, slack_e = HUGE_VAL, ne_best[3] = {0, 0, 1};
+    /* edge axes: the pairs whose arcs cross on the Gauss map when both
+       polytopes are closed, else every pair (pruned) */
+    double sep_e = -HUGE_VAL, ne_best[3] = {0, 0, 1};
     int ea = -1, eb = -1;
-    double tie = 1e-12 * (A->size + B->size);
-    double best_f = fmax(sep_a, sep_b);
-    for (int i = 0; i < PA->ne; ++i) {
-        double a0[3], a1[3], da[3];
-        poly_vertex(A, PA->e[2 * i], a0);
-        poly_vertex(A, PA->e[2 * i + 1], a1);
-        sub3(a1, a0, da);
-        double la2 = dot3(da, da);
-        for (int j = 0; j < PB->ne; ++j) {
-            double b0[3], b1[3], db[3], c[3], w[3];
-            poly_vertex(B, PB->e[2 * j], b0);
-            poly_vertex(B, PB->e[2 * j + 1], b1);
-            sub3(b1, b0, db);
-            cross3(da, db, c);
-            double l2 = dot3(c, c);
-            if (!(l2 > k_edge_eps2 * la2 * dot3(db, db)))
-                continue;
-            double l = sqrt(l2);
-            for (int k = 0; k < 3; ++k)
-                c[k] /= l;
-            sub3(b0, a0, w);
-            double ub = dot3(c, w);
-            for (int sg = 0; sg < 2; ++sg) {
-                double u[3] = {sg ? -c[0] : c[0], sg ? -c[1] : c[1], sg ? -c[2] : c[2]};
-                double bound = sg ? -ub : ub;
-                if (!(bound > fmax(best_f, sep_e) - tie))
-                    continue;
-                double s = sep_along(A, B, u);
-                if (!(s <= cut))
-                    return 0;
-                if (s > sep_e + tie || (s >= sep_e - tie && bound - s < slack_e)) {
-                    sep_e = s;
-                    slack_e = bound - s;
-                    ea = i;
-                    eb = j;
-                    copy3(u, ne_best);
-                }
-            }
-        }
-    }
+    int r = edge_axes_gauss(A, B, cut, &sep_e, &ea, &eb, ne_best);
+    if (r < 0)
+        r = edge_axes_brute(A, B, fmax(sep_a, sep_b), cut, &sep_e, &ea, &eb, ne_best);
+    if (r == 0)
+        return 0;
 
     /* prefer a's faces, then b's, then edges, within tolerances (box/box) */
     double tol = k_abs_rel * fmin(poly_inradius(PA), poly_inradius(PB));
     int ref_is_b = sep_b > sep_a + k_face_rel * fabs(sep_a) + tol;
     double sep_f = ref_is_b ? sep_b : sep_a;
-    if (ea >= 0 && sep_e > sep_f + k_edge_rel * fabs(sep_f) + tol)
-        return poly_edge_contact(A, B, ea, eb, ne_best, cut, out);
+    if (ea >= 0 && sep_e > sep_f + k_edge_rel * fabs(sep_f) + tol) {
+        int k = poly_edge_contact(A, B, ea, eb, ne_best, cut, out);
+        return k > 0 ? k : poly_fallback(A, B, ne_best, sep_e, cut, out);
+    }
 
     /* face axis: reference face, incident face most anti-parallel to it */
     const cvx *ref = ref_is_b ? B : A, *inc = ref_is_b ? A : B;
@@ -1426,7 +1782,8 @@ static int collide_poly_poly(const cvx *A, const cvx *B, double cut, mo_cl_conta
     poly_face_feature(ref, fr, &FR);
     poly_face_feature(inc, fi, &FI);
     double nab[3] = {ref_is_b ? -nr[0] : nr[0], ref_is_b ? -nr[1] : nr[1], ref_is_b ? -nr[2] : nr[2]};
-    return clip_features(&FR, &FI, ref_is_b, nab, 0.0, 0.0, cut, out);
+    int k = clip_features(&FR, &FI, ref_is_b, nab, 0.0, 0.0, cut, out);
+    return k > 0 ? k : poly_fallback(A, B, nab, sep_f, cut, out);
 }
 
 /* ---- point or segment (a) against a polytope (b) ---- */
@@ -1443,7 +1800,7 @@ static int collide_round_poly(const cvx *S, const cvx *P, double cut, mo_cl_cont
         double gap = g.dist - S->r;
         if (!(gap < cut))
             return 0;
-        return make_manifold(S, P, n, gap, g.pa, g.pb, cut, out);
+        return make_manifold(S, P, n, gap, g.pa, cut, out);
     }
 
     /* cores intersect: the polytope's faces, segment x polytope edges */
@@ -1490,7 +1847,7 @@ static int collide_round_poly(const cvx *S, const cvx *P, double cut, mo_cl_cont
     double gap = (use_e ? sep_e : sep_f) - S->r;
     if (!(gap < cut))
         return 0;
-    return make_manifold(S, P, u, gap, NULL, NULL, cut, out);
+    return make_manifold(S, P, u, gap, NULL, cut, out);
 }
 
 /* ---- general convex pairs: GJK, candidate axes, libccd MPR ---- */
@@ -1581,44 +1938,21 @@ static void try_axis(const cvx *A, const cvx *B, const double *u, int is_face, a
     }
 }
 
-static int collide_general(const cvx *A, const cvx *B, double cut, mo_cl_contact *out)
+/* candidates when EPA has nothing (GJK stopped at a touching contact, or EPA
+   failed): the last GJK direction, cross products of edge directions, the
+   centre offset with and without the axial parts, and libccd's MPR from the
+   centres refined by ray casts along its normal */
+static void fallback_axes(const cvx *A, const cvx *B, const gjk_res *g, axis_best *ab_out)
 {
-    gjk_res g;
-    gjk(A, B, &g);
-    if (!g.overlap) {
-        double n[3];
-        sub3(g.pb, g.pa, n);
-        for (int k = 0; k < 3; ++k)
-            n[k] /= g.dist;
-        double gap = g.dist - A->r - B->r;
-        if (!(gap < cut))
-            return 0;
-        return make_manifold(A, B, n, gap, g.pa, g.pb, cut, out);
-    }
-
-    axis_best ab = {-HUGE_VAL, -HUGE_VAL, {0, 0, 1}, {0, 0, 1}};
+    axis_best ab = *ab_out;
     const cvx *S[2] = {A, B};
-
-    /* face candidates: polytope faces (outward from their owner), cylinder axes */
-    for (int k = 0; k < 2; ++k) {
-        const cvx *s = S[k];
-        double sg = k ? -1.0 : 1.0;
-        if (s->kind == CV_POLY) {
-            for (int f = 0; f < s->p->nf; ++f) {
-                double nw[3];
-                mat_vec(s->R, s->p->pl + 4 * f, nw);
-                for (int i = 0; i < 3; ++i)
-                    nw[i] *= sg;
-                try_axis(A, B, nw, 1, &ab);
-            }
-        } else if (s->kind == CV_CYLINDER) {
-            double w[3], mw[3];
-            rot_col(s->R, 2, w);
-            for (int i = 0; i < 3; ++i)
-                mw[i] = -w[i];
-            try_axis(A, B, w, 1, &ab);
-            try_axis(A, B, mw, 1, &ab);
-        }
+    {
+        double u[3]; /* GJK's v is the closest point of A - B: -v points from a to b */
+        copy3(g->v, u);
+        for (int i = 0; i < 3; ++i)
+            u[i] = -u[i];
+        if (normalize3(u))
+            try_axis(A, B, u, 0, &ab);
     }
 
     /* cross products of edge directions, both signs */
@@ -1676,6 +2010,56 @@ static int collide_general(const cvx *A, const cvx *B, double cut, mo_cl_contact
         }
     }
 
+    *ab_out = ab;
+}
+
+static int collide_general(const cvx *A, const cvx *B, double cut, mo_cl_contact *out)
+{
+    gjk_res g;
+    gjk(A, B, &g);
+    if (!g.overlap) {
+        double n[3];
+        sub3(g.pb, g.pa, n);
+        for (int k = 0; k < 3; ++k)
+            n[k] /= g.dist;
+        double gap = g.dist - A->r - B->r;
+        if (!(gap < cut))
+            return 0;
+        return make_manifold(A, B, n, gap, g.pa, cut, out);
+    }
+
+    axis_best ab = {-HUGE_VAL, -HUGE_VAL, {0, 0, 1}, {0, 0, 1}};
+    const cvx *S[2] = {A, B};
+    double n_epa[3], depth;
+    int have_epa = g.enclosed && epa(A, B, g.simplex, n_epa, &depth);
+    if (have_epa)
+        try_axis(A, B, n_epa, 0, &ab);
+
+    /* face candidates: polytope faces (outward from their owner), cylinder axes */
+    for (int k = 0; k < 2; ++k) {
+        const cvx *s = S[k];
+        double sg = k ? -1.0 : 1.0;
+        if (s->kind == CV_POLY) {
+            for (int f = 0; f < s->p->nf; ++f) {
+                double nw[3];
+                mat_vec(s->R, s->p->pl + 4 * f, nw);
+                for (int i = 0; i < 3; ++i)
+                    nw[i] *= sg;
+                try_axis(A, B, nw, 1, &ab);
+            }
+        } else if (s->kind == CV_CYLINDER) {
+            double w[3], mw[3];
+            rot_col(s->R, 2, w);
+            for (int i = 0; i < 3; ++i)
+                mw[i] = -w[i];
+            try_axis(A, B, w, 1, &ab);
+            try_axis(A, B, mw, 1, &ab);
+        }
+    }
+
+    if (!have_epa)
+        fallback_axes(A, B, &g, &ab);
+
     /* faces unless another axis is clearly better */
     double tol = k_gen_abs * fmin(A->size, B->size);
     int use_other = ab.other > ab.face + k_gen_rel * fabs(ab.face) + tol;
@@ -1683,7 +2067,7 @@ static int collide_general(const cvx *A, const cvx *B, double cut, mo_cl_contact
     double gap = (use_other ? ab.other : ab.face) - A->r - B->r;
     if (!(gap < cut))
         return 0;
-    return make_manifold(A, B, u, gap, NULL, NULL, cut, out);
+    return make_manifold(A, B, u, gap, NULL, cut, out);
 }
 
 /* ---- analytic pairs ---- */
@@ -1775,7 +2159,7 @@ int mo_cl_pair_sphere_cylinder(const mo_cl_object *a, const mo_cl_object *b, dou
 
 int mo_cl_pair_capsule_capsule(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
 {
-    double wa[3], wb[3], a0[3], b0[3], da[3], db[3];
+    double wa[3], wb[3], a0[3], b0[3], da[3], db[3], off[3];
     rot_col(a->rot, 2, wa);
     rot_col(b->rot, 2, wb);
     double ha = a->half_height, hb = b->half_height;
@@ -1785,56 +2169,11 @@ int mo_cl_pair_capsule_capsule(const mo_cl_object *a, const mo_cl_object *b, dou
         da[k] = 2.0 * ha * wa[k];
         db[k] = 2.0 * hb * wb[k];
     }
+    sub3(b->pos, a->pos, off);
     double rsum = a->radius + b->radius;
     double size = ha + hb + a->radius + b->radius;
-
-    /* nearly parallel with an overlap: its two ends */
     double cr[3];
     cross3(wa, wb, cr);
-    if (ha > 0.0 && hb > 0.0 && norm3(cr) <= k_feat_sin) {
-        double sgn = dot3(wa, wb) >= 0.0 ? 1.0 : -1.0;
-        double off[3];
-        sub3(b->pos, a->pos, off);
-        double cb = dot3(wa, off); /* b's centre along a's axis, from a's centre */
-        double ext = hb * fabs(dot3(wa, wb));
-        double blo = cb - ext, bhi = cb + ext;
-        double lo = fmax(-ha, blo), hi = fmin(ha, bhi);
-        if (hi - lo > 1e-9 * size) {
-            double ts[2] = {lo, hi};
-            int from_b[2] = {blo > -ha, bhi < ha};
-            int nk = 0;
-            for (int e = 0; e < 2; ++e) {
-                double xa[3], xb[3], w[3];
-                madd3(a->pos, ts[e], wa, xa);
-                sub3(xa, b->pos, w);
-                double t = clampd(dot3(w, wb), -hb, hb);
-                madd3(b->pos, t, wb, xb);
-                sub3(xb, xa, w);
-                double dist = norm3(w);
-                double gap = dist - rsum;
-                if (!(gap < margin))
-                    continue;
-                double n[3];
-                if (dist > 1e-12 * size) {
-                    for (int k = 0; k < 3; ++k)
-                        n[k] = w[k] / dist;
-                } else {
-                    /* axes touching: the common perpendicular, else any */
-                    double perp[3];
-                    madd3(off, -dot3(off, wa), wa, perp);
-                    if (!normalize3(perp))
-                        any_perp(wa, perp);
-                    copy3(perp, n);
-                }
-                double pa[3];
-                madd3(xa, a->radius, n, pa);
-                set_contact(&out[nk++], n, pa, gap, 16u + 2u * (uint32_t)e + (uint32_t)from_b[e]);
-            }
-            (void)sgn;
-            if (nk > 0)
-                return nk;
-        }
-    }
 
     /* closest points of the segments */
     double s, t, qa[3], qb[3], w[3];
@@ -1843,16 +2182,12 @@ int mo_cl_pair_capsule_capsule(const mo_cl_object *a, const mo_cl_object *b, dou
     madd3(b0, t, db, qb);
     sub3(qb, qa, w);
     double dist = norm3(w);
-    if (!(dist < rsum + margin))
-        return 0;
     double n[3];
     if (dist > 1e-12 * size) {
         for (int k = 0; k < 3; ++k)
             n[k] = w[k] / dist;
     } else {
-        /* axes cross: their common normal, oriented from a to b */
-        double off[3];
-        sub3(b->pos, a->pos, off);
+        /* axes touch: their common normal, oriented from a to b */
         copy3(cr, n);
         if (!normalize3(n)) {
             madd3(off, -dot3(off, wa), wa, n);
@@ -1863,11 +2198,54 @@ int mo_cl_pair_capsule_capsule(const mo_cl_object *a, const mo_cl_object *b, dou
             for (int k = 0; k < 3; ++k)
                 n[k] = -n[k];
     }
+    double gap = dist - rsum;
+    uint32_t ra = s <= 0.0 ? 0u : (s >= 1.0 ? 2u : 1u), rb = t <= 0.0 ? 0u : (t >= 1.0 ? 2u : 1u);
+    int nk = 0;
+
+    /* nearly parallel with an overlap: its two ends */
+    if (ha > 0.0 && hb > 0.0 && norm3(cr) <= k_feat_sin) {
+        double cb = dot3(wa, off); /* b's centre along a's axis, from a's centre */
+        double ext = hb * fabs(dot3(wa, wb));
+        double blo = cb - ext, bhi = cb + ext;
+        double lo = fmax(-ha, blo), hi = fmin(ha, bhi);
+        if (hi - lo > 1e-9 * size) {
+            double ts[2] = {lo, hi};
+            int from_b[2] = {blo > -ha, bhi < ha};
+            double gmin = HUGE_VAL;
+            for (int e = 0; e < 2; ++e) {
+                double xa[3], xb[3], v[3];
+                madd3(a->pos, ts[e], wa, xa);
+                sub3(xa, b->pos, v);
+                double tb = clampd(dot3(v, wb), -hb, hb);
+                madd3(b->pos, tb, wb, xb);
+                sub3(xb, xa, v);
+                double de = norm3(v);
+                double ge = de - rsum;
+                gmin = fmin(gmin, ge);
+                if (!(ge < margin))
+                    continue;
+                double ne[3];
+                if (de > 1e-12 * size) {
+                    for (int k = 0; k < 3; ++k)
+                        ne[k] = v[k] / de;
+                } else {
+                    copy3(n, ne);
+                }
+                double pa[3];
+                madd3(xa, a->radius, ne, pa);
+                set_contact(&out[nk++], ne, pa, ge, 16u + 2u * (uint32_t)e + (uint32_t)from_b[e]);
+            }
+            /* skew axes: the closest pair inside the overlap can be deeper */
+            if (nk > 0 && !(gap < gmin - 1e-4 * size))
+                return nk;
+        }
+    }
+    if (!(gap < margin))
+        return nk;
     double pa[3];
     madd3(qa, a->radius, n, pa);
-    uint32_t ra = s <= 0.0 ? 0u : (s >= 1.0 ? 2u : 1u), rb = t <= 0.0 ? 0u : (t >= 1.0 ? 2u : 1u);
-    set_contact(out, n, pa, dist - rsum, 3u * ra + rb);
-    return 1;
+    set_contact(&out[nk++], n, pa, gap, 3u * ra + rb);
+    return nk;
 }
 
 int mo_cl_pair_plane_capsule(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
@@ -1927,11 +2305,9 @@ int mo_cl_pair_plane_cylinder(const mo_cl_object *a, const mo_cl_object *b, doub
             if (dj[j] > dj[jb])
                 jb = j;
         skip = jb;
-        if (dj[jb] > 1.0 - 5e-7)
-            tilted = 2; /* the fixed point is the deepest one */
     }
     for (int j = 0; j < 4; ++j) {
-        if (tilted == 1 && j == skip)
+        if (tilted && j == skip)
             continue;
         double dir[3];
         for (int k = 0; k < 3; ++k)
@@ -1941,14 +2317,12 @@ int mo_cl_pair_plane_cylinder(const mo_cl_object *a, const mo_cl_object *b, doub
         ids[nc++] = 4u * cap + (uint32_t)j;
     }
     if (tilted) {
-        if (tilted == 1) {
-            for (int k = 0; k < 3; ++k)
-                x[nc][k] = b->pos[k] + s * h * w[k] + R * rd[k];
-            ids[nc++] = 8u + cap;
-        }
+        for (int k = 0; k < 3; ++k)
+            x[nc][k] = b->pos[k] + s * h * w[k] + R * rd[k];
+        ids[nc++] = 8u + cap;
         for (int k = 0; k < 3; ++k)
             x[nc][k] = b->pos[k] - s * h * w[k] + R * rd[k];
-        ids[nc++] = 10u + cap;
+        ids[nc++] = 8u + (1u - cap);
     }
 
     /* keep those under the margin, at most four, spread out */
@@ -2235,7 +2609,7 @@ int mo_cl_collide_triangle(const double tri_world[9], const mo_cl_object *convex
         double gap = -support_value(&X, mn) - dot3(nt, v0) - X.r;
         n = 0;
         if (gap < cut)
-            n = make_manifold(&T, &X, nt, gap, NULL, NULL, cut, out);
+            n = make_manifold(&T, &X, nt, gap, NULL, cut, out);
     }
 
     mo_cl_inflate_contacts(out, n, 0.0, mx);

@@ -42,7 +42,8 @@ static void on_triangle(void *vctx, int tri)
     int k = mo_cl_collide_triangle(tw, c->convex, c->margin, c->flip, tmp);
     for (int i = 0; i < k && c->n < POOL; i++) {
         c->pool[c->n] = tmp[i];
-        c->ids[c->n] = ((uint32_t)tri << 8) | (tmp[i].feature & 0xffu);
+        /* triangle index mixed with the triangle's full feature id (its low bits alone are not unique) */
+        c->ids[c->n] = (uint32_t)tri * 2654435761u ^ tmp[i].feature;
         c->n++;
     }
 }

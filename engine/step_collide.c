@@ -158,6 +158,7 @@ int mo_step_collide(mo_world *w)
     filter_ctx fc = {w, objs};
     if (mo_cl_bp_update_pairs(w->bp, objs, n, disp, margin, pair_filter, &fc, &w->pairs)) return -1;
     int npairs = w->pairs.count;
+    w->stats.pairs = npairs;
 
     /* narrowphase: each pair writes its own MO_CL_MAX_POINTS slots */
     if (mo_buf_reserve(&w->cl_contacts, (size_t)(npairs * MO_CL_MAX_POINTS + 1) * sizeof(mo_cl_contact))) return -1;

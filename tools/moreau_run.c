@@ -15,7 +15,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: moreau-run SCENE [options]\n"
-            "  SCENE               built-in scene: stack20, heavy_stack, pile1000, chain1000\n"
+            "  SCENE               built-in scene: stack20, heavy_stack, pile1000, chain1000, b4_wall,\n"
+            "                      mixed1000, or pile:N (N spheres, for scaling runs)\n"
             "  --steps N           number of steps (default: the scene's duration, SCENES.md)\n"
             "  --time T            simulated seconds instead of --steps\n"
             "  --solver NAME       pgs (default) or jacobi\n"
@@ -130,14 +131,14 @@ int main(int argc, char **argv)
         return 1;
     }
     if (csv)
-        fprintf(csv, "step,time,contacts,rows,nonzeros,iterations,residual,coulomb_error,max_penetration,"
+        fprintf(csv, "step,time,pairs,contacts,rows,nonzeros,iterations,residual,coulomb_error,max_penetration,"
                      "max_joint_error,t_predict_ms,t_collide_ms,t_assemble_ms,t_solve_ms,t_integrate_ms,t_step_ms,"
                      "scene_metric\n");
     if (res) fprintf(res, "step,iteration,ccp_residual,coulomb_error\n");
 
     double *t_step = calloc((size_t)steps + 1, sizeof(double)), *t_stage[5];
     for (int k = 0; k < 5; k++) t_stage[k] = calloc((size_t)steps + 1, sizeof(double));
-    long long iter_sum = 0;
+    long long iter_sum = 0, pair_sum = 0, contact_sum = 0;
     double max_pen_metric = 0.0, max_contact_pen = 0.0, max_joint = 0.0, wall0 = 0.0;
     mo_step_stats st;
     memset(&st, 0, sizeof st);
@@ -161,6 +162,8 @@ int main(int argc, char **argv)
         }
         t_step[s] = tot;
         iter_sum += st.iterations;
+        pair_sum += st.pairs;
+        contact_sum += st.contacts;
         if (st.max_penetration > max_contact_pen) max_contact_pen = st.max_penetration;
         if (st.max_joint_error > max_joint) max_joint = st.max_joint_error;
         double metric = 0.0;
@@ -171,8 +174,8 @@ int main(int argc, char **argv)
             metric = st.max_joint_error;
         }
         if (csv)
-            fprintf(csv, "%d,%.6f,%d,%d,%d,%d,%.6e,%.6e,%.6e,%.6e,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.6e\n", s,
-                    mo_world_time(w), st.contacts, st.rows, st.nonzeros, st.iterations, st.residual,
+            fprintf(csv, "%d,%.6f,%d,%d,%d,%d,%d,%.6e,%.6e,%.6e,%.6e,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.6e\n", s,
+                    mo_world_time(w), st.pairs, st.contacts, st.rows, st.nonzeros, st.iterations, st.residual,
                     st.coulomb_error, st.max_penetration, st.max_joint_error, 1e3 * st.t_predict,
                     1e3 * st.t_collide, 1e3 * st.t_assemble, 1e3 * st.t_solve, 1e3 * st.t_integrate, 1e3 * tot,
                     metric);
@@ -207,6 +210,8 @@ int main(int argc, char **argv)
     printf("ms_per_step median=%.4f mean=%.4f", med, steps ? 1e3 * total_s / steps : 0.0);
     for (int k = 0; k < 5; k++) printf(" %s=%.4f", names[k], med_stage[k]);
     printf("\n");
+    printf("collision: mean_pairs=%.0f mean_contacts=%.0f collide_ms_median=%.4f\n", steps ? (double)pair_sum / steps : 0.0,
+           steps ? (double)contact_sum / steps : 0.0, med_stage[1]);
     printf("final: contacts=%d rows=%d mean_iterations=%.1f residual=%.3e coulomb_error=%.3e "
            "max_contact_penetration_all_steps=%.5f max_joint_error_all_steps=%.6f peak_rss_mib=%.1f\n",
            st.contacts, st.rows, steps ? (double)iter_sum / steps : 0.0, st.residual, st.coulomb_error,
@@ -217,6 +222,18 @@ int main(int argc, char **argv)
         int stands = dxy < 0.1 && fabs(dz) < 0.1;
         printf("stack: top_dxy=%.5f top_dz=%.5f stands=%d within_1cm=%d max_pen_all_steps=%.5f final_pen=%.5f\n",
                dxy, dz, stands, dxy < 0.01 && fabs(dz) < 0.01, max_pen_metric, mo_scene_stack_penetration(w, &sc));
+    } else if (sc.kind == MO_SCENE_WALL) {
+        mo_vec3 bp;
+        mo_body_position(w, sc.bodies[sc.nbodies - 1], &bp);
+        printf("wall: bricks_moved_gt_0.1m=%d ball_pos=%.3f,%.3f,%.3f\n", mo_scene_wall_moved(w, &sc), bp.x, bp.y, bp.z);
+    } else if (sc.kind == MO_SCENE_MIXED) {
+        int esc = 0;
+        for (int i = 0; i < sc.nbodies; i++) {
+            mo_vec3 p;
+            mo_body_position(w, sc.bodies[i], &p);
+            if (fabs(p.x) > 1.0 || fabs(p.y) > 1.0 || p.z < -0.1) esc++;
+        }
+        printf("mixed: escaped=%d\n", esc);
     } else if (sc.kind == MO_SCENE_PILE) {
         int esc = 0;
         double pen = mo_scene_pile_penetration(w, &sc, &esc);

@@ -5,7 +5,7 @@
 #include <string.h>
 #include "scenes_builtin.h"
 
-const char *const mo_scene_names[] = {"stack20", "heavy_stack", "pile1000", "chain1000", NULL};
+const char *const mo_scene_names[] = {"stack20", "heavy_stack", "pile1000", "chain1000", "b4_wall", "mixed1000", NULL};
 
 /* deterministic jitter in [-1, 1] (SCENES.md pile1000) */
 static double jitter(int i, int salt)
@@ -138,7 +138,113 @@ mo_status mo_scene_build(const char *name, mo_world *w, mo_scene *sc, char *err,
         }
         return MO_OK;
     }
-    snprintf(err, err_size, "unknown scene '%s' (built-in scenes: stack20, heavy_stack, pile1000, chain1000)", name);
+    if (!strcmp(name, "b4_wall")) {
+        /* SCENES.md B4: 750 bricks 0.4 x 0.2 x 0.2 m, 25 kg, 25 wide x 30 high, odd rows
+           offset 0.2 m; a 500 kg ball (r 0.5) at (5, -1.5, 1.5) moving +y at 8 m/s; 5 s */
+        const int nx = 25, nz = 30;
+        sc->kind = MO_SCENE_WALL;
+        sc->default_steps = 600;
+        if (!alloc_bodies(sc, nx * nz + 1)) return MO_ERR_OUT_OF_MEMORY;
+        TRY(ground(w, sc, mu));
+        int k = 0;
+        for (int r = 0; r < nz; r++)
+            for (int c = 0; c < nx; c++, k++) {
+                mo_body_def d = mo_default_body_def();
+                d.shape.type = MO_SHAPE_BOX;
+                d.shape.half_extents = (mo_vec3){0.2, 0.1, 0.1};
+                d.shape.friction = mu;
+                d.mass = 25.0;
+                d.position = (mo_vec3){0.2 + 0.4 * c + ((r & 1) ? 0.2 : 0.0), 0, 0.1 + 0.2 * r};
+                TRY(mo_body_create(w, &d, &sc->bodies[k]));
+                sc->start[k] = d.position;
+                sc->half_height[k] = 0.1;
+            }
+        mo_body_def d = mo_default_body_def();
+        d.shape.type = MO_SHAPE_SPHERE;
+        d.shape.radius = 0.5;
+        d.shape.friction = mu;
+        d.mass = 500.0;
+        d.position = (mo_vec3){5.0, -1.5, 1.5};
+        d.linear_velocity = (mo_vec3){0, 8.0, 0};
+        TRY(mo_body_create(w, &d, &sc->bodies[k]));
+        sc->start[k] = d.position;
+        sc->half_height[k] = 0.5;
+        return MO_OK;
+    }
+    int npile = 0;
+    if (!strcmp(name, "mixed1000") || sscanf(name, "pile:%d", &npile) == 1) {
+        /* mixed1000: 1000 convex shapes of five kinds (sphere, box, capsule, cylinder,
+           hull of an irregular octahedron), about 0.1 m across, on pile1000's grid and in
+           its box; pile:N: N spheres (r 0.1) on a square grid of g x g per layer,
+           g = ceil(sqrt(N / 12)), so about 12 layers whatever N, in a box 0.21 g wide */
+        int mixed = npile == 0;
+        int n = mixed ? 1000 : npile;
+        if (n < 1 || n > 1000000) {
+            snprintf(err, err_size, "pile:N needs 1 <= N <= 1000000, got %d", n);
+            return MO_ERR_INVALID_ARGUMENT;
+        }
+        int g = mixed ? 9 : (int)ceil(sqrt(n / 12.0));
+        double half = mixed ? 1.0 : 0.105 * g + 0.05;
+        sc->kind = mixed ? MO_SCENE_MIXED : MO_SCENE_PILE;
+        sc->default_steps = 600;
+        if (!alloc_bodies(sc, n)) return MO_ERR_OUT_OF_MEMORY;
+        TRY(ground(w, sc, mu));
+        const double t = 0.05, hh = 2.0;
+        const double walls[4][6] = {{t, half + 2 * t, hh, half + t, 0, hh},
+                                    {t, half + 2 * t, hh, -half - t, 0, hh},
+                                    {half, t, hh, 0, half + t, hh},
+                                    {half, t, hh, 0, -half - t, hh}};
+        for (int q = 0; q < 4; q++) {
+            mo_body_def d = mo_default_body_def();
+            d.type = MO_BODY_STATIC;
+            d.shape.type = MO_SHAPE_BOX;
+            d.shape.half_extents = (mo_vec3){walls[q][0], walls[q][1], walls[q][2]};
+            d.shape.friction = mu;
+            d.position = (mo_vec3){walls[q][3], walls[q][4], walls[q][5]};
+            mo_body_id id;
+            TRY(mo_body_create(w, &d, &id));
+        }
+        const double x0 = -0.105 * (g - 1);
+        for (int k = 0; k < n; k++) {
+            int l = k / (g * g), iy = (k % (g * g)) / g, ix = k % g;
+            mo_body_def d = mo_default_body_def();
+            d.shape.friction = mu;
+            d.mass = 1.0;
+            d.position = (mo_vec3){x0 + 0.21 * ix + 0.004 * jitter(k, 1), x0 + 0.21 * iy + 0.004 * jitter(k, 2),
+                                   0.3 + 0.25 * l};
+            mo_vec3 hull[6];
+            int kind = mixed ? k % 5 : 0;
+            switch (kind) {
+            case 0: d.shape.type = MO_SHAPE_SPHERE; d.shape.radius = 0.1; break;
+            case 1: d.shape.type = MO_SHAPE_BOX; d.shape.half_extents = (mo_vec3){0.09, 0.07, 0.05}; break;
+            case 2: d.shape.type = MO_SHAPE_CAPSULE; d.shape.radius = 0.05; d.shape.half_height = 0.05; break;
+            case 3: d.shape.type = MO_SHAPE_CYLINDER; d.shape.radius = 0.08; d.shape.half_height = 0.06; break;
+            default:
+                for (int a = 0; a < 3; a++)
+                    for (int sgn = 0; sgn < 2; sgn++) {
+                        double v[3] = {0, 0, 0};
+                        v[a] = (sgn ? -1.0 : 1.0) * (0.07 + 0.02 * jitter(k, 3 + 2 * a + sgn));
+                        hull[2 * a + sgn] = (mo_vec3){v[0], v[1], v[2]};
+                    }
+                d.shape.type = MO_SHAPE_CONVEX_HULL;
+                d.shape.points = hull;
+                d.shape.point_count = 6;
+                break;
+            }
+            if (mixed) { /* a tilted start so nothing rests on a symmetric edge */
+                double ang = 0.5 * jitter(k, 9);
+                d.orientation = (mo_quat){cos(ang / 2), sin(ang / 2) * 0.6, sin(ang / 2) * 0.8, 0};
+            }
+            TRY(mo_body_create(w, &d, &sc->bodies[k]));
+            mo_body_position(w, sc->bodies[k], &sc->start[k]);
+            sc->half_height[k] = 0.1;
+        }
+        return MO_OK;
+    }
+    snprintf(err, err_size,
+             "unknown scene '%s' (built-in scenes: stack20, heavy_stack, pile1000, chain1000, b4_wall, mixed1000, "
+             "pile:N)",
+             name);
     return MO_ERR_INVALID_ARGUMENT;
 }
 
@@ -204,6 +310,18 @@ double mo_scene_pile_penetration(const mo_world *w, const mo_scene *sc, int *esc
     free(p);
     if (escaped) *escaped = esc;
     return m;
+}
+
+int mo_scene_wall_moved(const mo_world *w, const mo_scene *sc)
+{
+    int moved = 0;
+    for (int i = 0; i + 1 < sc->nbodies; i++) {
+        mo_vec3 p;
+        mo_body_position(w, sc->bodies[i], &p);
+        double dx = p.x - sc->start[i].x, dy = p.y - sc->start[i].y, dz = p.z - sc->start[i].z;
+        if (dx * dx + dy * dy + dz * dz > 0.01) moved++;
+    }
+    return moved;
 }
 
 void mo_scene_chain_drift(const mo_world *w, const mo_scene *sc, double *max_drift, double *mean_drift)

@@ -8,7 +8,7 @@
 
 #include <moreau/moreau.h>
 
-typedef enum mo_scene_kind { MO_SCENE_STACK, MO_SCENE_PILE, MO_SCENE_CHAIN } mo_scene_kind;
+typedef enum mo_scene_kind { MO_SCENE_STACK, MO_SCENE_PILE, MO_SCENE_CHAIN, MO_SCENE_WALL, MO_SCENE_MIXED } mo_scene_kind;
 
 typedef struct mo_scene {
     const char *name;
@@ -23,7 +23,7 @@ typedef struct mo_scene {
     mo_body_id ground;       /* null for the chain */
 } mo_scene;
 
-/* names accepted by mo_scene_build, NULL-terminated */
+/* names accepted by mo_scene_build, NULL-terminated (plus "pile:N", N spheres, for scaling runs) */
 extern const char *const mo_scene_names[];
 
 /* Builds scene `name` into an empty world w (gravity and time step are set to
@@ -41,5 +41,7 @@ void mo_scene_stack_top(const mo_world *w, const mo_scene *sc, double *dxy, doub
 double mo_scene_pile_penetration(const mo_world *w, const mo_scene *sc, int *escaped);
 /* chain: largest and mean distance between the two bodies' copies of each joint anchor */
 void mo_scene_chain_drift(const mo_world *w, const mo_scene *sc, double *max_drift, double *mean_drift);
+/* wall: bricks moved more than 0.1 m from their start (the peers' figure); the ball is the last body */
+int mo_scene_wall_moved(const mo_world *w, const mo_scene *sc);
 
 #endif

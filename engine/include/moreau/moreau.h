@@ -129,6 +129,7 @@ typedef struct mo_step_stats {
     uint64_t step;                 /* index of the step these figures describe (0 = first) */
     int bodies, particles, joints; /* live objects */
     int dofs;                      /* generalized velocity size */
+    int pairs;                     /* candidate shape pairs from the broadphase (narrowphase tests) */
     int contacts;                  /* contact points */
     int rows;                      /* constraint rows assembled */
     int nonzeros;                  /* non-zeros of the CSR Jacobian */
