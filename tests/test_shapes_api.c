@@ -275,8 +275,87 @@ static void test_queries_and_errors(void)
     mo_world_destroy(w);
 }
 
+/* category/mask filtering, a compound body's own shapes, and particles on every static shape */
+static void test_filtering_and_particles(void)
+{
+    mo_world *w = world();
+    mo_world_set_gravity(w, (mo_vec3){0, 0, 0});
+    mo_body_def bd = mo_default_body_def();
+    bd.shape.type = MO_SHAPE_SPHERE;
+    bd.shape.radius = 0.1;
+    bd.position = (mo_vec3){0, 0, 0};
+    bd.shape.category = 2;
+    bd.shape.mask = 0xffffffffu & ~4u; /* does not want category 4 */
+    mo_body_id a, b, c;
+    CHECK(mo_body_create(w, &bd, &a) == MO_OK);
+    bd.position = (mo_vec3){0.15, 0, 0}; /* overlaps a by 5 cm */
+    bd.shape.category = 4;
+    bd.shape.mask = 0xffffffffu;
+    CHECK(mo_body_create(w, &bd, &b) == MO_OK);
+    mo_world_step(w);
+    CHECK(mo_world_last_stats(w).contacts == 0); /* a's mask excludes b's category */
+    bd.position = (mo_vec3){-0.15, 0, 0};
+    bd.shape.category = 8;
+    CHECK(mo_body_create(w, &bd, &c) == MO_OK);
+    mo_world_step(w);
+    mo_contact ct[4];
+    CHECK(mo_world_contacts(w, ct, 4) == 1); /* a and c collide */
+    CHECK((ct[0].body_a.index == a.index && ct[0].body_b.index == c.index) ||
+          (ct[0].body_a.index == c.index && ct[0].body_b.index == a.index));
+    CHECK(!mo_shape_id_is_null(ct[0].shape_a) && !mo_shape_id_is_null(ct[0].shape_b));
+    /* two overlapping shapes of one body never touch each other */
+    mo_shape_def s = mo_default_shape_def();
+    s.type = MO_SHAPE_BOX;
+    s.half_extents = (mo_vec3){0.2, 0.2, 0.2};
+    s.position = (mo_vec3){0, 0, 3};
+    mo_body_def lone = mo_default_body_def();
+    lone.position = (mo_vec3){10, 10, 10};
+    lone.shape.type = MO_SHAPE_BOX;
+    lone.shape.half_extents = (mo_vec3){0.2, 0.2, 0.2};
+    mo_body_id d;
+    mo_shape_id extra;
+    CHECK(mo_body_create(w, &lone, &d) == MO_OK);
+    s.position = (mo_vec3){0.1, 0, 0};
+    CHECK(mo_shape_create(w, d, &s, &extra) == MO_OK);
+    mo_world_step(w);
+    CHECK(mo_world_last_stats(w).contacts == 1); /* still only a-c */
+    mo_world_destroy(w);
+
+    /* particles (radius 2 cm) settle on a capsule, a hull, a cylinder and a mesh */
+    mo_shape_type types[4] = {MO_SHAPE_CAPSULE, MO_SHAPE_CONVEX_HULL, MO_SHAPE_CYLINDER, MO_SHAPE_MESH};
+    double top[4] = {0.5, 0.25, 0.3, 0.25}; /* capsule: half_height + radius */
+    for (int k = 0; k < 4; k++) {
+        w = world();
+        mo_body_def sd = mo_default_body_def();
+        sd.type = MO_BODY_STATIC;
+        sd.shape.type = types[k];
+        sd.shape.radius = 0.2;
+        sd.shape.half_height = 0.3;
+        sd.shape.points = cube_pts;
+        sd.shape.point_count = 8;
+        sd.shape.vertices = cube_pts;
+        sd.shape.vertex_count = 8;
+        sd.shape.indices = cube_tris;
+        sd.shape.triangle_count = 12;
+        mo_body_id sid;
+        CHECK(mo_body_create(w, &sd, &sid) == MO_OK);
+        mo_particle_def pd = mo_default_particle_def();
+        pd.radius = 0.02;
+        pd.position = (mo_vec3){0.01, -0.02, top[k] + 0.1};
+        mo_particle_id p;
+        CHECK(mo_particle_create(w, &pd, &p) == MO_OK);
+        for (int i = 0; i < 240; i++) mo_world_step(w);
+        mo_vec3 pp;
+        mo_particle_position(w, p, &pp);
+        printf("particle on shape %d rests at z = %.5f (expected %.5f)\n", (int)types[k], pp.z, top[k] + 0.02);
+        CHECK_NEAR(pp.z, top[k] + 0.02, 1e-3);
+        mo_world_destroy(w);
+    }
+}
+
 int main(void)
 {
+    test_filtering_and_particles();
     test_compound_mass();
     test_resting_shapes();
     test_box_on_hull_and_mesh();
