@@ -2402,76 +2402,65 @@ int mo_cl_pair_plane_hull(const mo_cl_object *a, const mo_cl_object *b, double m
 
 /* ---- pairs through the cores ---- */
 
-int mo_cl_pair_sphere_hull(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
+/* a pair through the cores: both objects as support-mapped convex sets, then
+   one of the core routines; swap = the routine takes (b, a), contacts flipped back */
+typedef int (*core_fn)(const cvx *A, const cvx *B, double cut, mo_cl_contact *out);
+static int via_cores(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out, core_fn fn,
+                     int swap)
 {
     cvx A, B;
     cvx_store sa, sb;
     cvx_from_object(&A, a, &sa);
     cvx_from_object(&B, b, &sb);
-    return collide_round_poly(&A, &B, margin, out);
-}
-
-int mo_cl_pair_box_capsule(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
-{
-    cvx A, B;
-    cvx_store sa, sb;
-    cvx_from_object(&A, a, &sa);
-    cvx_from_object(&B, b, &sb);
-    int n = collide_round_poly(&B, &A, margin, out);
+    if (!swap) return fn(&A, &B, margin, out);
+    int n = fn(&B, &A, margin, out);
     flip_contacts(out, n);
     return n;
 }
 
+int mo_cl_pair_sphere_hull(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
+{
+    return via_cores(a, b, margin, out, collide_round_poly, 0);
+}
+
+int mo_cl_pair_box_capsule(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
+{
+    return via_cores(a, b, margin, out, collide_round_poly, 1);
+}
+
 int mo_cl_pair_capsule_hull(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
 {
-    cvx A, B;
-    cvx_store sa, sb;
-    cvx_from_object(&A, a, &sa);
-    cvx_from_object(&B, b, &sb);
-    return collide_round_poly(&A, &B, margin, out);
+    return via_cores(a, b, margin, out, collide_round_poly, 0);
 }
 
 int mo_cl_pair_box_hull(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
 {
-    cvx A, B;
-    cvx_store sa, sb;
-    cvx_from_object(&A, a, &sa);
-    cvx_from_object(&B, b, &sb);
-    return collide_poly_poly(&A, &B, margin, out);
+    return via_cores(a, b, margin, out, collide_poly_poly, 0);
 }
 
 int mo_cl_pair_hull_hull(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
 {
-    return mo_cl_pair_box_hull(a, b, margin, out);
-}
-
-static int pair_general(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
-{
-    cvx A, B;
-    cvx_store sa, sb;
-    cvx_from_object(&A, a, &sa);
-    cvx_from_object(&B, b, &sb);
-    return collide_general(&A, &B, margin, out);
+    return via_cores(a, b, margin, out, collide_poly_poly, 0);
 }
 
 int mo_cl_pair_box_cylinder(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
 {
-    return pair_general(a, b, margin, out);
+    return via_cores(a, b, margin, out, collide_general, 0);
 }
 
 int mo_cl_pair_capsule_cylinder(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
 {
-    return pair_general(a, b, margin, out);
+    return via_cores(a, b, margin, out, collide_general, 0);
 }
 
 int mo_cl_pair_cylinder_cylinder(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
 {
-    return pair_general(a, b, margin, out);
+    return via_cores(a, b, margin, out, collide_general, 0);
 }
 
 int mo_cl_pair_cylinder_hull(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
 {
-    return pair_general(a, b, margin, out);
+    return via_cores(a, b, margin, out, collide_general, 0);
 }
 
 /* ---- one-sided triangle against a convex object ---- */

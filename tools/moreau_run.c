@@ -231,7 +231,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < sc.nbodies; i++) {
             mo_vec3 p;
             mo_body_position(w, sc.bodies[i], &p);
-            if (fabs(p.x) > 1.0 || fabs(p.y) > 1.0 || p.z < -0.1) esc++;
+            if (fabs(p.x) > sc.box_half || fabs(p.y) > sc.box_half || p.z < -0.1) esc++;
         }
         printf("mixed: escaped=%d\n", esc);
     } else if (sc.kind == MO_SCENE_PILE) {

@@ -73,6 +73,7 @@ mo_status mo_scene_build(const char *name, mo_world *w, mo_scene *sc, char *err,
     if (!strcmp(name, "pile1000")) {
         sc->kind = MO_SCENE_PILE;
         sc->default_steps = 600;
+        sc->box_half = 1.0;
         if (!alloc_bodies(sc, 1000)) return MO_ERR_OUT_OF_MEMORY;
         TRY(ground(w, sc, mu));
         /* open box: inner faces at x, y = +-1, walls 0.1 thick and 4 m high */
@@ -186,6 +187,7 @@ mo_status mo_scene_build(const char *name, mo_world *w, mo_scene *sc, char *err,
         int g = mixed ? 9 : (int)ceil(sqrt(n / 12.0));
         double half = mixed ? 1.0 : 0.105 * g + 0.05;
         sc->kind = mixed ? MO_SCENE_MIXED : MO_SCENE_PILE;
+        sc->box_half = half;
         sc->default_steps = 600;
         if (!alloc_bodies(sc, n)) return MO_ERR_OUT_OF_MEMORY;
         TRY(ground(w, sc, mu));
@@ -291,10 +293,11 @@ double mo_scene_pile_penetration(const mo_world *w, const mo_scene *sc, int *esc
     for (int i = 0; i < n; i++) {
         double r = sc->half_height[i];
         if (r - p[i].z > m) m = r - p[i].z;
-        if (fabs(p[i].x) > 1.0 || fabs(p[i].y) > 1.0 || p[i].z < -0.5) {
+        double bh = sc->box_half;
+        if (fabs(p[i].x) > bh || fabs(p[i].y) > bh || p[i].z < -0.5) {
             esc++;
         } else {
-            double wx = fabs(p[i].x) + r - 1.0, wy = fabs(p[i].y) + r - 1.0;
+            double wx = fabs(p[i].x) + r - bh, wy = fabs(p[i].y) + r - bh;
             if (wx > m) m = wx;
             if (wy > m) m = wy;
         }

@@ -21,6 +21,7 @@ typedef struct mo_scene {
     int njoints;
     mo_joint_id *joints;
     mo_body_id ground;       /* null for the chain */
+    double box_half;         /* piles: inner half width of the open box (1 m for pile1000) */
 } mo_scene;
 
 /* names accepted by mo_scene_build, NULL-terminated (plus "pile:N", N spheres, for scaling runs) */
