@@ -7,24 +7,6 @@
 
 int mo_body_mass_from_shapes_int(mo_world *w, int slot, double mass);
 
-/* grows a slot pool; returns the new slot or -1 */
-static int pool_alloc(void **items, size_t item_size, int *cap, int *count, int **free_list, int *nfree)
-{
-    if (*nfree > 0) return (*free_list)[--*nfree];
-    if (*count == *cap) {
-        int nc = *cap ? 2 * *cap : 16;
-        void *p = realloc(*items, (size_t)nc * item_size);
-        if (!p) return -1;
-        *items = p;
-        int *f = (int *)realloc(*free_list, (size_t)nc * sizeof(int));
-        if (!f) return -1;
-        *free_list = f;
-        memset((char *)*items + (size_t)*cap * item_size, 0, (size_t)(nc - *cap) * item_size);
-        *cap = nc;
-    }
-    return (*count)++;
-}
-
 mo_body *mo_body_get(const mo_world *w, mo_body_id id)
 {
     if (id.index == 0 || id.index > (uint32_t)w->body_count) return NULL;
@@ -154,7 +136,7 @@ mo_status mo_body_create(mo_world *w, const mo_body_def *d, mo_body_id *out)
         return MO_ERR_INVALID_ARGUMENT;
     }
     if (!check_body_def(w, d)) return MO_ERR_INVALID_ARGUMENT;
-    int slot = pool_alloc((void **)&w->bodies, sizeof(mo_body), &w->body_cap, &w->body_count, &w->body_free,
+    int slot = mo_pool_alloc((void **)&w->bodies, sizeof(mo_body), &w->body_cap, &w->body_count, &w->body_free,
                           &w->body_nfree);
     if (slot < 0) {
         mo_set_error(w, "mo_body_create: out of memory");
@@ -389,7 +371,7 @@ mo_status mo_particle_create(mo_world *w, const mo_particle_def *d, mo_particle_
         mo_set_error(w, "particle radius and friction must be finite and >= 0, got %g and %g", d->radius, d->friction);
         return MO_ERR_INVALID_ARGUMENT;
     }
-    int slot = pool_alloc((void **)&w->particles, sizeof(mo_particle), &w->particle_cap, &w->particle_count,
+    int slot = mo_pool_alloc((void **)&w->particles, sizeof(mo_particle), &w->particle_cap, &w->particle_count,
                           &w->particle_free, &w->particle_nfree);
     if (slot < 0) {
         mo_set_error(w, "mo_particle_create: out of memory");

@@ -178,6 +178,9 @@ void mo_set_error(mo_world *w, const char *fmt, ...)
 /* grows b to hold at least bytes; returns 0 on success, -1 out of memory (b unchanged) */
 int mo_buf_reserve(mo_buf *b, size_t bytes);
 void mo_buf_free(mo_buf *b);
+/* a slot from an object pool: a freed slot, else the next one (the arrays grow by doubling,
+ * new slots zeroed); returns -1 when out of memory */
+int mo_pool_alloc(void **items, size_t item_size, int *cap, int *count, int **free_list, int *nfree);
 double mo_now(void);
 
 mo_body *mo_body_get(const mo_world *w, mo_body_id id);

@@ -164,23 +164,11 @@ mo_status mo_joint_create(mo_world *w, const mo_joint_def *d, mo_joint_id *out)
         return MO_ERR_INVALID_ARGUMENT;
     }
 
-    /* allocate */
-    int slot;
-    if (w->joint_nfree > 0) {
-        slot = w->joint_free[--w->joint_nfree];
-    } else {
-        if (w->joint_count == w->joint_cap) {
-            int nc = w->joint_cap ? 2 * w->joint_cap : 16;
-            mo_joint *p = (mo_joint *)realloc(w->joints, (size_t)nc * sizeof *p);
-            if (!p) goto oom;
-            w->joints = p;
-            int *f = (int *)realloc(w->joint_free, (size_t)nc * sizeof(int));
-            if (!f) goto oom;
-            w->joint_free = f;
-            memset(w->joints + w->joint_cap, 0, (size_t)(nc - w->joint_cap) * sizeof *p);
-            w->joint_cap = nc;
-        }
-        slot = w->joint_count++;
+    int slot = mo_pool_alloc((void **)&w->joints, sizeof(mo_joint), &w->joint_cap, &w->joint_count, &w->joint_free,
+                             &w->joint_nfree);
+    if (slot < 0) {
+        mo_set_error(w, "mo_joint_create: out of memory");
+        return MO_ERR_OUT_OF_MEMORY;
     }
     mo_joint *j = &w->joints[slot];
     uint32_t gen = j->generation + 1;
@@ -230,9 +218,6 @@ mo_status mo_joint_create(mo_world *w, const mo_joint_def *d, mo_joint_id *out)
     bb->njoints++;
     *out = (mo_joint_id){(uint32_t)slot + 1, gen};
     return MO_OK;
-oom:
-    mo_set_error(w, "mo_joint_create: out of memory");
-    return MO_ERR_OUT_OF_MEMORY;
 }
 
 static mo_status stale_joint(const mo_world *w, mo_joint_id id)

@@ -158,26 +158,13 @@ int mo_shape_attach(mo_world *w, int body_slot, const mo_shape_def *d)
             return -1;
         }
     }
-    int slot;
-    if (w->shape_nfree > 0) {
-        slot = w->shape_free[--w->shape_nfree];
-    } else {
-        if (w->shape_count == w->shape_cap) {
-            int nc = w->shape_cap ? 2 * w->shape_cap : 16;
-            mo_shape *p = (mo_shape *)realloc(w->shapes, (size_t)nc * sizeof *p);
-            int *f = p ? (int *)realloc(w->shape_free, (size_t)nc * sizeof(int)) : NULL;
-            if (p) w->shapes = p;
-            if (!p || !f) {
-                if (hull) { mo_cl_hull_free(hull); free(hull); }
-                if (mesh) { mo_cl_mesh_free(mesh); free(mesh); }
-                mo_set_error(w, "mo_shape_create: out of memory");
-                return -1;
-            }
-            w->shape_free = f;
-            memset(w->shapes + w->shape_cap, 0, (size_t)(nc - w->shape_cap) * sizeof *p);
-            w->shape_cap = nc;
-        }
-        slot = w->shape_count++;
+    int slot = mo_pool_alloc((void **)&w->shapes, sizeof(mo_shape), &w->shape_cap, &w->shape_count, &w->shape_free,
+                             &w->shape_nfree);
+    if (slot < 0) {
+        if (hull) { mo_cl_hull_free(hull); free(hull); }
+        if (mesh) { mo_cl_mesh_free(mesh); free(mesh); }
+        mo_set_error(w, "mo_shape_create: out of memory");
+        return -1;
     }
     mo_shape *s = &w->shapes[slot];
     uint32_t gen = s->generation + 1;

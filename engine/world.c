@@ -46,6 +46,24 @@ void mo_buf_free(mo_buf *b)
     b->cap = 0;
 }
 
+/* grows a slot pool; returns the new slot or -1 */
+int mo_pool_alloc(void **items, size_t item_size, int *cap, int *count, int **free_list, int *nfree)
+{
+    if (*nfree > 0) return (*free_list)[--*nfree];
+    if (*count == *cap) {
+        int nc = *cap ? 2 * *cap : 16;
+        void *p = realloc(*items, (size_t)nc * item_size);
+        if (!p) return -1;
+        *items = p;
+        int *f = (int *)realloc(*free_list, (size_t)nc * sizeof(int));
+        if (!f) return -1;
+        *free_list = f;
+        memset((char *)*items + (size_t)*cap * item_size, 0, (size_t)(nc - *cap) * item_size);
+        *cap = nc;
+    }
+    return (*count)++;
+}
+
 double mo_now(void)
 {
     struct timespec t;
