@@ -1,10 +1,13 @@
 /* collide.h: the collision layer's interface to the engine (internal, not public).
  *
- * Foundation scope (issue 2): spheres, boxes and static planes. Pairs:
- * sphere/plane, box/plane, sphere/sphere, sphere/box, box/box (separating axes
- * with face clipping, up to 4 points). Broadphase: sort-and-sweep along the
- * axis of largest AABB-centre variance, planes kept apart (tested against every
- * moving object's AABB directly). The general pipeline (issue 3) replaces this.
+ * Shapes: sphere, box, plane, capsule, cylinder, convex hull, triangle mesh
+ * (shapes.h has the hull and mesh structures, mass properties, ray casts and
+ * the dynamic AABB tree broadphase). Narrowphase: mo_cl_collide dispatches
+ * through a [type][type] table (collide_narrow.c: sphere/box/plane pairs and
+ * box/box SAT with clipping; collide_convex.c: capsule, cylinder and hull
+ * pairs), meshes go through mo_cl_collide_mesh (collide_mesh.c). The
+ * sort-and-sweep mo_cl_broadphase below is the reference the tree broadphase
+ * is tested against.
  *
  * Conventions: double precision; rotations are row-major 3x3 world matrices
  * (world = R * local); a contact's normal points from object a to object b; gap
