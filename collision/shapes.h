@@ -121,8 +121,13 @@ int mo_cl_tree_height(const mo_cl_tree *t);
 int mo_cl_tree_count(const mo_cl_tree *t);
 
 /* The engine's broadphase: one tree for static objects, one for moving ones.
- * Objects are the engine's mo_cl_object array; the broadphase keeps one proxy
- * per object index and updates them incrementally. */
+ * Objects are the engine's mo_cl_object array; an object is identified across
+ * calls by (user, its occurrence among objects with that user value), and its
+ * proxy is updated incrementally: re-inserted only when its margin box leaves
+ * its fat box (margin box + margin, extended by the displacement). Candidate
+ * pairs are cached between calls; only re-inserted proxies query the trees.
+ * The pairs are those of mo_cl_broadphase computed over the fat boxes: a
+ * superset of its pairs over margin boxes. */
 typedef struct mo_cl_broadphase_tree mo_cl_broadphase_tree;
 mo_cl_broadphase_tree *mo_cl_bp_create(void);
 void mo_cl_bp_destroy(mo_cl_broadphase_tree *bp);
