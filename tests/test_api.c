@@ -3,18 +3,12 @@
  * settings as data, and a bit-identical state hash for 1 and 2 threads. */
 #include <stdlib.h>
 #include <moreau/moreau.h>
-#include "check.h"
+#include "testutil.h"
 
 static mo_world *new_world(void)
 {
     mo_world_def wd = mo_default_world_def();
-    mo_world *w = NULL;
-    char err[256];
-    if (mo_world_create(&wd, &w, err, sizeof err) != MO_OK) {
-        fprintf(stderr, "world: %s\n", err);
-        exit(1);
-    }
-    return w;
+    return world_or_exit(&wd, "world: ", 1);
 }
 
 static mo_body_id add_box(mo_world *w, double x, double y, double z)

@@ -55,7 +55,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "check.h"
+#include "testutil.h"
 
 /* ---- helpers ---- */
 
@@ -63,15 +63,12 @@ static uint64_t g_rng = 0x9e3779b97f4a7c15u;
 
 static double rnd(void)
 {
-    g_rng ^= g_rng >> 12;
-    g_rng ^= g_rng << 25;
-    g_rng ^= g_rng >> 27;
-    return (double)((g_rng * 0x2545f4914f6cdd1du) >> 11) * (1.0 / 9007199254740992.0);
+    return xorshift64s_uniform01(&g_rng);
 }
 
 static double urange(double a, double b)
 {
-    return a + (b - a) * rnd();
+    return xorshift64s_range(&g_rng, a, b);
 }
 
 static int irand(int n)
@@ -688,22 +685,10 @@ typedef struct body {
 
 static void random_rotation(double *R)
 {
-    double q[4], n = 0.0;
-    for (int k = 0; k < 4; ++k) {
+    double q[4];
+    for (int k = 0; k < 4; ++k)
         q[k] = urange(-1.0, 1.0);
-        n += q[k] * q[k];
-    }
-    n = sqrt(n);
-    double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
-    R[0] = 1 - 2 * (y * y + z * z);
-    R[1] = 2 * (x * y - w * z);
-    R[2] = 2 * (x * z + w * y);
-    R[3] = 2 * (x * y + w * z);
-    R[4] = 1 - 2 * (x * x + z * z);
-    R[5] = 2 * (y * z - w * x);
-    R[6] = 2 * (x * z - w * y);
-    R[7] = 2 * (y * z + w * x);
-    R[8] = 1 - 2 * (x * x + y * y);
+    mat_from_quat(q, R);
 }
 
 static void make_object(body *b, int user, int is_static)

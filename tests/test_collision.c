@@ -21,163 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int g_failed = 0;
-static int g_checks = 0;
+#define CHECK_NEAR CHECK_NEAR_G17_TOL
+#include "testutil_collide.h"
 
-#define CHECK(cond)                                                                   \
-    do {                                                                              \
-        ++g_checks;                                                                   \
-        if (!(cond)) {                                                                \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);  \
-            ++g_failed;                                                               \
-        }                                                                             \
-    } while (0)
-
-#define CHECK_NEAR(x, y, tol)                                                         \
-    do {                                                                              \
-        double x_ = (x), y_ = (y), t_ = (tol);                                        \
-        ++g_checks;                                                                   \
-        if (!(fabs(x_ - y_) <= t_)) {                                                 \
-            fprintf(stderr, "%s:%d: CHECK_NEAR failed: %s = %.17g, %s = %.17g, tol %g\n", \
-                    __FILE__, __LINE__, #x, x_, #y, y_, t_);                          \
-            ++g_failed;                                                               \
-        }                                                                             \
-    } while (0)
-
-#define SQ2 1.4142135623730951
-#define PI 3.14159265358979323846
-
-/* ---- helpers: rotations, objects, rng ---- */
-
-static void mat_identity(double R[9])
-{
-    static const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-    memcpy(R, I, sizeof I);
-}
-
-/* rotation by angle about a unit axis (Rodrigues), row-major */
-static void mat_axis_angle(double x, double y, double z, double ang, double R[9])
-{
-    double l = sqrt(x * x + y * y + z * z);
-    x /= l;
-    y /= l;
-    z /= l;
-    double c = cos(ang), s = sin(ang), t = 1.0 - c;
-    R[0] = t * x * x + c;
-    R[1] = t * x * y - s * z;
-    R[2] = t * x * z + s * y;
-    R[3] = t * x * y + s * z;
-    R[4] = t * y * y + c;
-    R[5] = t * y * z - s * x;
-    R[6] = t * x * z - s * y;
-    R[7] = t * y * z + s * x;
-    R[8] = t * z * z + c;
-}
-
-/* C = A B */
-static void mat_mul(const double A[9], const double B[9], double C[9])
-{
-    double T[9];
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
-            T[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
-    memcpy(C, T, sizeof T);
-}
-
-static mo_cl_object make_sphere(double x, double y, double z, double r)
-{
-    mo_cl_object o;
-    memset(&o, 0, sizeof o);
-    o.type = MO_CL_SPHERE;
-    o.radius = r;
-    o.pos[0] = x;
-    o.pos[1] = y;
-    o.pos[2] = z;
-    mat_identity(o.rot);
-    return o;
-}
-
-static mo_cl_object make_box(double x, double y, double z, double hx, double hy, double hz,
-                             const double *R)
-{
-    mo_cl_object o;
-    memset(&o, 0, sizeof o);
-    o.type = MO_CL_BOX;
-    o.he[0] = hx;
-    o.he[1] = hy;
-    o.he[2] = hz;
-    o.pos[0] = x;
-    o.pos[1] = y;
-    o.pos[2] = z;
-    if (R)
-        memcpy(o.rot, R, sizeof o.rot);
-    else
-        mat_identity(o.rot);
-    return o;
-}
-
-static mo_cl_object make_plane(double x, double y, double z, const double *R)
-{
-    mo_cl_object o;
-    memset(&o, 0, sizeof o);
-    o.type = MO_CL_PLANE;
-    o.pos[0] = x;
-    o.pos[1] = y;
-    o.pos[2] = z;
-    o.is_static = 1;
-    if (R)
-        memcpy(o.rot, R, sizeof o.rot);
-    else
-        mat_identity(o.rot);
-    return o;
-}
-
-/* splitmix64 */
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static double rng_uniform(uint64_t *s, double lo, double hi)
-{
-    return lo + (hi - lo) * (double)(rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-/* three draws in order (several rng calls as arguments of one call would be
-   evaluated in an unspecified order, so scenes would differ between compilers) */
-static void rng_vec(uint64_t *s, double lo, double hi, double v[3])
-{
-    for (int k = 0; k < 3; ++k)
-        v[k] = rng_uniform(s, lo, hi);
-}
-
-static void rng_unit(uint64_t *s, double u[3])
-{
-    double l;
-    do {
-        for (int k = 0; k < 3; ++k)
-            u[k] = rng_uniform(s, -1.0, 1.0);
-        l = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
-    } while (l > 1.0 || l < 1e-6);
-    l = sqrt(l);
-    for (int k = 0; k < 3; ++k)
-        u[k] /= l;
-}
-
-static void rng_rotation(uint64_t *s, double R[9])
-{
-    double u[3];
-    rng_unit(s, u);
-    mat_axis_angle(u[0], u[1], u[2], rng_uniform(s, 0.0, 2.0 * PI), R);
-}
-
-static double dot3(const double *a, const double *b)
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
+/* ---- helpers ---- */
 
 /* signed distance of point p to an object's surface */
 static double surface_dist(const mo_cl_object *o, const double p[3])
@@ -207,15 +54,10 @@ static void check_contacts(const mo_cl_contact *c, int n, const mo_cl_object *a,
                            const char *what)
 {
     for (int i = 0; i < n; ++i) {
-        int ok = 1;
-        ok &= c[i].a == ia && c[i].b == ib;
-        ok &= fabs(sqrt(dot3(c[i].normal, c[i].normal)) - 1.0) <= 1e-12;
-        for (int k = 0; k < 3; ++k)
-            ok &= fabs(c[i].point_b[k] - c[i].point_a[k] - c[i].gap * c[i].normal[k]) <= 1e-9;
-        ok &= c[i].gap < margin;
+        int ok = contact_basic_ok(&c[i], ia, ib, margin);
         ok &= fabs(surface_dist(a, c[i].point_a)) <= surf_tol;
         ok &= fabs(surface_dist(b, c[i].point_b)) <= surf_tol;
-        ++g_checks;
+        ++check_count;
         if (!ok) {
             fprintf(stderr,
                     "%s:%d: contact %d of %s inconsistent: ids %d %d, n (%g %g %g), gap %g, "
@@ -223,17 +65,10 @@ static void check_contacts(const mo_cl_contact *c, int n, const mo_cl_object *a,
                     __FILE__, __LINE__, i, what, c[i].a, c[i].b, c[i].normal[0], c[i].normal[1],
                     c[i].normal[2], c[i].gap, surface_dist(a, c[i].point_a),
                     surface_dist(b, c[i].point_b));
-            ++g_failed;
+            ++check_failures;
         }
     }
 }
-
-#define CHECK_VEC(v, x, y, z, tol)      \
-    do {                                \
-        CHECK_NEAR((v)[0], (x), (tol)); \
-        CHECK_NEAR((v)[1], (y), (tol)); \
-        CHECK_NEAR((v)[2], (z), (tol)); \
-    } while (0)
 
 static double min_gap(const mo_cl_contact *c, int n)
 {
@@ -652,29 +487,14 @@ static void test_box_box_edge(void)
 static void check_swap(const mo_cl_object *a, const mo_cl_object *b, double margin,
                        const char *what)
 {
-    mo_cl_contact c1[MO_CL_MAX_POINTS], c2[MO_CL_MAX_POINTS];
-    int n1 = mo_cl_collide(a, 0, b, 1, margin, c1);
-    int n2 = mo_cl_collide(b, 1, a, 0, margin, c2);
-    int ok = n1 == n2 && n1 > 0;
-    for (int i = 0; ok && i < n1; ++i) {
-        int found = 0;
-        for (int j = 0; j < n2 && !found; ++j) {
-            int same = c2[j].a == 1 && c2[j].b == 0 && fabs(c1[i].gap - c2[j].gap) <= 1e-12;
-            for (int k = 0; k < 3; ++k) {
-                same &= fabs(c1[i].normal[k] + c2[j].normal[k]) <= 1e-12;
-                /* 1e-4: box/box swaps the reference face; the clip slop is 4.5e-5 here */
-                same &= fabs(c1[i].point_a[k] - c2[j].point_b[k]) <= 1e-4;
-                same &= fabs(c1[i].point_b[k] - c2[j].point_a[k]) <= 1e-4;
-            }
-            found = same;
-        }
-        ok &= found;
-    }
-    ++g_checks;
+    int n1, n2;
+    /* points 1e-4: box/box swaps the reference face; the clip slop is 4.5e-5 here */
+    int ok = swap_same(a, b, margin, 1e-12, 1e-4, &n1, &n2);
+    ++check_count;
     if (!ok) {
         fprintf(stderr, "%s:%d: swapped order differs for %s (%d vs %d contacts)\n", __FILE__,
                 __LINE__, what, n1, n2);
-        ++g_failed;
+        ++check_failures;
     }
 }
 
@@ -726,24 +546,6 @@ static void test_swap_order(void)
 
 /* ---- feature id stability ---- */
 
-static int cmp_u32(const void *pa, const void *pb)
-{
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    return (a > b) - (a < b);
-}
-
-/* sorted feature ids of collide(a, b) */
-static int feature_set(const mo_cl_object *a, const mo_cl_object *b, double margin,
-                       uint32_t ids[MO_CL_MAX_POINTS])
-{
-    mo_cl_contact c[MO_CL_MAX_POINTS];
-    int n = mo_cl_collide(a, 0, b, 1, margin, c);
-    for (int i = 0; i < n; ++i)
-        ids[i] = c[i].feature;
-    qsort(ids, (size_t)n, sizeof ids[0], cmp_u32);
-    return n;
-}
-
 /* b moved by 1e-6 m and turned by 1e-6 rad, in 8 directions: same ids */
 static void check_stable(const mo_cl_object *a, const mo_cl_object *b, double margin,
                          int expect_n, const char *what)
@@ -753,23 +555,14 @@ static void check_stable(const mo_cl_object *a, const mo_cl_object *b, double ma
     CHECK(n0 == expect_n);
     uint64_t seed = 99;
     for (int t = 0; t < 8; ++t) {
-        mo_cl_object p = *b;
-        double u[3], dR[9];
-        p.pos[0] += (t & 1) ? 1e-6 : -1e-6;
-        p.pos[1] += (t & 2) ? 1e-6 : -1e-6;
-        p.pos[2] += (t & 4) ? 1e-6 : -1e-6;
-        rng_unit(&seed, u);
-        mat_axis_angle(u[0], u[1], u[2], 1e-6, dR);
-        mat_mul(dR, b->rot, p.rot);
+        mo_cl_object p = perturbed(b, t, &seed);
         int n1 = feature_set(a, &p, margin, ids1);
-        int same = n1 == n0;
-        for (int i = 0; same && i < n0; ++i)
-            same = ids0[i] == ids1[i];
-        ++g_checks;
+        int same = same_ids(ids0, n0, ids1, n1);
+        ++check_count;
         if (!same) {
             fprintf(stderr, "%s:%d: feature ids of %s changed under perturbation %d\n", __FILE__,
                     __LINE__, what, t);
-            ++g_failed;
+            ++check_failures;
         }
     }
 }
@@ -992,17 +785,6 @@ static void mink_candidates(const mink *m, const double u0[3], double *best)
    separated, a hull face normal when penetrating), so the result is exact
    whenever its support set passes the filter from one of the seeds. No use of
    the 15 box axes. */
-typedef struct sample {
-    double s;
-    double u[3];
-} sample;
-
-static int cmp_sample_desc(const void *pa, const void *pb)
-{
-    double a = ((const sample *)pa)->s, b = ((const sample *)pb)->s;
-    return (a < b) - (a > b);
-}
-
 static double minkowski_reference(const mo_cl_object *a, const mo_cl_object *b)
 {
     enum { N = 6000, SEEDS = 4 };
@@ -1010,24 +792,14 @@ static double minkowski_reference(const mo_cl_object *a, const mo_cl_object *b)
     mink m;
     mink_init(&m, a, b);
     for (int i = 0; i < N; ++i) {
-        double z = 1.0 - (2.0 * i + 1.0) / N;
-        double r = sqrt(1.0 - z * z), phi = i * 2.399963229728653;
-        smp[i].u[0] = r * cos(phi);
-        smp[i].u[1] = r * sin(phi);
-        smp[i].u[2] = z;
+        fibonacci_dir(i, N, smp[i].u);
         smp[i].s = -HUGE_VAL;
         mink_try(&m, smp[i].u, &smp[i].s);
     }
     qsort(smp, N, sizeof smp[0], cmp_sample_desc);
     double best = smp[0].s;
     int seeds[SEEDS], ns = 0;
-    for (int i = 0; i < N && ns < SEEDS; ++i) {
-        int near = 0;
-        for (int k = 0; k < ns && !near; ++k)
-            near = dot3(smp[i].u, smp[seeds[k]].u) > cos(0.25);
-        if (!near)
-            seeds[ns++] = i;
-    }
+    pick_seeds(smp, N, cos(0.25), seeds, &ns, SEEDS);
     for (int k = 0; k < ns; ++k)
         mink_candidates(&m, smp[seeds[k]].u, &best);
     return best;
@@ -1052,17 +824,17 @@ static void test_random_box_box(void)
     double worst_ref = 0.0;
     for (int it = 0; it < 600; ++it) {
         double Ra[9], Rb[9];
-        rng_rotation(&seed, Ra);
-        rng_rotation(&seed, Rb);
+        sm64_rotation(&seed, Ra);
+        sm64_rotation(&seed, Rb);
         if (it % 5 == 0) /* some aligned or nearly aligned pairs */
             memcpy(Rb, Ra, sizeof Rb);
         double pa[3], ha[3], hb[3], dir[3];
-        rng_vec(&seed, -1, 1, pa);
-        rng_vec(&seed, 0.1, 1.0, ha);
+        sm64_vec(&seed, -1, 1, pa);
+        sm64_vec(&seed, 0.1, 1.0, ha);
         mo_cl_object a = make_box(pa[0], pa[1], pa[2], ha[0], ha[1], ha[2], Ra);
-        rng_unit(&seed, dir);
-        double dist = rng_uniform(&seed, 0.0, 2.0);
-        rng_vec(&seed, 0.1, 1.0, hb);
+        sm64_unit(&seed, dir);
+        double dist = sm64_uniform(&seed, 0.0, 2.0);
+        sm64_vec(&seed, 0.1, 1.0, hb);
         mo_cl_object b = make_box(pa[0] + dist * dir[0], pa[1] + dist * dir[1],
                                   pa[2] + dist * dir[2], hb[0], hb[1], hb[2], Rb);
 
@@ -1122,15 +894,15 @@ static void test_random_sphere_box(void)
     int n_in = 0, n_out = 0;
     for (int it = 0; it < 600; ++it) {
         double R[9];
-        rng_rotation(&seed, R);
+        sm64_rotation(&seed, R);
         double pb[3], hb[3], dir[3];
-        rng_vec(&seed, -1, 1, pb);
-        rng_vec(&seed, 0.1, 1.0, hb);
+        sm64_vec(&seed, -1, 1, pb);
+        sm64_vec(&seed, 0.1, 1.0, hb);
         mo_cl_object b = make_box(pb[0], pb[1], pb[2], hb[0], hb[1], hb[2], R);
-        rng_unit(&seed, dir);
-        double dist = rng_uniform(&seed, 0.0, 1.8);
+        sm64_unit(&seed, dir);
+        double dist = sm64_uniform(&seed, 0.0, 1.8);
         mo_cl_object s = make_sphere(b.pos[0] + dist * dir[0], b.pos[1] + dist * dir[1],
-                                     b.pos[2] + dist * dir[2], rng_uniform(&seed, 0.05, 0.6));
+                                     b.pos[2] + dist * dir[2], sm64_uniform(&seed, 0.05, 0.6));
         if (surface_dist(&b, s.pos) < 0.0)
             ++n_in;
         else
@@ -1174,9 +946,9 @@ static void test_aabb(void)
     /* random boxes: the AABB holds every vertex and is touched by one on each side */
     uint64_t seed = 5;
     for (int it = 0; it < 100; ++it) {
-        rng_rotation(&seed, R);
-        double x = rng_uniform(&seed, -5, 5), h[3];
-        rng_vec(&seed, 0.1, 1.0, h);
+        sm64_rotation(&seed, R);
+        double x = sm64_uniform(&seed, -5, 5), h[3];
+        sm64_vec(&seed, 0.1, 1.0, h);
         b = make_box(x, 0, 1, h[0], h[1], h[2], R);
         mo_cl_update_aabb(&b, 0.05);
         for (int k = 0; k < 3; ++k) {
@@ -1269,10 +1041,10 @@ static void test_broadphase(void)
         if (scene == 2) /* flat in z, long in y */
             ext[0] = 6, ext[1] = 30, ext[2] = 1;
         for (int i = 0; i < N; ++i) {
-            double x = rng_uniform(&seed, -ext[0], ext[0]), y = rng_uniform(&seed, -ext[1], ext[1]);
-            double z = rng_uniform(&seed, -ext[2], ext[2]);
+            double x = sm64_uniform(&seed, -ext[0], ext[0]), y = sm64_uniform(&seed, -ext[1], ext[1]);
+            double z = sm64_uniform(&seed, -ext[2], ext[2]);
             double R[9];
-            rng_rotation(&seed, R);
+            sm64_rotation(&seed, R);
             if (scene == 3) {
                 /* integer grid, unit spheres and aligned unit cubes, no margin:
                    AABBs touching exactly, equal bounds, ties in the sort */
@@ -1282,14 +1054,14 @@ static void test_broadphase(void)
                 else
                     objs[i] = make_box(x, y, z, 0.5, 0.5, 0.5, NULL);
             } else if (i % 2 == 0) {
-                objs[i] = make_sphere(x, y, z, rng_uniform(&seed, 0.1, 0.8));
+                objs[i] = make_sphere(x, y, z, sm64_uniform(&seed, 0.1, 0.8));
             } else {
                 double h[3];
-                rng_vec(&seed, 0.1, 0.8, h);
+                sm64_vec(&seed, 0.1, 0.8, h);
                 objs[i] = make_box(x, y, z, h[0], h[1], h[2], R);
             }
-            objs[i].is_static = (rng_next(&seed) % 5) == 0;
-            uint64_t g = rng_next(&seed) % 8;
+            objs[i].is_static = (sm64_next(&seed) % 5) == 0;
+            uint64_t g = sm64_next(&seed) % 8;
             objs[i].group = g < 4 ? 0u : (uint32_t)g;
         }
         /* planes: ground, a tilted one, a static-group one */
@@ -1312,11 +1084,11 @@ static void test_broadphase(void)
             int same = pairs.count == ne;
             for (int k = 0; same && k < ne; ++k)
                 same = pairs.pairs[k][0] == expect[k][0] && pairs.pairs[k][1] == expect[k][1];
-            ++g_checks;
+            ++check_count;
             if (!same) {
                 fprintf(stderr, "%s:%d: scene %d filter %d: broadphase %d pairs, brute force %d\n",
                         __FILE__, __LINE__, scene, use_filter, pairs.count, ne);
-                ++g_failed;
+                ++check_failures;
             }
             for (int k = 0; k < pairs.count; ++k) {
                 CHECK(pairs.pairs[k][0] < pairs.pairs[k][1]);
@@ -1354,10 +1126,5 @@ int main(void)
     test_random_box_box();
     test_random_sphere_box();
     test_broadphase();
-    if (g_failed) {
-        fprintf(stderr, "test_collision: %d of %d checks failed\n", g_failed, g_checks);
-        return 1;
-    }
-    printf("test_collision: all %d checks passed\n", g_checks);
-    return 0;
+    return check_result_counted("test_collision");
 }

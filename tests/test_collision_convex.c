@@ -17,7 +17,7 @@
  *     converged to ~1e-9 on the pairs here.
  * Run with --bench for a rough per-pair timing.
  * Returns 0 when every check passes, 1 otherwise. */
-#include "check.h"
+#include "testutil_collide.h"
 #include "collide.h"
 #include "collide_internal.h"
 #include "shapes.h"
@@ -28,109 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#define PI 3.14159265358979323846
-#define SQ2 1.4142135623730951
-
-#define CHECK_VEC(v, x, y, z, tol)      \
-    do {                                \
-        CHECK_NEAR((v)[0], (x), (tol)); \
-        CHECK_NEAR((v)[1], (y), (tol)); \
-        CHECK_NEAR((v)[2], (z), (tol)); \
-    } while (0)
-
-/* ---- helpers: vectors, rotations, rng ---- */
-
-static double dot3(const double *a, const double *b)
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void cross3(const double *a, const double *b, double *o)
-{
-    double t[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-    memcpy(o, t, sizeof t);
-}
-
-static void mat_identity(double R[9])
-{
-    static const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-    memcpy(R, I, sizeof I);
-}
-
-static void mat_axis_angle(double x, double y, double z, double ang, double R[9])
-{
-    double l = sqrt(x * x + y * y + z * z);
-    x /= l;
-    y /= l;
-    z /= l;
-    double c = cos(ang), s = sin(ang), t = 1.0 - c;
-    R[0] = t * x * x + c;
-    R[1] = t * x * y - s * z;
-    R[2] = t * x * z + s * y;
-    R[3] = t * x * y + s * z;
-    R[4] = t * y * y + c;
-    R[5] = t * y * z - s * x;
-    R[6] = t * x * z - s * y;
-    R[7] = t * y * z + s * x;
-    R[8] = t * z * z + c;
-}
-
-static void mat_mul(const double A[9], const double B[9], double C[9])
-{
-    double T[9];
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
-            T[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
-    memcpy(C, T, sizeof T);
-}
-
-static void rot_apply(const double *R, const double *v, double *o)
-{
-    double t[3] = {R[0] * v[0] + R[1] * v[1] + R[2] * v[2], R[3] * v[0] + R[4] * v[1] + R[5] * v[2],
-                   R[6] * v[0] + R[7] * v[1] + R[8] * v[2]};
-    memcpy(o, t, sizeof t);
-}
-
-static void rot_tapply(const double *R, const double *v, double *o)
-{
-    double t[3] = {R[0] * v[0] + R[3] * v[1] + R[6] * v[2], R[1] * v[0] + R[4] * v[1] + R[7] * v[2],
-                   R[2] * v[0] + R[5] * v[1] + R[8] * v[2]};
-    memcpy(o, t, sizeof t);
-}
-
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static double rng_uniform(uint64_t *s, double lo, double hi)
-{
-    return lo + (hi - lo) * (double)(rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static void rng_unit(uint64_t *s, double u[3])
-{
-    double l;
-    do {
-        for (int k = 0; k < 3; ++k)
-            u[k] = rng_uniform(s, -1.0, 1.0);
-        l = dot3(u, u);
-    } while (l > 1.0 || l < 1e-6);
-    l = sqrt(l);
-    for (int k = 0; k < 3; ++k)
-        u[k] /= l;
-}
-
-static void rng_rotation(uint64_t *s, double R[9])
-{
-    double u[3];
-    rng_unit(s, u);
-    mat_axis_angle(u[0], u[1], u[2], rng_uniform(s, 0.0, 2.0 * PI), R);
-}
 
 /* ---- hand-built hulls ---- */
 
@@ -295,43 +192,7 @@ static void check_hull_valid(const test_hull *t, const char *what)
 
 /* ---- objects ---- */
 
-static mo_cl_object obj_base(int type, double x, double y, double z, const double *R)
-{
-    mo_cl_object o;
-    memset(&o, 0, sizeof o);
-    o.type = type;
-    o.pos[0] = x;
-    o.pos[1] = y;
-    o.pos[2] = z;
-    if (R)
-        memcpy(o.rot, R, sizeof o.rot);
-    else
-        mat_identity(o.rot);
-    return o;
-}
-
-static mo_cl_object make_sphere(double x, double y, double z, double r)
-{
-    mo_cl_object o = obj_base(MO_CL_SPHERE, x, y, z, NULL);
-    o.radius = r;
-    return o;
-}
-
-static mo_cl_object make_box(double x, double y, double z, double hx, double hy, double hz, const double *R)
-{
-    mo_cl_object o = obj_base(MO_CL_BOX, x, y, z, R);
-    o.he[0] = hx;
-    o.he[1] = hy;
-    o.he[2] = hz;
-    return o;
-}
-
-static mo_cl_object make_plane(double x, double y, double z, const double *R)
-{
-    mo_cl_object o = obj_base(MO_CL_PLANE, x, y, z, R);
-    o.is_static = 1;
-    return o;
-}
+/* obj_base, make_sphere, make_box and make_plane: testutil_collide.h */
 
 static mo_cl_object make_capsule(double x, double y, double z, double r, double h, const double *R)
 {
@@ -404,7 +265,7 @@ static double hull_sdf_local(const mo_cl_hull *h, const double *p)
 static double surface_dist(const mo_cl_object *o, const double *p)
 {
     double w[3] = {p[0] - o->pos[0], p[1] - o->pos[1], p[2] - o->pos[2]}, l[3];
-    rot_tapply(o->rot, w, l);
+    mat_tvec(o->rot, w, l);
     double m = o->margin, d;
     switch (o->type) {
     case MO_CL_SPHERE:
@@ -449,7 +310,7 @@ static double surface_dist(const mo_cl_object *o, const double *p)
 static double ref_support(const mo_cl_object *o, const double *u)
 {
     double l[3];
-    rot_tapply(o->rot, u, l);
+    mat_tvec(o->rot, u, l);
     double h = dot3(o->pos, u) + o->margin;
     switch (o->type) {
     case MO_CL_SPHERE:
@@ -474,16 +335,6 @@ static double ref_sep(const mo_cl_object *a, const mo_cl_object *b, const double
 {
     double mu[3] = {-u[0], -u[1], -u[2]};
     return -ref_support(b, mu) - ref_support(a, u);
-}
-
-typedef struct sample {
-    double s, u[3];
-} sample;
-
-static int cmp_sample_desc(const void *pa, const void *pb)
-{
-    double a = ((const sample *)pa)->s, b = ((const sample *)pb)->s;
-    return (a < b) - (a > b);
 }
 
 /* max over unit u of ref_sep: Fibonacci sampling, then from the best samples
@@ -545,10 +396,7 @@ static double ref_distance_seeded(const mo_cl_object *a, const mo_cl_object *b, 
     nax += ref_axis(a, ax[nax]);
     nax += ref_axis(b, ax[nax]);
     for (int i = 0; i < N; ++i) {
-        double z = 1.0 - (2.0 * i + 1.0) / N, r = sqrt(1.0 - z * z), phi = i * 2.399963229728653;
-        smp[i].u[0] = r * cos(phi);
-        smp[i].u[1] = r * sin(phi);
-        smp[i].u[2] = z;
+        fibonacci_dir(i, N, smp[i].u);
         smp[i].s = ref_sep(a, b, smp[i].u);
     }
     qsort(smp, N, sizeof smp[0], cmp_sample_desc);
@@ -559,13 +407,7 @@ static double ref_distance_seeded(const mo_cl_object *a, const mo_cl_object *b, 
         smp[N].s = ref_sep(a, b, seed_u);
         seeds[ns++] = N;
     }
-    for (int i = 0; i < N && ns < SEEDS; ++i) {
-        int near = 0;
-        for (int k = 0; k < ns && !near; ++k)
-            near = dot3(smp[i].u, smp[seeds[k]].u) > cos(0.3);
-        if (!near)
-            seeds[ns++] = i;
-    }
+    pick_seeds(smp, N, cos(0.3), seeds, &ns, SEEDS);
     if (nax == 2) {
         double c[3];
         cross3(ax[0], ax[1], c);
@@ -705,7 +547,7 @@ static int ref_core_of(const mo_cl_object *o, ref_core *rc)
         memcpy(lv, th.v, sizeof(double) * 24);
         memcpy(rc->e, th.e, sizeof(int) * 2 * (size_t)rc->ne);
         for (int f = 0; f < 6; ++f)
-            rot_apply(o->rot, th.pl + 4 * f, rc->n[f]);
+            mat_vec(o->rot, th.pl + 4 * f, rc->n[f]);
         break;
     }
     case MO_CL_HULL: {
@@ -716,7 +558,7 @@ static int ref_core_of(const mo_cl_object *o, ref_core *rc)
         memcpy(lv, h->verts, sizeof(double) * 3 * (size_t)h->nverts);
         memcpy(rc->e, h->edges, sizeof(int) * 2 * (size_t)h->nedges);
         for (int f = 0; f < h->nfaces; ++f)
-            rot_apply(o->rot, h->planes + 4 * f, rc->n[f]);
+            mat_vec(o->rot, h->planes + 4 * f, rc->n[f]);
         break;
     }
     default:
@@ -726,7 +568,7 @@ static int ref_core_of(const mo_cl_object *o, ref_core *rc)
         memcpy(rc->v[0], o->pos, sizeof rc->v[0]);
     } else {
         for (int i = 0; i < rc->nv; ++i) {
-            rot_apply(o->rot, lv[i], rc->v[i]);
+            mat_vec(o->rot, lv[i], rc->v[i]);
             for (int k = 0; k < 3; ++k)
                 rc->v[i][k] += o->pos[k];
         }
@@ -831,12 +673,7 @@ static void check_contacts(const mo_cl_contact *c, int n, const mo_cl_object *a,
 {
     CHECK(n >= 0 && n <= MO_CL_MAX_POINTS);
     for (int i = 0; i < n; ++i) {
-        int ok = 1;
-        ok &= c[i].a == ia && c[i].b == ib;
-        ok &= fabs(sqrt(dot3(c[i].normal, c[i].normal)) - 1.0) <= 1e-12;
-        for (int k = 0; k < 3; ++k)
-            ok &= fabs(c[i].point_b[k] - c[i].point_a[k] - c[i].gap * c[i].normal[k]) <= 1e-9;
-        ok &= c[i].gap < margin;
+        int ok = contact_basic_ok(&c[i], ia, ib, margin);
         double sa = surface_dist(a, c[i].point_a), sb = surface_dist(b, c[i].point_b);
         ok &= fabs(sa) <= surf_tol && fabs(sb) <= surf_tol;
         ++g_contacts_checked;
@@ -863,44 +700,13 @@ static double min_gap(const mo_cl_contact *c, int n)
    opposite, points swapped */
 static void check_swap(const mo_cl_object *a, const mo_cl_object *b, double margin, double ptol, const char *what)
 {
-    mo_cl_contact c1[MO_CL_MAX_POINTS], c2[MO_CL_MAX_POINTS];
-    int n1 = mo_cl_collide(a, 0, b, 1, margin, c1);
-    int n2 = mo_cl_collide(b, 1, a, 0, margin, c2);
-    int ok = n1 == n2 && n1 > 0;
-    for (int i = 0; ok && i < n1; ++i) {
-        int found = 0;
-        for (int j = 0; j < n2 && !found; ++j) {
-            int same = c2[j].a == 1 && c2[j].b == 0 && fabs(c1[i].gap - c2[j].gap) <= 1e-9;
-            for (int k = 0; k < 3; ++k) {
-                same &= fabs(c1[i].normal[k] + c2[j].normal[k]) <= 1e-9;
-                same &= fabs(c1[i].point_a[k] - c2[j].point_b[k]) <= ptol;
-                same &= fabs(c1[i].point_b[k] - c2[j].point_a[k]) <= ptol;
-            }
-            found = same;
-        }
-        ok &= found;
-    }
+    int n1, n2;
+    int ok = swap_same(a, b, margin, 1e-9, ptol, &n1, &n2);
     if (!ok) {
         fprintf(stderr, "%s:%d: swapped order differs for %s (%d vs %d contacts)\n", __FILE__, __LINE__, what, n1,
                 n2);
         check_failures++;
     }
-}
-
-static int cmp_u32(const void *pa, const void *pb)
-{
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    return (a > b) - (a < b);
-}
-
-static int feature_set(const mo_cl_object *a, const mo_cl_object *b, double margin, uint32_t ids[MO_CL_MAX_POINTS])
-{
-    mo_cl_contact c[MO_CL_MAX_POINTS];
-    int n = mo_cl_collide(a, 0, b, 1, margin, c);
-    for (int i = 0; i < n; ++i)
-        ids[i] = c[i].feature;
-    qsort(ids, (size_t)n, sizeof ids[0], cmp_u32);
-    return n;
 }
 
 /* b moved by 1e-6 m and turned by 1e-6 rad, in 8 directions: same ids (and
@@ -916,18 +722,9 @@ static void check_stable(const mo_cl_object *a, const mo_cl_object *b, double ma
         CHECK(ids0[i] != ids0[i - 1]);
     uint64_t seed = 99;
     for (int t = 0; t < 8; ++t) {
-        mo_cl_object p = *b;
-        double u[3], dR[9];
-        p.pos[0] += (t & 1) ? 1e-6 : -1e-6;
-        p.pos[1] += (t & 2) ? 1e-6 : -1e-6;
-        p.pos[2] += (t & 4) ? 1e-6 : -1e-6;
-        rng_unit(&seed, u);
-        mat_axis_angle(u[0], u[1], u[2], 1e-6, dR);
-        mat_mul(dR, b->rot, p.rot);
+        mo_cl_object p = perturbed(b, t, &seed);
         int n1 = feature_set(a, &p, margin, ids1);
-        int same = n1 == n0;
-        for (int i = 0; same && i < n0; ++i)
-            same = ids0[i] == ids1[i];
+        int same = same_ids(ids0, n0, ids1, n1);
         if (!same) {
             fprintf(stderr, "%s:%d: feature ids of %s changed under perturbation %d (%d -> %d contacts)\n",
                     __FILE__, __LINE__, what, t, n0, n1);
@@ -1229,7 +1026,7 @@ static void test_hull_plane(void)
     double low = HUGE_VAL;
     for (int i = 0; i < 6; ++i) {
         double x[3];
-        rot_apply(R, g_octa.v + 3 * i, x);
+        mat_vec(R, g_octa.v + 3 * i, x);
         low = fmin(low, 0.4 + x[2]);
     }
     CHECK_NEAR(min_gap(c, n), low, 1e-15);
@@ -1680,14 +1477,14 @@ static void test_box_on_hull_box(void)
     int same = 0, total = 0;
     for (int it = 0; it < 200; ++it) {
         double Q1[9], Q2[9], h1[3], h2[3], dir[3];
-        rng_rotation(&seed, Q1);
-        rng_rotation(&seed, Q2);
+        sm64_rotation(&seed, Q1);
+        sm64_rotation(&seed, Q2);
         for (int k = 0; k < 3; ++k) {
-            h1[k] = rng_uniform(&seed, 0.2, 1.0);
-            h2[k] = rng_uniform(&seed, 0.2, 1.0);
+            h1[k] = sm64_uniform(&seed, 0.2, 1.0);
+            h2[k] = sm64_uniform(&seed, 0.2, 1.0);
         }
-        rng_unit(&seed, dir);
-        double dist = rng_uniform(&seed, 0.2, 1.6);
+        sm64_unit(&seed, dir);
+        double dist = sm64_uniform(&seed, 0.2, 1.6);
         mo_cl_object p = make_box(0, 0, 0, h1[0], h1[1], h1[2], Q1);
         mo_cl_object q = make_box(dist * dir[0], dist * dir[1], dist * dir[2], h2[0], h2[1], h2[2], Q2);
         static test_hull th;
@@ -1991,8 +1788,8 @@ static void test_degenerate(void)
     mo_cl_object objs[4] = {cap, cyl, hull, make_hull(0, 0, 0, &g_tetra, NULL)};
     for (int it = 0; it < 40; ++it) {
         mo_cl_object o = objs[it % 4];
-        rng_rotation(&seed, o.rot);
-        o.pos[0] = rng_uniform(&seed, -3, 3);
+        sm64_rotation(&seed, o.rot);
+        o.pos[0] = sm64_uniform(&seed, -3, 3);
         o.margin = 0.01;
         mo_cl_update_aabb(&o, 0.02);
         for (int k = 0; k < 3; ++k) {
@@ -2053,28 +1850,28 @@ typedef struct rnd_stats {
 static mo_cl_object random_shape(uint64_t *seed, int type, int hull_kind)
 {
     double R[9], pos[3];
-    rng_rotation(seed, R);
+    sm64_rotation(seed, R);
     for (int k = 0; k < 3; ++k)
-        pos[k] = rng_uniform(seed, -0.5, 0.5);
+        pos[k] = sm64_uniform(seed, -0.5, 0.5);
     mo_cl_object o;
     switch (type) {
     case MO_CL_SPHERE:
-        o = make_sphere(pos[0], pos[1], pos[2], rng_uniform(seed, 0.1, 0.6));
+        o = make_sphere(pos[0], pos[1], pos[2], sm64_uniform(seed, 0.1, 0.6));
         break;
     case MO_CL_CAPSULE: {
-        double r = rng_uniform(seed, 0.05, 0.4), h = rng_uniform(seed, 0.05, 0.8);
+        double r = sm64_uniform(seed, 0.05, 0.4), h = sm64_uniform(seed, 0.05, 0.8);
         o = make_capsule(pos[0], pos[1], pos[2], r, h, R);
         break;
     }
     case MO_CL_CYLINDER: {
-        double r = rng_uniform(seed, 0.1, 0.6), h = rng_uniform(seed, 0.1, 0.6);
+        double r = sm64_uniform(seed, 0.1, 0.6), h = sm64_uniform(seed, 0.1, 0.6);
         o = make_cylinder(pos[0], pos[1], pos[2], r, h, R);
         break;
     }
     case MO_CL_BOX: {
         double h[3];
         for (int k = 0; k < 3; ++k)
-            h[k] = rng_uniform(seed, 0.1, 0.7);
+            h[k] = sm64_uniform(seed, 0.1, 0.7);
         o = make_box(pos[0], pos[1], pos[2], h[0], h[1], h[2], R);
         break;
     }
@@ -2084,8 +1881,8 @@ static mo_cl_object random_shape(uint64_t *seed, int type, int hull_kind)
         break;
     }
     }
-    if (rng_uniform(seed, 0, 1) < 0.3)
-        o.margin = rng_uniform(seed, 0.0, 0.05);
+    if (sm64_uniform(seed, 0, 1) < 0.3)
+        o.margin = sm64_uniform(seed, 0.0, 0.05);
     return o;
 }
 
@@ -2127,8 +1924,8 @@ static void random_pairs(int ta, int tb, int iters, uint64_t seed, double rel, i
         mo_cl_object a = random_shape(&seed, ta, it % 3);
         mo_cl_object b = random_shape(&seed, tb, (it / 3) % 3);
         double dir[3];
-        rng_unit(&seed, dir);
-        double dist = rng_uniform(&seed, 0.0, 1.5);
+        sm64_unit(&seed, dir);
+        double dist = sm64_uniform(&seed, 0.0, 1.5);
         for (int k = 0; k < 3; ++k)
             b.pos[k] = a.pos[k] + dist * dir[k];
         int have_exact;
@@ -2245,9 +2042,9 @@ static void test_coincident(void)
                 /* hull centres: the vertex centroid at the same point */
                 double ca[3] = {0, 0, 0}, cb[3] = {0, 0, 0};
                 if (a.type == MO_CL_HULL)
-                    rot_apply(a.rot, a.hull->center, ca);
+                    mat_vec(a.rot, a.hull->center, ca);
                 if (b.type == MO_CL_HULL)
-                    rot_apply(b.rot, b.hull->center, cb);
+                    mat_vec(b.rot, b.hull->center, cb);
                 for (int k = 0; k < 3; ++k)
                     b.pos[k] = a.pos[k] + ca[k] - cb[k];
                 mo_cl_contact c[MO_CL_MAX_POINTS];
@@ -2282,7 +2079,7 @@ static void test_random_triangle(void)
     for (int it = 0; it < 1000; ++it) {
         double tri[9];
         for (int k = 0; k < 9; ++k)
-            tri[k] = rng_uniform(&seed, -1.0, 1.0);
+            tri[k] = sm64_uniform(&seed, -1.0, 1.0);
         double e1[3] = {tri[3] - tri[0], tri[4] - tri[1], tri[5] - tri[2]};
         double e2[3] = {tri[6] - tri[0], tri[7] - tri[1], tri[8] - tri[2]}, nt[3];
         cross3(e1, e2, nt);
@@ -2298,13 +2095,13 @@ static void test_random_triangle(void)
         mo_cl_object b = random_shape(&seed, types[it % 5], it % 3);
         /* near the triangle: above its centroid, offset */
         double cen[3] = {(tri[0] + tri[3] + tri[6]) / 3, (tri[1] + tri[4] + tri[7]) / 3, (tri[2] + tri[5] + tri[8]) / 3};
-        double h = rng_uniform(&seed, -0.3, 1.0);
+        double h = sm64_uniform(&seed, -0.3, 1.0);
         double ob[3];
         double bc[3] = {0, 0, 0};
         if (b.type == MO_CL_HULL)
-            rot_apply(b.rot, b.hull->center, bc);
+            mat_vec(b.rot, b.hull->center, bc);
         for (int k = 0; k < 3; ++k)
-            ob[k] = rng_uniform(&seed, -0.5, 0.5);
+            ob[k] = sm64_uniform(&seed, -0.5, 0.5);
         for (int k = 0; k < 3; ++k)
             b.pos[k] = cen[k] + h * nt[k] + ob[k] - bc[k];
         {
@@ -2312,8 +2109,8 @@ static void test_random_triangle(void)
             double mn[3] = {-nt[0], -nt[1], -nt[2]};
             double low0 = -ref_support(&b, mn) - dot3(nt, tri);
             int cls = (it / 5) % 3;
-            double target = cls == 0 ? rng_uniform(&seed, 1e-6, 0.05)
-                                     : (cls == 1 ? rng_uniform(&seed, -0.2, 0.0) : rng_uniform(&seed, -2.0, -0.2));
+            double target = cls == 0 ? sm64_uniform(&seed, 1e-6, 0.05)
+                                     : (cls == 1 ? sm64_uniform(&seed, -0.2, 0.0) : sm64_uniform(&seed, -2.0, -0.2));
             for (int k = 0; k < 3; ++k)
                 b.pos[k] += (target - low0) * nt[k];
         }

@@ -30,17 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int g_failed = 0;
-static int g_checks = 0;
-
-#define CHECK(cond)                                                                   \
-    do {                                                                              \
-        ++g_checks;                                                                   \
-        if (!(cond)) {                                                                \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);  \
-            ++g_failed;                                                               \
-        }                                                                             \
-    } while (0)
+#include "check.h"
 
 #define MISSING_MODULE "/nonexistent/moreau-test-gpu/libmoreau_cuda.so"
 
@@ -53,7 +43,7 @@ static void test_missing_module(void)
 
     if (setenv("MOREAU_CUDA_MODULE", MISSING_MODULE, 1) != 0) {
         fprintf(stderr, "setenv failed\n");
-        ++g_failed;
+        ++check_failures;
         return;
     }
     memset(&info, 0x5a, sizeof info);
@@ -143,20 +133,16 @@ int main(void)
         /* a configured module that does not load is a build error, not a missing GPU */
         if (configured && strncmp(err, "no CUDA device", 14) != 0) {
             fprintf(stderr, "test_gpu: the configured module %s did not load\n", configured);
-            ++g_failed;
+            ++check_failures;
         }
         if (configured && strncmp(err, "no CUDA device", 14) == 0) CHECK(strcmp(info.module_path, configured) == 0);
     }
     free(configured);
 
-    if (g_failed) {
-        fprintf(stderr, "test_gpu: %d of %d checks failed\n", g_failed, g_checks);
-        return 1;
-    }
+    if (check_failures) return check_result_counted("test_gpu");
     if (st != MO_OK) {
-        printf("test_gpu: %d error-path checks passed; skipping the device part: %s\n", g_checks, err);
+        printf("test_gpu: %d error-path checks passed; skipping the device part: %s\n", check_count, err);
         return 77;
     }
-    printf("test_gpu: all %d checks passed\n", g_checks);
-    return 0;
+    return check_result_counted("test_gpu");
 }

@@ -28,59 +28,27 @@
 
 #include "moreau/moreau.h"
 
-static int g_failed = 0, g_checks = 0;
-static int g_group_failed = 0, g_group_checks = 0;
-static int g_groups_failed = 0;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        ++g_checks;                                                                  \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-            ++g_failed;                                                              \
-        }                                                                            \
-    } while (0)
-
-#define CHECK_NEAR(x, y, tol)                                                                              \
-    do {                                                                                                   \
-        double x_ = (x), y_ = (y), t_ = (tol);                                                             \
-        ++g_checks;                                                                                        \
-        if (!(fabs(x_ - y_) <= t_)) {                                                                      \
-            fprintf(stderr, "%s:%d: CHECK_NEAR failed: %s = %.17g, %s = %.17g, |diff| = %.3g, tol %.3g\n", \
-                    __FILE__, __LINE__, #x, x_, #y, y_, fabs(x_ - y_), t_);                                \
-            ++g_failed;                                                                                    \
-        }                                                                                                  \
-    } while (0)
+#define CHECK_NEAR CHECK_NEAR_G17_DIFF
+#include "testutil.h"
 
 /* x <= bound */
 #define CHECK_LE(x, bound)                                                                           \
     do {                                                                                             \
         double x_ = (x), b_ = (bound);                                                               \
-        ++g_checks;                                                                                  \
+        ++check_count;                                                                               \
         if (!(x_ <= b_)) {                                                                           \
             fprintf(stderr, "%s:%d: CHECK_LE failed: %s = %.6g > %s = %.6g\n", __FILE__, __LINE__, #x, \
                     x_, #bound, b_);                                                                 \
-            ++g_failed;                                                                              \
+            ++check_failures;                                                                        \
         }                                                                                            \
     } while (0)
 
-static void group_begin(void)
-{
-    g_group_failed = g_failed;
-    g_group_checks = g_checks;
-}
-
-static void group_end(const char *name)
-{
-    int nf = g_failed - g_group_failed, nc = g_checks - g_group_checks;
-    if (nf) g_groups_failed++;
-    printf("%s %-50s %4d checks, %d failed\n", nf ? "FAIL" : "ok  ", name, nc, nf);
-    fflush(stdout);
-}
+static void group_begin(void) { check_group_begin(); }
+/* "ok   name  N checks, F failed" */
+static void group_end(const char *name) { check_group_end(name, 50, 4); }
 
 #define H (1.0 / 120.0)
 #define G 9.81
-#define PI 3.14159265358979323846
 
 /* ---- vectors and quaternions (own) ---- */
 
@@ -139,13 +107,7 @@ static mo_world *new_world(mo_vec3 gravity)
 {
     mo_world_def wd = mo_default_world_def();
     wd.gravity = gravity;
-    mo_world *w = NULL;
-    char err[256];
-    if (mo_world_create(&wd, &w, err, sizeof err) != MO_OK) {
-        fprintf(stderr, "mo_world_create: %s\n", err);
-        exit(2);
-    }
-    return w;
+    return world_or_exit(&wd, "mo_world_create: ", 2);
 }
 
 static mo_mat3 diag3(double a, double b, double c)
@@ -172,15 +134,7 @@ static mo_body_id body(mo_world *w, mo_body_type type, mo_vec3 x, mo_quat q, dou
     return id;
 }
 
-static mo_joint_id joint(mo_world *w, const mo_joint_def *d)
-{
-    mo_joint_id id;
-    if (mo_joint_create(w, d, &id) != MO_OK) {
-        fprintf(stderr, "mo_joint_create: %s\n", mo_world_last_error(w));
-        exit(2);
-    }
-    return id;
-}
+static mo_joint_id joint(mo_world *w, const mo_joint_def *d) { return joint_or_exit(w, d, "mo_joint_create: ", 2); }
 
 static mo_vec3 pos(mo_world *w, mo_body_id b) { mo_vec3 r; mo_body_position(w, b, &r); return r; }
 static mo_quat ori(mo_world *w, mo_body_id b) { mo_quat r; mo_body_orientation(w, b, &r); return r; }
@@ -1070,6 +1024,5 @@ int main(void)
     test_two_bodies();
     test_kinematic();
     test_determinism();
-    printf("%d checks, %d failed (%d groups failed)\n", g_checks, g_failed, g_groups_failed);
-    return g_failed ? 1 : 0;
+    return check_groups_result();
 }

@@ -5,7 +5,7 @@
  * the 20-box stack standing for 10 s. */
 #include <stdlib.h>
 #include <moreau/moreau.h>
-#include "check.h"
+#include "testutil.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -19,13 +19,7 @@
 
 static mo_world *world(mo_world_def *wd)
 {
-    mo_world *w = NULL;
-    char err[256];
-    if (mo_world_create(wd, &w, err, sizeof err) != MO_OK) {
-        fprintf(stderr, "world: %s\n", err);
-        exit(1);
-    }
-    return w;
+    return world_or_exit(wd, "world: ", 1);
 }
 
 static mo_body_id ground(mo_world *w, mo_quat q, double mu)

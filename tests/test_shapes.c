@@ -13,7 +13,7 @@
  *     point-inside tests (step tmax / 4000) for every solid; the mesh against a
  *     brute-force loop with a barycentric ray/triangle test.
  * Returns 0 when every check passes, 1 otherwise. */
-#include "check.h"
+#include "testutil.h"
 #include "shapes.h"
 
 #include <math.h>
@@ -24,8 +24,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define PI 3.14159265358979323846
-
 /* ---- helpers: rng, rotations ---- */
 
 typedef struct rng {
@@ -34,21 +32,12 @@ typedef struct rng {
 
 static double rnd(rng *r) /* uniform [0, 1) */
 {
-    r->s ^= r->s >> 12;
-    r->s ^= r->s << 25;
-    r->s ^= r->s >> 27;
-    return (double)((r->s * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
+    return xorshift64s_uniform01(&r->s);
 }
 
 static double rnd_range(rng *r, double a, double b)
 {
-    return a + (b - a) * rnd(r);
-}
-
-static void mat_identity(double R[9])
-{
-    static const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-    memcpy(R, I, sizeof I);
+    return xorshift64s_range(&r->s, a, b);
 }
 
 /* rotation from a random unit quaternion, row-major */
@@ -59,60 +48,7 @@ static void mat_random(rng *g, double R[9])
         for (int i = 0; i < 4; ++i) q[i] = rnd_range(g, -1, 1);
         l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
     } while (l < 0.1 || l > 1);
-    double w = q[0] / l, x = q[1] / l, y = q[2] / l, z = q[3] / l;
-    R[0] = 1 - 2 * (y * y + z * z);
-    R[1] = 2 * (x * y - w * z);
-    R[2] = 2 * (x * z + w * y);
-    R[3] = 2 * (x * y + w * z);
-    R[4] = 1 - 2 * (x * x + z * z);
-    R[5] = 2 * (y * z - w * x);
-    R[6] = 2 * (x * z - w * y);
-    R[7] = 2 * (y * z + w * x);
-    R[8] = 1 - 2 * (x * x + y * y);
-}
-
-static void mat_axis_angle(double x, double y, double z, double ang, double R[9])
-{
-    double l = sqrt(x * x + y * y + z * z);
-    x /= l;
-    y /= l;
-    z /= l;
-    double c = cos(ang), s = sin(ang), t = 1.0 - c;
-    R[0] = t * x * x + c;
-    R[1] = t * x * y - s * z;
-    R[2] = t * x * z + s * y;
-    R[3] = t * x * y + s * z;
-    R[4] = t * y * y + c;
-    R[5] = t * y * z - s * x;
-    R[6] = t * x * z - s * y;
-    R[7] = t * y * z + s * x;
-    R[8] = t * z * z + c;
-}
-
-static void mat_vec(const double R[9], const double v[3], double out[3])
-{
-    double t[3];
-    for (int i = 0; i < 3; ++i) t[i] = R[3 * i] * v[0] + R[3 * i + 1] * v[1] + R[3 * i + 2] * v[2];
-    memcpy(out, t, sizeof t);
-}
-
-static void mat_tvec(const double R[9], const double v[3], double out[3])
-{
-    double t[3];
-    for (int i = 0; i < 3; ++i) t[i] = R[i] * v[0] + R[3 + i] * v[1] + R[6 + i] * v[2];
-    memcpy(out, t, sizeof t);
-}
-
-static double dot3(const double *a, const double *b)
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void cross3(const double *a, const double *b, double *o)
-{
-    o[0] = a[1] * b[2] - a[2] * b[1];
-    o[1] = a[2] * b[0] - a[0] * b[2];
-    o[2] = a[0] * b[1] - a[1] * b[0];
+    mat_from_quat(q, R);
 }
 
 static mo_cl_object make_obj(int type, const double *pos, const double *R)

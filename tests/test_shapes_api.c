@@ -5,7 +5,7 @@
  * queries, and bad shape definitions refused with exact sentences. */
 #include <stdlib.h>
 #include <moreau/moreau.h>
-#include "check.h"
+#include "testutil.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -15,13 +15,7 @@ static mo_world *world(void)
 {
     mo_world_def wd = mo_default_world_def();
     wd.solver.max_iterations = 50;
-    mo_world *w = NULL;
-    char err[256];
-    if (mo_world_create(&wd, &w, err, sizeof err) != MO_OK) {
-        fprintf(stderr, "%s\n", err);
-        exit(1);
-    }
-    return w;
+    return world_or_exit(&wd, "", 1);
 }
 
 static mo_body_id ground(mo_world *w)

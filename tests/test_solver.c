@@ -47,70 +47,31 @@
 
 #include "internal.h"
 
-#define T_PI 3.14159265358979323846
-
-static int g_failed = 0, g_checks = 0;
-static int g_group_failed = 0, g_group_checks = 0;
-static int g_groups_failed = 0;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        ++g_checks;                                                                  \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-            ++g_failed;                                                              \
-        }                                                                            \
-    } while (0)
-
-/* |x - y| <= tol */
-#define CHECK_NEAR(x, y, tol)                                                                              \
-    do {                                                                                                   \
-        double x_ = (x), y_ = (y), t_ = (tol);                                                             \
-        ++g_checks;                                                                                        \
-        if (!(fabs(x_ - y_) <= t_)) {                                                                      \
-            fprintf(stderr, "%s:%d: CHECK_NEAR failed: %s = %.17g, %s = %.17g, |diff| = %.3g, tol %.3g\n", \
-                    __FILE__, __LINE__, #x, x_, #y, y_, fabs(x_ - y_), t_);                                \
-            ++g_failed;                                                                                    \
-        }                                                                                                  \
-    } while (0)
+#define CHECK_NEAR CHECK_NEAR_G17_DIFF
+#include "testutil.h"
 
 /* a check with a printed context label (loops) */
 #define CHECK_NEAR_L(x, y, tol, ...)                                                                       \
     do {                                                                                                   \
         double x_ = (x), y_ = (y), t_ = (tol);                                                             \
-        ++g_checks;                                                                                        \
+        ++check_count;                                                                                     \
         if (!(fabs(x_ - y_) <= t_)) {                                                                      \
             fprintf(stderr, "%s:%d: CHECK_NEAR failed [", __FILE__, __LINE__);                             \
             fprintf(stderr, __VA_ARGS__);                                                                  \
             fprintf(stderr, "]: %s = %.17g, %s = %.17g, |diff| = %.3g, tol %.3g\n", #x, x_, #y, y_,        \
                     fabs(x_ - y_), t_);                                                                    \
-            ++g_failed;                                                                                    \
+            ++check_failures;                                                                              \
         }                                                                                                  \
     } while (0)
 
-static void group_begin(void)
-{
-    g_group_failed = g_failed;
-    g_group_checks = g_checks;
-}
+static void group_begin(void) { check_group_begin(); }
+/* "ok   name  N checks, F failed" */
+static void group_end(const char *name) { check_group_end(name, 44, 6); }
 
-static void group_end(const char *name)
-{
-    int nf = g_failed - g_group_failed, nc = g_checks - g_group_checks;
-    if (nf) g_groups_failed++;
-    printf("%s %-44s %6d checks, %d failed\n", nf ? "FAIL" : "ok  ", name, nc, nf);
-    fflush(stdout);
-}
+/* ---- own small math (independent of engine/kernels/vec.h; dot3, cross3,
+   mat_vec and mat_tvec are testutil.h's) ---- */
 
-/* ---- own small math (independent of engine/kernels/vec.h) ---- */
-
-static void t_cross(const double *a, const double *b, double *r)
-{
-    double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
-    r[0] = x; r[1] = y; r[2] = z;
-}
-static double t_dot(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static double t_norm(const double *a) { return sqrt(t_dot(a, a)); }
+static double t_norm(const double *a) { return sqrt(dot3(a, a)); }
 static void t_unit(double *a)
 {
     double l = t_norm(a);
@@ -121,8 +82,8 @@ static void t_unit(double *a)
 static void t_qmul(const double *a, const double *b, double *r)
 {
     double av[3] = {a[1], a[2], a[3]}, bv[3] = {b[1], b[2], b[3]}, c[3];
-    t_cross(av, bv, c);
-    double w = a[0] * b[0] - t_dot(av, bv);
+    cross3(av, bv, c);
+    double w = a[0] * b[0] - dot3(av, bv);
     double x = a[0] * bv[0] + b[0] * av[0] + c[0];
     double y = a[0] * bv[1] + b[0] * av[1] + c[1];
     double z = a[0] * bv[2] + b[0] * av[2] + c[2];
@@ -140,26 +101,12 @@ static void t_qaa(double ax, double ay, double az, double angle, double *q)
 /* R = (w^2 - v.v) I + 2 v v^T + 2 w [v]x, row-major */
 static void t_qR(const double *q, double *R)
 {
-    double w = q[0], v[3] = {q[1], q[2], q[3]}, vv = t_dot(v, v);
+    double w = q[0], v[3] = {q[1], q[2], q[3]}, vv = dot3(v, v);
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) R[3 * i + j] = (i == j ? w * w - vv : 0.0) + 2.0 * v[i] * v[j];
     R[1] -= 2 * w * v[2]; R[2] += 2 * w * v[1];
     R[3] += 2 * w * v[2]; R[5] -= 2 * w * v[0];
     R[6] -= 2 * w * v[1]; R[7] += 2 * w * v[0];
-}
-static void t_Rv(const double *R, const double *v, double *r)
-{
-    double x = R[0] * v[0] + R[1] * v[1] + R[2] * v[2];
-    double y = R[3] * v[0] + R[4] * v[1] + R[5] * v[2];
-    double z = R[6] * v[0] + R[7] * v[1] + R[8] * v[2];
-    r[0] = x; r[1] = y; r[2] = z;
-}
-static void t_RTv(const double *R, const double *v, double *r)
-{
-    double x = R[0] * v[0] + R[3] * v[1] + R[6] * v[2];
-    double y = R[1] * v[0] + R[4] * v[1] + R[7] * v[2];
-    double z = R[2] * v[0] + R[5] * v[1] + R[8] * v[2];
-    r[0] = x; r[1] = y; r[2] = z;
 }
 
 /* inverse of a small dense n x n matrix by Gauss-Jordan with partial pivoting; 0 if singular */
@@ -290,13 +237,7 @@ static mo_world *new_world(double gz, double joint_eps)
     mo_world_def wd = mo_default_world_def();
     wd.gravity = (mo_vec3){0.0, 0.0, gz};
     wd.joint_compliance = joint_eps;
-    mo_world *w = NULL;
-    char err[256];
-    if (mo_world_create(&wd, &w, err, sizeof err) != MO_OK) {
-        fprintf(stderr, "mo_world_create failed: %s\n", err);
-        exit(2);
-    }
-    return w;
+    return world_or_exit(&wd, "mo_world_create failed: ", 2);
 }
 
 /* generic SPD body inertia: Q diag(a, b, c) Q^T */
@@ -358,7 +299,7 @@ static void body_point(mo_world *w, mo_body_id id, const double *local, double *
     mo_body *b = BODY(w, id);
     double R[9];
     t_qR(b->k.q, R);
-    t_Rv(R, local, out);
+    mat_vec(R, local, out);
     for (int k = 0; k < 3; k++) out[k] += b->k.x[k];
 }
 
@@ -368,7 +309,7 @@ static void body_local(mo_world *w, mo_body_id id, const double *world, double *
     mo_body *b = BODY(w, id);
     double R[9], d[3] = {world[0] - b->k.x[0], world[1] - b->k.x[1], world[2] - b->k.x[2]};
     t_qR(b->k.q, R);
-    t_RTv(R, d, out);
+    mat_tvec(R, d, out);
 }
 
 /* world vector of a body-frame vector and back */
@@ -376,13 +317,13 @@ static void body_dir(mo_world *w, mo_body_id id, const double *local, double *ou
 {
     double R[9];
     t_qR(BODY(w, id)->k.q, R);
-    t_Rv(R, local, out);
+    mat_vec(R, local, out);
 }
 static void body_dir_local(mo_world *w, mo_body_id id, const double *world, double *out)
 {
     double R[9];
     t_qR(BODY(w, id)->k.q, R);
-    t_RTv(R, world, out);
+    mat_tvec(R, world, out);
 }
 
 /* rotates a body's orientation by angle about a world axis: q <- q(axis, angle) q */
@@ -398,12 +339,7 @@ static void rotate_body(mo_world *w, mo_body_id id, double ax, double ay, double
 
 static mo_joint_id add_joint(mo_world *w, const mo_joint_def *d)
 {
-    mo_joint_id id;
-    if (mo_joint_create(w, d, &id) != MO_OK) {
-        fprintf(stderr, "mo_joint_create failed: %s\n", mo_world_last_error(w));
-        exit(2);
-    }
-    return id;
+    return joint_or_exit(w, d, "mo_joint_create failed: ", 2);
 }
 
 /* ---- the dense view of an assembled problem ---- */
@@ -1096,7 +1032,7 @@ static void test_contact_rows(void)
     double he[3] = {0.3, 0.2, 0.1}, zmin = INFINITY;
     for (int c = 0; c < 8; c++) {
         double l[3] = {(c & 1) ? he[0] : -he[0], (c & 2) ? he[1] : -he[1], (c & 4) ? he[2] : -he[2]}, r[3];
-        t_Rv(Rb, l, r);
+        mat_vec(Rb, l, r);
         if (r[2] < zmin) zmin = r[2];
     }
     mo_shape_def box = shape_of(MO_SHAPE_BOX, 0, he[0], he[1], he[2], 0.6);
@@ -1104,8 +1040,8 @@ static void test_contact_rows(void)
                              (double[]){0.1, 0.2, -0.3}, 2.0, NULL, &box);
     /* sphere on the box's top face, 1 mm deep */
     double ntop[3], off[3], xs[3], xb[3] = {0.2, -0.1, -zmin - 0.002};
-    t_Rv(Rb, (double[]){0, 0, 1}, ntop);
-    t_Rv(Rb, (double[]){0.05, -0.03, 0.1}, off);
+    mat_vec(Rb, (double[]){0, 0, 1}, ntop);
+    mat_vec(Rb, (double[]){0.05, -0.03, 0.1}, off);
     for (int k = 0; k < 3; k++) xs[k] = xb[k] + off[k] + ntop[k] * (0.08 - 0.001);
     mo_shape_def sph = shape_of(MO_SHAPE_SPHERE, 0.08, 0, 0, 0, 0.5);
     mo_mat3 Is = generic_inertia(0.002, 0.003, 0.0025, 1, 1, 0, 0.7); /* explicit, generic */
@@ -1149,10 +1085,10 @@ static void test_contact_rows(void)
         CHECK_NEAR(t_norm(k->n), 1.0, 1e-12);
         CHECK_NEAR(t_norm(k->t1), 1.0, 1e-12);
         CHECK_NEAR(t_norm(k->t2), 1.0, 1e-12);
-        CHECK_NEAR(t_dot(k->n, k->t1), 0.0, 1e-12);
-        CHECK_NEAR(t_dot(k->n, k->t2), 0.0, 1e-12);
+        CHECK_NEAR(dot3(k->n, k->t1), 0.0, 1e-12);
+        CHECK_NEAR(dot3(k->n, k->t2), 0.0, 1e-12);
         double c12[3];
-        t_cross(k->t1, k->t2, c12);
+        cross3(k->t1, k->t2, c12);
         for (int i = 0; i < 3; i++) CHECK_NEAR(c12[i], k->n[i], 1e-12);
         /* block data */
         {
@@ -1184,7 +1120,7 @@ static void test_contact_rows(void)
                 mo_body *b = &w->bodies[sides[sd]];
                 if (b->owner < 0) continue;
                 double rr[3] = {pt[0] - b->k.x[0], pt[1] - b->k.x[1], pt[2] - b->k.x[2]}, cr[3];
-                t_cross(rr, dirs[i], cr);
+                cross3(rr, dirs[i], cr);
                 for (int q = 0; q < 3; q++) {
                     row[odof[b->owner] + q] += sg * dirs[i][q];
                     row[odof[b->owner] + 3 + q] += sg * cr[q];
@@ -1674,11 +1610,11 @@ static void brute_project(const double *x, double mu, double *out)
     const int ns = 720;
     double bphi = 0;
     for (int i = 0; i < ns; i++) {
-        double phi = 2.0 * T_PI * i / ns, dd = brute_dist2(x, mu, phi, y);
+        double phi = 2.0 * PI * i / ns, dd = brute_dist2(x, mu, phi, y);
         if (dd < best) { best = dd; bphi = phi; memcpy(out, y, sizeof y); }
     }
     /* refine: x . d(phi) is maximal where its derivative -x1 sin + x2 cos changes sign from + to - */
-    double a = bphi - 2.0 * T_PI / ns, b = bphi + 2.0 * T_PI / ns;
+    double a = bphi - 2.0 * PI / ns, b = bphi + 2.0 * PI / ns;
     double fa = -x[1] * sin(a) + x[2] * cos(a), fb = -x[1] * sin(b) + x[2] * cos(b);
     if (fa > 0 && fb < 0) {
         for (int it = 0; it < 200 && b - a > 0; it++) {
@@ -1728,7 +1664,7 @@ static void test_cone(void)
         /* Moreau: z = P(x) - x lies in the dual cone F_mu* = {mu |z_t| <= z_n}, and z . P(x) = 0 */
         double z[3] = {pe[0] - x[0], pe[1] - x[1], pe[2] - x[2]};
         CHECK(mu * hypot(z[1], z[2]) <= z[0] + 1e-12 * sc);
-        CHECK_NEAR(t_dot(z, pe), 0.0, 1e-12 * sc * sc);
+        CHECK_NEAR(dot3(z, pe), 0.0, 1e-12 * sc * sc);
         ncase++;
         if (hypot(x[1], x[2]) <= mu * x[0]) nin++;
         else if (mu * hypot(x[1], x[2]) <= -x[0]) npolar++;
@@ -1814,6 +1750,5 @@ int main(void)
     test_contact_rows();
     test_cone();
     test_solvers();
-    printf("%d checks, %d failed (%d groups failed)\n", g_checks, g_failed, g_groups_failed);
-    return g_failed ? 1 : 0;
+    return check_groups_result();
 }
