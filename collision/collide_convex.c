@@ -219,19 +219,6 @@ static void any_perp(const double *u, double *out)
     }
 }
 
-/* writes one contact; point_b follows from point_a, gap and normal */
-static inline void set_contact(mo_cl_contact *c, const double *n, const double *pa, double gap,
-                               uint32_t feature)
-{
-    for (int k = 0; k < 3; ++k) {
-        c->normal[k] = n[k];
-        c->point_a[k] = pa[k];
-        c->point_b[k] = pa[k] + gap * n[k];
-    }
-    c->gap = gap;
-    c->feature = feature;
-}
-
 /* exchange the roles of a and b */
 static void flip_contacts(mo_cl_contact *c, int n)
 {
@@ -1347,7 +1334,7 @@ static int clip_features(const feature *ref, const feature *inc, int ref_is_b, c
             madd3(x, -rb, n, pa); /* x on b's core: point_b, then back by the gap */
             madd3(pa, -c->z, n, pa);
         }
-        set_contact(&out[i], n, pa, c->z, ids[sel[i]]);
+        mo_cl_set_contact(&out[i], n, pa, c->z, ids[sel[i]]);
     }
     return nk;
 }
@@ -1394,7 +1381,7 @@ static int segment_pair(const feature *FA, const feature *FB, const double *n, d
             continue;
         double pa[3];
         madd3(xa, ra, n, pa);
-        set_contact(&out[nk++], n, pa, gap, base | (uint32_t)(2 * e + from_b[e]));
+        mo_cl_set_contact(&out[nk++], n, pa, gap, base | (uint32_t)(2 * e + from_b[e]));
     }
     return nk;
 }
@@ -1466,7 +1453,7 @@ static int make_manifold(const cvx *A, const cvx *B, const double *n, double gap
         support(B, nn, qb);
         madd3(qb, -gc + ra, n, pa);
     }
-    set_contact(out, n, pa, gap, single_id(FA.code, FB.code));
+    mo_cl_set_contact(out, n, pa, gap, single_id(FA.code, FB.code));
     return k + 1;
 }
 
@@ -1492,7 +1479,7 @@ static int poly_edge_contact(const cvx *A, const cvx *B, int ea, int eb, const d
     double p[3];
     for (int k = 0; k < 3; ++k)
         p[k] = 0.5 * (qa[k] + qb[k]) - 0.5 * gap * n[k];
-    set_contact(out, n, p, gap, single_id(fcode(FK_EDGE, ea), fcode(FK_EDGE, eb)));
+    mo_cl_set_contact(out, n, p, gap, single_id(fcode(FK_EDGE, ea), fcode(FK_EDGE, eb)));
     return 1;
 }
 
@@ -2096,7 +2083,7 @@ int mo_cl_pair_sphere_capsule(const mo_cl_object *a, const mo_cl_object *b, doub
     double pa[3];
     madd3(a->pos, a->radius, n, pa);
     uint32_t region = t <= -h ? 0u : (t >= h ? 2u : 1u);
-    set_contact(out, n, pa, dist - rsum, region);
+    mo_cl_set_contact(out, n, pa, dist - rsum, region);
     return 1;
 }
 
@@ -2153,7 +2140,7 @@ int mo_cl_pair_sphere_cylinder(const mo_cl_object *a, const mo_cl_object *b, dou
     double n[3], pa[3];
     mat_vec(b->rot, nl, n);
     madd3(a->pos, rs, n, pa);
-    set_contact(out, n, pa, gap, region);
+    mo_cl_set_contact(out, n, pa, gap, region);
     return 1;
 }
 
@@ -2233,7 +2220,7 @@ int mo_cl_pair_capsule_capsule(const mo_cl_object *a, const mo_cl_object *b, dou
                 }
                 double pa[3];
                 madd3(xa, a->radius, ne, pa);
-                set_contact(&out[nk++], ne, pa, ge, 16u + 2u * (uint32_t)e + (uint32_t)from_b[e]);
+                mo_cl_set_contact(&out[nk++], ne, pa, ge, 16u + 2u * (uint32_t)e + (uint32_t)from_b[e]);
             }
             /* skew axes: the closest pair inside the overlap can be deeper */
             if (nk > 0 && !(gap < gmin - 1e-4 * size))
@@ -2244,7 +2231,7 @@ int mo_cl_pair_capsule_capsule(const mo_cl_object *a, const mo_cl_object *b, dou
         return nk;
     double pa[3];
     madd3(qa, a->radius, n, pa);
-    set_contact(&out[nk++], n, pa, gap, 3u * ra + rb);
+    mo_cl_set_contact(&out[nk++], n, pa, gap, 3u * ra + rb);
     return nk;
 }
 
@@ -2265,7 +2252,7 @@ int mo_cl_pair_plane_capsule(const mo_cl_object *a, const mo_cl_object *b, doubl
             continue;
         double pa[3];
         madd3(x, -(b->radius + gap), pn, pa); /* on the plane below the end */
-        set_contact(&out[nk++], pn, pa, gap, (uint32_t)e);
+        mo_cl_set_contact(&out[nk++], pn, pa, gap, (uint32_t)e);
     }
     return nk;
 }
@@ -2355,7 +2342,7 @@ int mo_cl_pair_plane_cylinder(const mo_cl_object *a, const mo_cl_object *b, doub
     for (int i = 0; i < nk; ++i) {
         double pa[3];
         madd3(kx[sel[i]], -keep[sel[i]].z, pn, pa);
-        set_contact(&out[i], pn, pa, keep[sel[i]].z, kid[sel[i]]);
+        mo_cl_set_contact(&out[i], pn, pa, keep[sel[i]].z, kid[sel[i]]);
     }
     return nk;
 }
@@ -2395,7 +2382,7 @@ int mo_cl_pair_plane_hull(const mo_cl_object *a, const mo_cl_object *b, double m
         mat_vec(b->rot, h->verts + 3 * keep[sel[i]].label, x);
         madd3(b->pos, 1.0, x, x);
         madd3(x, -keep[sel[i]].z, pn, pa);
-        set_contact(&out[i], pn, pa, keep[sel[i]].z, ids[sel[i]]);
+        mo_cl_set_contact(&out[i], pn, pa, keep[sel[i]].z, ids[sel[i]]);
     }
     return nk;
 }
@@ -2575,7 +2562,7 @@ int mo_cl_collide_triangle(const double tri_world[9], const mo_cl_object *convex
         if (gap < cut) {
             double pa[3];
             madd3(X.c, -(gap + X.r), nrm, pa);
-            set_contact(out, nrm, pa, gap, region);
+            mo_cl_set_contact(out, nrm, pa, gap, region);
             n = 1;
         }
         break;

@@ -20,6 +20,19 @@
 extern "C" {
 #endif
 
+/* writes one contact; point_b follows from point_a, gap and normal */
+static inline void mo_cl_set_contact(mo_cl_contact *c, const double *n, const double *pa, double gap,
+                                     uint32_t feature)
+{
+    for (int k = 0; k < 3; ++k) {
+        c->normal[k] = n[k];
+        c->point_a[k] = pa[k];
+        c->point_b[k] = pa[k] + gap * n[k];
+    }
+    c->gap = gap;
+    c->feature = feature;
+}
+
 /* most points a clipped polygon may hold (input of mo_cl_reduce_points) */
 #define MO_CL_CLIP_CAP 128
 

@@ -95,19 +95,6 @@ static inline void rot_col(const double *rot, int k, double *out)
     out[2] = rot[6 + k];
 }
 
-/* writes one contact; point_b follows from point_a, gap and normal */
-static inline void set_contact(mo_cl_contact *c, const double *n, const double *pa, double gap,
-                               uint32_t feature)
-{
-    for (int k = 0; k < 3; ++k) {
-        c->normal[k] = n[k];
-        c->point_a[k] = pa[k];
-        c->point_b[k] = pa[k] + gap * n[k];
-    }
-    c->gap = gap;
-    c->feature = feature;
-}
-
 /* box centre, axes (ax[k] = local axis k in world) and half extents */
 typedef struct box_frame {
     double c[3];
@@ -223,7 +210,7 @@ static int collide_sphere_sphere(const mo_cl_object *a, const mo_cl_object *b, d
     }
     double pa[3] = {a->pos[0] + a->radius * n[0], a->pos[1] + a->radius * n[1],
                     a->pos[2] + a->radius * n[2]};
-    set_contact(out, n, pa, dist - rsum, 0);
+    mo_cl_set_contact(out, n, pa, dist - rsum, 0);
     return 1;
 }
 
@@ -242,7 +229,7 @@ static int collide_sphere_plane(const mo_cl_object *s, const mo_cl_object *p, do
     double n[3] = {-pn[0], -pn[1], -pn[2]};
     double pa[3] = {s->pos[0] + s->radius * n[0], s->pos[1] + s->radius * n[1],
                     s->pos[2] + s->radius * n[2]};
-    set_contact(out, n, pa, gap, 0);
+    mo_cl_set_contact(out, n, pa, gap, 0);
     return 1;
 }
 
@@ -292,7 +279,7 @@ static int collide_box_plane(const mo_cl_object *b, const mo_cl_object *p, doubl
                     ((v & 2) ? B.h[1] : -B.h[1]) * B.ax[1][k] +
                     ((v & 4) ? B.h[2] : -B.h[2]) * B.ax[2][k];
         }
-        set_contact(&out[i], n, pa, s[v], (uint32_t)v);
+        mo_cl_set_contact(&out[i], n, pa, s[v], (uint32_t)v);
     }
     return count;
 }
@@ -358,7 +345,7 @@ static int collide_sphere_box(const mo_cl_object *s, const mo_cl_object *b, doub
         region = region - ((region / pow3[kmin]) % 3) * pow3[kmin] + (sg > 0.0 ? 2 : 0) * pow3[kmin];
     }
     double pa[3] = {s->pos[0] + r * n[0], s->pos[1] + r * n[1], s->pos[2] + r * n[2]};
-    set_contact(out, n, pa, gap, (uint32_t)region);
+    mo_cl_set_contact(out, n, pa, gap, (uint32_t)region);
     return 1;
 }
 
@@ -592,7 +579,7 @@ static int box_face_contacts(const box_frame *ref, const box_frame *inc, int axi
             if (ref_is_b)
                 pa[k] += c->z * n[k];
         }
-        set_contact(&out[i], nout, pa, c->z, ids[sel[i]]);
+        mo_cl_set_contact(&out[i], nout, pa, c->z, ids[sel[i]]);
     }
     return nk;
 }
@@ -655,7 +642,7 @@ static int box_edge_contact(const box_frame *A, const box_frame *B, int i, int j
     double p[3];
     for (int k = 0; k < 3; ++k)
         p[k] = 0.5 * (qa[k] + qb[k]) - 0.5 * gap * n[k];
-    set_contact(out, n, p, gap, FEATURE_EDGE | ea << 4 | eb);
+    mo_cl_set_contact(out, n, p, gap, FEATURE_EDGE | ea << 4 | eb);
     return 1;
 }
 

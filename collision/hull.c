@@ -41,15 +41,6 @@
 /* hull volume at or below this times (largest extent)^3: degenerate */
 static const double k_flat_rel = 1e-10;
 
-static void set_err(char *err, size_t err_size, const char *fmt, ...)
-{
-    if (!err || err_size == 0) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, err_size, fmt, ap);
-    va_end(ap);
-}
-
 /* angle key for sorting a facet's vertices */
 typedef struct angle_key {
     double angle;
@@ -250,19 +241,19 @@ static const char k_err_flat[] = "convex hull points are coplanar, collinear or 
 int mo_cl_hull_build(const double *pts, int n, mo_cl_hull *out, char *err, size_t err_size)
 {
     if (!out) {
-        set_err(err, err_size, "mo_cl_hull_build: out must not be NULL");
+        mo_cl_set_err(err, err_size, "mo_cl_hull_build: out must not be NULL");
         return -1;
     }
     memset(out, 0, sizeof *out);
     if (n < 4 || !pts) {
-        set_err(err, err_size, "convex hull needs at least 4 points, got %d", pts ? n : 0);
+        mo_cl_set_err(err, err_size, "convex hull needs at least 4 points, got %d", pts ? n : 0);
         return -1;
     }
     double lo[3], hi[3];
     for (int i = 0; i < n; ++i) {
         const double *p = pts + 3 * i;
         if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2])) {
-            set_err(err, err_size, "convex hull point %d is not finite, got (%g, %g, %g)", i, p[0], p[1], p[2]);
+            mo_cl_set_err(err, err_size, "convex hull point %d is not finite, got (%g, %g, %g)", i, p[0], p[1], p[2]);
             return -1;
         }
         for (int j = 0; j < 3; ++j) {
@@ -274,7 +265,7 @@ int mo_cl_hull_build(const double *pts, int n, mo_cl_hull *out, char *err, size_
     for (int j = 0; j < 3; ++j)
         if (hi[j] - lo[j] > ext) ext = hi[j] - lo[j];
     if (!(ext > 0)) {
-        set_err(err, err_size, "%s", k_err_flat);
+        mo_cl_set_err(err, err_size, "%s", k_err_flat);
         return -1;
     }
 
@@ -288,7 +279,7 @@ int mo_cl_hull_build(const double *pts, int n, mo_cl_hull *out, char *err, size_
         if (ferr) fclose(ferr);
         free(copy);
         free(qh);
-        set_err(err, err_size, "mo_cl_hull_build: out of memory");
+        mo_cl_set_err(err, err_size, "mo_cl_hull_build: out of memory");
         return -1;
     }
     memcpy(copy, pts, (size_t)n * 3 * sizeof(double));
@@ -300,7 +291,7 @@ int mo_cl_hull_build(const double *pts, int n, mo_cl_hull *out, char *err, size_
     if (code == 0) {
         if (extract(qh, n, out) != 0) {
             mo_cl_hull_free(out);
-            set_err(err, err_size, "mo_cl_hull_build: out of memory");
+            mo_cl_set_err(err, err_size, "mo_cl_hull_build: out of memory");
             rc = -1;
         }
     }
@@ -313,14 +304,14 @@ int mo_cl_hull_build(const double *pts, int n, mo_cl_hull *out, char *err, size_
 
     if (code != 0) {
         if (code == qh_ERRsingular) {
-            set_err(err, err_size, "%s", k_err_flat);
+            mo_cl_set_err(err, err_size, "%s", k_err_flat);
         } else if (code == qh_ERRmem) {
-            set_err(err, err_size, "mo_cl_hull_build: out of memory");
+            mo_cl_set_err(err, err_size, "mo_cl_hull_build: out of memory");
         } else {
             /* first line of qhull's message */
             char *nl = strchr(msg, '\n');
             if (nl) *nl = '\0';
-            set_err(err, err_size, "convex hull failed: qhull exit code %d (%s)", code, msg);
+            mo_cl_set_err(err, err_size, "convex hull failed: qhull exit code %d (%s)", code, msg);
         }
         return -1;
     }
@@ -329,7 +320,7 @@ int mo_cl_hull_build(const double *pts, int n, mo_cl_hull *out, char *err, size_
     /* backstop: a hull with (almost) no volume is degenerate */
     if (out->nfaces < 4 || out->nverts < 4 || !(hull_volume_scaled(out, ext) > k_flat_rel)) {
         mo_cl_hull_free(out);
-        set_err(err, err_size, "%s", k_err_flat);
+        mo_cl_set_err(err, err_size, "%s", k_err_flat);
         return -1;
     }
     return 0;

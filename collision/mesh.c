@@ -33,15 +33,6 @@
 static const int k_sah_depth = 48; /* past this depth, median splits */
 static const double k_degenerate_rel = 1e-12; /* |e1 x e2| <= this * longest edge^2: zero area */
 
-static void set_err(char *err, size_t err_size, const char *fmt, ...)
-{
-    if (!err || err_size == 0) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, err_size, fmt, ap);
-    va_end(ap);
-}
-
 void mo_cl_mesh_free(mo_cl_mesh *m)
 {
     if (!m) return;
@@ -308,22 +299,22 @@ int mo_cl_mesh_build(const double *verts, int nverts, const int *tris, int ntris
                      size_t err_size)
 {
     if (!out) {
-        set_err(err, err_size, "mo_cl_mesh_build: out must not be NULL");
+        mo_cl_set_err(err, err_size, "mo_cl_mesh_build: out must not be NULL");
         return -1;
     }
     memset(out, 0, sizeof *out);
     if (ntris < 1 || !tris) {
-        set_err(err, err_size, "mesh needs at least 1 triangle, got %d", tris ? ntris : 0);
+        mo_cl_set_err(err, err_size, "mesh needs at least 1 triangle, got %d", tris ? ntris : 0);
         return -1;
     }
     if (nverts < 3 || !verts) {
-        set_err(err, err_size, "mesh needs at least 3 vertices, got %d", verts ? nverts : 0);
+        mo_cl_set_err(err, err_size, "mesh needs at least 3 vertices, got %d", verts ? nverts : 0);
         return -1;
     }
     for (int i = 0; i < nverts; ++i) {
         const double *p = verts + 3 * i;
         if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2])) {
-            set_err(err, err_size, "mesh vertex %d is not finite, got (%g, %g, %g)", i, p[0], p[1], p[2]);
+            mo_cl_set_err(err, err_size, "mesh vertex %d is not finite, got (%g, %g, %g)", i, p[0], p[1], p[2]);
             return -1;
         }
     }
@@ -331,7 +322,7 @@ int mo_cl_mesh_build(const double *verts, int nverts, const int *tris, int ntris
         for (int k = 0; k < 3; ++k) {
             int v = tris[3 * t + k];
             if (v < 0 || v >= nverts) {
-                set_err(err, err_size, "mesh triangle %d has vertex index %d out of range [0, %d)", t, v, nverts);
+                mo_cl_set_err(err, err_size, "mesh triangle %d has vertex index %d out of range [0, %d)", t, v, nverts);
                 return -1;
             }
         }
@@ -347,7 +338,7 @@ int mo_cl_mesh_build(const double *verts, int nverts, const int *tris, int ntris
         if (l3 > lmax) lmax = l3;
         double cr = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
         if (!(cr > k_degenerate_rel * lmax)) {
-            set_err(err, err_size, "mesh triangle %d is degenerate (zero area)", t);
+            mo_cl_set_err(err, err_size, "mesh triangle %d is degenerate (zero area)", t);
             return -1;
         }
     }
@@ -366,7 +357,7 @@ int mo_cl_mesh_build(const double *verts, int nverts, const int *tris, int ntris
     return 0;
 oom:
     mo_cl_mesh_free(out);
-    set_err(err, err_size, "mo_cl_mesh_build: out of memory");
+    mo_cl_set_err(err, err_size, "mo_cl_mesh_build: out of memory");
     return -1;
 }
 

@@ -20,6 +20,13 @@
 extern "C" {
 #endif
 
+/* writes a sentence into a caller's buffer (err may be NULL); used by the builders below */
+void mo_cl_set_err(char *err, size_t err_size, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* ---- convex hull ---- */
 
 typedef struct mo_cl_hull {
