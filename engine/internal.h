@@ -124,6 +124,25 @@ typedef struct mo_problem {
     const double *v_tilde;     /* (n) unconstrained velocity */
     double q_contact_norm;     /* |J v~ + b| over contact rows (Coulomb error normalisation) */
     int threads;
+    /* u = N gamma + r. J form: r = J v~ + b, filled by mo_problem_prepare_r. */
+    const double *r;           /* (m) */
+    /* Explicit form (outside problems: FCLIB W): N given as an m x m CSR matrix
+     * (as given: may be non-symmetric); row_ptr/col/val/wval/v_tilde are NULL, n = 0. */
+    const int *n_ptr, *n_col;
+    const double *n_val;
+    double acary_rho;          /* |M|_1 / |H|_1 when M and H are known (APGD's Acary rho), else 0 */
+    /* Facet form (MO_FRICTION_POLYHEDRAL): gamma_base = E x over a base problem.
+     * Row i of this problem is column i of E: base rows poly_src[i] ..
+     * poly_src[i] + poly_len[i] - 1 with coefficients poly_e[3 i ..]. */
+    /* Outer Coulomb updates: r already includes shift (s = mu |u_t| e_n); the
+     * Coulomb error is computed with u - shift. stop_coulomb: tolerance and
+     * best iterate use the Coulomb error instead of the CCP residual. */
+    const double *shift;
+    bool stop_coulomb;
+    const struct mo_problem *base;
+    const int *poly_src;
+    const uint8_t *poly_len;
+    const double *poly_e;
 } mo_problem;
 
 typedef struct mo_solve_out {
@@ -161,7 +180,7 @@ typedef struct mo_world {
     mo_cl_broadphase_tree *bp;  /* dynamic AABB trees (static and moving), incremental across steps */
     mo_buf contacts; int ncontacts;
     mo_buf cache; int ncache;
-    mo_buf rows, row_aux, row_g, row_sigma, row_b, row_lo, row_hi, row_diag, gamma;
+    mo_buf rows, row_aux, row_g, row_sigma, row_b, row_lo, row_hi, row_diag, row_r, gamma;
     mo_buf block_row, block_kind, block_mu, block_inv, inv, block_eta;
     mo_buf row_ptr, col, val, wval;
     mo_buf scratch, res_hist, err_hist;
@@ -212,10 +231,50 @@ int mo_joint_row_count(const mo_joint *j);
 void mo_joint_fill_rows(const mo_world *w, const mo_joint *j, mo_k_row *rows, mo_row_aux *aux, uint8_t *kind,
                         double *lo, double *hi);
 
-/* solvers (solver_*.c) and their shared residual code (solver.c) */
+/* solvers (solver_*.c) and their shared code (solver.c).
+ * A solver reads p (any form: J, explicit N, facets) and s; o->gamma holds the
+ * warm start on entry and the impulses on exit; o->v (J form only, may be NULL
+ * otherwise) gets v~ + M^-1 J^T gamma; o->scratch holds at least
+ * mo_solver_scratch_size(p) doubles. Every solver fills iterations, converged,
+ * residual, coulomb_error and, when o->res_hist is set, one entry of both
+ * histories per iteration (mo_solve_record). */
 void mo_solver_pgs(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);
 void mo_solver_jacobi(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);
+void mo_solver_apgd(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);
+void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);
+void mo_solver_cg(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);
+void mo_solver_minres(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);
+void mo_solver_cholesky(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);
 mo_solver_fn mo_solver_table(mo_solver_kind k);
+/* checks settings; writes one sentence into err; 1 = valid */
+int mo_solver_check(const mo_solver_settings *s, char *err, size_t n);
+/* The solve entry used by the step and by mo_fc_solve: the polyhedral
+ * transform, the outer Coulomb (s) updates, then the chosen solver. */
+void mo_solve(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);
+/* doubles of o->scratch that mo_solve needs for p */
+size_t mo_solver_scratch_size(const mo_problem *p);
+/* doubles of work space mo_problem_apply needs */
+size_t mo_problem_apply_work(const mo_problem *p);
+/* projects x onto K block by block */
+void mo_problem_project(const mo_problem *p, double *x);
+/* the measure a solver stops on and keeps its best iterate by */
+static inline double mo_solve_measure(const mo_problem *p, double ccp, double coulomb)
+{
+    return p->stop_coulomb ? coulomb : ccp;
+}
+/* y = N x (J form: J M^-1 J^T x + Sigma x; explicit: N x; facets: E^T N_base E x) */
+void mo_problem_apply(const mo_problem *p, const double *x, double *y, double *work);
+/* u = N gamma + r */
+void mo_problem_u(const mo_problem *p, const double *gamma, double *u, double *work);
+/* J form: r = J v~ + b into out (m) */
+void mo_problem_prepare_r(const mo_problem *p, double *out);
+/* the 3x3 block N_cc of a contact block (row-major) */
+void mo_problem_block3(const mo_problem *p, int k, double out[9]);
+/* records one history entry (both residuals at (gamma, u)) if o->res_hist;
+ * returns the CCP residual; coulomb (may be NULL) gets the Coulomb error */
+double mo_solve_record(const mo_problem *p, const double *gamma, const double *u, mo_solve_out *o, double *coulomb);
+/* J form: o->v = v~ + M^-1 J^T gamma (no-op for other forms or o->v NULL) */
+void mo_solve_finish_v(const mo_problem *p, mo_solve_out *o);
 /* v = v~ + M^-1 J^T gamma */
 void mo_problem_velocity(const mo_problem *p, const double *gamma, double *v);
 /* u = J v + Sigma gamma + b  (= N gamma + r when v = v~ + M^-1 J^T gamma) */

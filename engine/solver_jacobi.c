@@ -8,8 +8,9 @@
  * (D^-1 N is similar to the symmetric D^-1/2 N D^-1/2, so its eigenvalues are
  * real and non-negative) and inflated by 5 % against underestimation; the
  * step factor is omega / lambda_est with the user's omega in (0, 2). The
- * block updates are independent (parallel under OpenMP); v = v~ + W^T gamma is
- * gathered serially so results do not depend on the thread count. */
+ * block updates are independent (parallel under OpenMP); products with N go
+ * through mo_problem_apply, so every problem form works. Like APGD and SPG it
+ * returns the iterate with the smallest measure (Jacobi is not monotone). */
 #include <math.h>
 #include <string.h>
 #include "internal.h"
@@ -24,24 +25,16 @@ static void apply_dinv(const mo_problem *p, const double *x, double *y)
     }
 }
 
-/* largest eigenvalue of D^-1 N by power iteration (x, y, vbuf: scratch) */
-static double lambda_max(const mo_problem *p, double *x, double *y, double *nx_buf, double *vbuf)
+/* largest eigenvalue of D^-1 N by power iteration (x, y, nx_buf, work: scratch) */
+static double lambda_max(const mo_problem *p, double *x, double *y, double *nx_buf, double *work)
 {
     int m = p->m;
     for (int r = 0; r < m; r++) x[r] = 1.0 + 0.01 * (double)(r % 7);
     double lam = 0.0;
     for (int it = 0; it < 20; it++) {
-        /* y = D^-1 (J W^T x + Sigma x): v-part without v~ */
-        memset(vbuf, 0, (size_t)p->n * sizeof(double));
-        for (int r = 0; r < m; r++)
-            for (int k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++) vbuf[p->col[k]] += p->wval[k] * x[r];
-        double ny = 0.0, nx = 0.0;
-        for (int r = 0; r < m; r++) {
-            double s = p->sigma[r] * x[r];
-            for (int k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++) s += p->val[k] * vbuf[p->col[k]];
-            nx_buf[r] = s;
-        }
+        mo_problem_apply(p, x, nx_buf, work);
         apply_dinv(p, nx_buf, y);
+        double ny = 0.0, nx = 0.0;
         for (int r = 0; r < m; r++) {
             ny += y[r] * y[r];
             nx += x[r] * x[r];
@@ -57,20 +50,20 @@ static double lambda_max(const mo_problem *p, double *x, double *y, double *nx_b
 void mo_solver_jacobi(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
 {
     int m = p->m;
-    double *gamma = o->gamma, *v = o->v;
-    double *u = o->scratch, *du = u + m, *x = du + m, *y = x + m;
-    double lam = m > 0 ? 1.05 * lambda_max(p, x, y, du, v) : 1.0;
+    double *gamma = o->gamma;
+    double *u = o->scratch, *du = u + m, *x = du + m, *y = x + m, *best = y + m, *work = best + m;
+    double lam = m > 0 ? 1.05 * lambda_max(p, x, y, du, work) : 1.0;
     double step = s->omega / (lam > 0.0 ? lam : 1.0);
-    mo_problem_velocity(p, gamma, v);
-    bool check = s->record_residuals || s->tolerance > 0.0;
     o->converged = false;
     o->hist_count = 0;
     int it = 0;
-    double res = 0.0, err = 0.0;
-    bool have = false;
     const int nt = p->threads;
-    while (it < s->max_iterations) {
-        mo_problem_row_velocity(p, v, gamma, u);
+    mo_problem_u(p, gamma, u, work);
+    double res = 0.0, err = 0.0;
+    mo_problem_residuals(p, gamma, u, &res, &err);
+    double best_meas = mo_solve_measure(p, res, err), best_res = res, best_err = err;
+    memcpy(best, gamma, (size_t)m * sizeof(double));
+    while (it < s->max_iterations && !(s->tolerance > 0.0 && best_meas <= s->tolerance)) {
         MO_PARALLEL_FOR(nt)
         for (int k = 0; k < p->nblocks; k++) {
             int r0 = p->block_row[k], nr = p->block_row[k + 1] - r0;
@@ -80,29 +73,21 @@ void mo_solver_jacobi(const mo_problem *p, const mo_solver_settings *s, mo_solve
             mo_k_project_block(xb, p->block_kind[k], p->block_mu[k], p->lo[r0], p->hi[r0]);
             for (int i = 0; i < nr; i++) gamma[r0 + i] = xb[i];
         }
-        mo_problem_velocity(p, gamma, v);
         it++;
-        have = false;
-        if (check) {
-            mo_problem_row_velocity(p, v, gamma, u);
-            mo_problem_residuals(p, gamma, u, &res, &err);
-            have = true;
-            if (o->res_hist) {
-                o->res_hist[o->hist_count] = res;
-                o->err_hist[o->hist_count] = err;
-                o->hist_count++;
-            }
-            if (s->tolerance > 0.0 && res <= s->tolerance) {
-                o->converged = true;
-                break;
-            }
+        mo_problem_u(p, gamma, u, work);
+        res = mo_solve_record(p, gamma, u, o, &err);
+        double meas = mo_solve_measure(p, res, err);
+        if (meas <= best_meas) {
+            best_meas = meas;
+            best_res = res;
+            best_err = err;
+            memcpy(best, gamma, (size_t)m * sizeof(double));
         }
     }
-    if (!have) {
-        mo_problem_row_velocity(p, v, gamma, u);
-        mo_problem_residuals(p, gamma, u, &res, &err);
-    }
+    memcpy(gamma, best, (size_t)m * sizeof(double));
+    o->converged = s->tolerance > 0.0 && best_meas <= s->tolerance;
     o->iterations = it;
-    o->residual = res;
-    o->coulomb_error = err;
+    o->residual = best_res;
+    o->coulomb_error = best_err;
+    mo_solve_finish_v(p, o);
 }

@@ -14,6 +14,10 @@
  *   stack stalled at a CCP residual of 2.5e-4 m/s after 4000 sweeps;
  * - MO_FRICTION_BOX: normal row, then each tangent row alone, clamped to
  *   [-mu gn, mu gn] with the current gn (the paper's per-axis model).
+ * With coulomb_updates > 0 a contact's step uses the De Saxce velocity
+ * u + mu |u_t| e_n instead of u (exact Coulomb friction instead of the convex
+ * relaxation: the s update done inline, every visit), and the tolerance applies
+ * to the Coulomb error.
  * Residuals (both measures) after each sweep when asked, and after the last. */
 #include <math.h>
 #include <string.h>
@@ -36,6 +40,7 @@ static inline void row_push(const mo_problem *p, int r, double d, double *v)
 static void pgs_sweep(const mo_problem *p, const mo_solver_settings *s, double *gamma, double *v)
 {
     const double om = s->omega;
+    const bool desaxce = s->coulomb_updates > 0;
     for (int k = 0; k < p->nblocks; k++) {
         int r = p->block_row[k];
         int kind = p->block_kind[k];
@@ -92,6 +97,7 @@ static void pgs_sweep(const mo_problem *p, const mo_solver_settings *s, double *
                     u2 += j2[q] * vc;
                 }
             }
+            if (desaxce) u0 += mu * sqrt(u1 * u1 + u2 * u2);
             double x[3] = {gamma[r] - om * u0 / eta, gamma[r + 1] - om * u1 / eta, gamma[r + 2] - om * u2 / eta};
             mo_k_project_cone(x, mu);
             double d0 = x[0] - gamma[r], d1 = x[1] - gamma[r + 1], d2 = x[2] - gamma[r + 2];
@@ -129,9 +135,89 @@ static void pgs_sweep(const mo_problem *p, const mo_solver_settings *s, double *
     }
 }
 
+/* u_i of rows r0 .. r0 + nr - 1 from the explicit N: r + N gamma */
+static void explicit_rows(const mo_problem *p, int r0, int nr, const double *gamma, double *u)
+{
+    for (int i = 0; i < nr; i++) {
+        double t = p->r[r0 + i];
+        for (int k = p->n_ptr[r0 + i]; k < p->n_ptr[r0 + i + 1]; k++) t += p->n_val[k] * gamma[p->n_col[k]];
+        u[i] = t;
+    }
+}
+
+/* The sweep on an explicit N (outside problems). Same updates as above, with
+ * u recomputed from N's rows. A contact's local problem is solved more
+ * exactly than by one step: up to 8 local projected steps on its own 3x3
+ * block (u updated by N_cc delta), stopping when the step no longer moves
+ * gamma; with coulomb_updates the local steps use the De Saxce velocity
+ * u + mu |u_t| e_n, which is the exact Coulomb local problem's fixed point. */
+static void pgs_sweep_explicit(const mo_problem *p, const mo_solver_settings *s, double *gamma)
+{
+    const double om = s->omega;
+    const bool desaxce = s->coulomb_updates > 0;
+    for (int k = 0; k < p->nblocks; k++) {
+        int r = p->block_row[k], nr = p->block_row[k + 1] - r;
+        int kind = p->block_kind[k];
+        double u[MO_MAX_BLOCK], d[MO_MAX_BLOCK];
+        explicit_rows(p, r, nr, gamma, u);
+        if (kind == MO_BLOCK_CONTACT) {
+            double eta = p->block_eta[k], mu = p->block_mu[k], nb[9];
+            if (!(eta > 0.0)) continue;
+            mo_problem_block3(p, k, nb);
+            for (int local = 0; local < 8; local++) {
+                double ue = u[0] + (desaxce ? mu * sqrt(u[1] * u[1] + u[2] * u[2]) : 0.0);
+                double x[3] = {gamma[r] - om * ue / eta, gamma[r + 1] - om * u[1] / eta, gamma[r + 2] - om * u[2] / eta};
+                mo_k_project_cone(x, mu);
+                double dx[3] = {x[0] - gamma[r], x[1] - gamma[r + 1], x[2] - gamma[r + 2]};
+                double moved = fabs(dx[0]) + fabs(dx[1]) + fabs(dx[2]);
+                for (int i = 0; i < 3; i++) {
+                    gamma[r + i] = x[i];
+                    u[i] += nb[3 * i] * dx[0] + nb[3 * i + 1] * dx[1] + nb[3 * i + 2] * dx[2];
+                }
+                if (!(moved > 1e-14 * (fabs(x[0]) + fabs(x[1]) + fabs(x[2])))) break;
+            }
+            continue;
+        }
+        if (nr > 1 && kind == MO_BLOCK_BILATERAL) {
+            mo_problem_block_solve(p, k, u, d);
+            for (int i = 0; i < nr; i++) gamma[r + i] -= om * d[i];
+            continue;
+        }
+        if (!(p->diag[r] > 0.0)) continue;
+        double x = gamma[r] - om * u[0] / p->diag[r];
+        mo_k_project_block(&x, kind, 0.0, p->lo[r], p->hi[r]);
+        gamma[r] = x;
+    }
+}
+
 void mo_solver_pgs(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
 {
-    double *gamma = o->gamma, *v = o->v, *u = o->scratch;
+    double *gamma = o->gamma, *u = o->scratch;
+    if (p->n_ptr) {
+        double *work = u + p->m;
+        o->converged = false;
+        o->hist_count = 0;
+        double res = 0.0, err = 0.0;
+        int it = 0;
+        bool check = o->res_hist || s->tolerance > 0.0;
+        while (it < s->max_iterations) {
+            pgs_sweep_explicit(p, s, gamma);
+            it++;
+            if (check || it == s->max_iterations) {
+                mo_problem_u(p, gamma, u, work);
+                res = mo_solve_record(p, gamma, u, o, &err);
+                if (s->tolerance > 0.0 && (s->coulomb_updates > 0 ? err : res) <= s->tolerance) {
+                    o->converged = true;
+                    break;
+                }
+            }
+        }
+        o->iterations = it;
+        o->residual = res;
+        o->coulomb_error = err;
+        return;
+    }
+    double *v = o->v;
     mo_problem_velocity(p, gamma, v);
     bool check = s->record_residuals || s->tolerance > 0.0;
     o->converged = false;
@@ -152,7 +238,7 @@ void mo_solver_pgs(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
                 o->err_hist[o->hist_count] = err;
                 o->hist_count++;
             }
-            if (s->tolerance > 0.0 && res <= s->tolerance) {
+            if (s->tolerance > 0.0 && (s->coulomb_updates > 0 ? err : res) <= s->tolerance) {
                 o->converged = true;
                 break;
             }

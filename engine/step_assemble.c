@@ -257,13 +257,39 @@ int mo_step_assemble(mo_world *w, mo_problem *p)
         eta[k] = sym3_max_eigenvalue(a);
     }
 
-    /* |J v~ + b| over contact rows, for the Coulomb error */
+    /* r = J v~ + b (u = N gamma + r), and its norm over contact rows for the Coulomb error */
     const double *vt = (const double *)w->v_tilde.p;
-    double qn = 0.0;
-    for (int r = mj; r < m; r++) {
-        double s = b[r];
-        for (int k = row_ptr[r]; k < row_ptr[r + 1]; k++) s += val[k] * vt[col[k]];
-        qn += s * s;
+    if (mo_buf_reserve(&w->row_r, ((size_t)m + 1) * sizeof(double))) return -1;
+    double *rr = (double *)w->row_r.p;
+    double qn = 0.0, hnorm = 0.0;
+    for (int r = 0; r < m; r++) {
+        double s = b[r], ha = 0.0;
+        for (int k = row_ptr[r]; k < row_ptr[r + 1]; k++) {
+            s += val[k] * vt[col[k]];
+            ha += fabs(val[k]);
+        }
+        rr[r] = s;
+        if (r >= mj) qn += s * s;
+        if (ha > hnorm) hnorm = ha;
+    }
+    /* APGD's Acary rho |M|_1 / |H|_1 with H = J^T: |H|_1 is J's largest row
+     * sum; |M|_1 the largest column sum of the mass matrix (m, or a column of
+     * the world inertia tensor) */
+    double mnorm = 0.0;
+    {
+        const int *ondof = (const int *)w->owner_ndof.p;
+        const double *im = (const double *)w->owner_inv_mass.p, *iI = (const double *)w->owner_inv_I.p;
+        for (int o = 0; o < w->nowners; o++) {
+            if (im[o] > 0.0 && 1.0 / im[o] > mnorm) mnorm = 1.0 / im[o];
+            if (ondof[o] == 6) {
+                double I[9];
+                if (mo_m3_inverse(I, iI + 9 * o))
+                    for (int c = 0; c < 3; c++) {
+                        double cs = fabs(I[c]) + fabs(I[3 + c]) + fabs(I[6 + c]);
+                        if (cs > mnorm) mnorm = cs;
+                    }
+            }
+        }
     }
 
     memset(p, 0, sizeof *p);
@@ -288,6 +314,8 @@ int mo_step_assemble(mo_world *w, mo_problem *p)
     p->v_tilde = vt;
     p->q_contact_norm = sqrt(qn);
     p->threads = nt;
+    p->r = rr;
+    p->acary_rho = hnorm > 0.0 ? mnorm / hnorm : 0.0;
     w->stats.rows = m;
     w->stats.nonzeros = nnz;
     (void)njl;

@@ -17,7 +17,7 @@ void mo_step_solve(mo_world *w, const mo_problem *p)
     memset(&o, 0, sizeof o);
     o.gamma = (double *)w->gamma.p;
     o.v = (double *)w->v.p;
-    if (mo_buf_reserve(&w->scratch, (size_t)(4 * m + 2 * n + 16) * sizeof(double)) ||
+    if (mo_buf_reserve(&w->scratch, mo_solver_scratch_size(p) * sizeof(double)) ||
         mo_buf_reserve(&w->res_hist, (size_t)(s->max_iterations + 1) * sizeof(double)) ||
         mo_buf_reserve(&w->err_hist, (size_t)(s->max_iterations + 1) * sizeof(double))) {
         /* no room for the solve: keep v~ (unconstrained) and say so */
@@ -30,7 +30,7 @@ void mo_step_solve(mo_world *w, const mo_problem *p)
         o.res_hist = (double *)w->res_hist.p;
         o.err_hist = (double *)w->err_hist.p;
     }
-    mo_solver_table(s->kind)(p, s, &o);
+    mo_solve(p, s, &o);
 
     mo_step_stats *st = &w->stats;
     st->iterations = o.iterations;

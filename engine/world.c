@@ -85,7 +85,43 @@ mo_solver_settings mo_default_solver_settings(void)
     s.omega = 1.0;
     s.warm_start = true;
     s.record_residuals = false;
+    s.friction_facets = 8;
+    s.coulomb_updates = 0;
+    s.apgd.rho = MO_RHO_EIGEN;
+    s.apgd.backtracking = true;
+    s.apgd.adaptive_rho = true;
+    s.apgd.restart = true;
+    s.apgd.rho_ratio_max = 0.9;
+    s.apgd.rho_ratio_min = 0.3;
+    s.apgd.rho_factor = 2.0 / 3.0;
+    s.spg.alpha_min = 1e-9;
+    s.spg.alpha_max = 1e9;
+    s.spg.n_gll = 10;
+    s.spg.armijo = 1e-4;
+    s.spg.sigma_min = 0.1;
+    s.spg.sigma_max = 0.9;
+    s.spg.tau_g = 0.0;
+    s.spg.alpha0 = 0.0;
+    s.spg.preconditioner = true;
     return s;
+}
+
+static const char *const solver_names[MO_SOLVER_COUNT] = {"pgs", "jacobi", "apgd", "spg", "cg", "minres", "cholesky"};
+
+const char *mo_solver_name(mo_solver_kind k)
+{
+    return (int)k >= 0 && k < MO_SOLVER_COUNT ? solver_names[k] : "?";
+}
+
+bool mo_solver_from_name(const char *name, mo_solver_kind *out)
+{
+    if (!name) return false;
+    for (int k = 0; k < MO_SOLVER_COUNT; k++)
+        if (!strcmp(name, solver_names[k])) {
+            if (out) *out = (mo_solver_kind)k;
+            return true;
+        }
+    return false;
 }
 
 mo_world_def mo_default_world_def(void)
@@ -106,13 +142,13 @@ mo_world_def mo_default_world_def(void)
 }
 
 /* checks settings; writes the sentence into err */
-static int check_solver(const mo_solver_settings *s, char *err, size_t n)
+int mo_solver_check(const mo_solver_settings *s, char *err, size_t n)
 {
     if ((int)s->kind < 0 || s->kind >= MO_SOLVER_COUNT) {
         snprintf(err, n, "solver kind %d is not a known solver", (int)s->kind);
         return 0;
     }
-    if (s->friction != MO_FRICTION_CONE && s->friction != MO_FRICTION_BOX) {
+    if (s->friction != MO_FRICTION_CONE && s->friction != MO_FRICTION_BOX && s->friction != MO_FRICTION_POLYHEDRAL) {
         snprintf(err, n, "friction model %d is not a known model", (int)s->friction);
         return 0;
     }
@@ -126,6 +162,40 @@ static int check_solver(const mo_solver_settings *s, char *err, size_t n)
     }
     if (!(s->omega > 0.0 && s->omega < 2.0)) {
         snprintf(err, n, "solver omega must be in (0, 2), got %g", s->omega);
+        return 0;
+    }
+    if (s->friction == MO_FRICTION_POLYHEDRAL && (s->friction_facets < 4 || s->friction_facets > 64)) {
+        snprintf(err, n, "solver friction_facets must be in [4, 64], got %d", s->friction_facets);
+        return 0;
+    }
+    if (s->coulomb_updates < 0) {
+        snprintf(err, n, "solver coulomb_updates must be >= 0, got %d", s->coulomb_updates);
+        return 0;
+    }
+    const mo_apgd_settings *a = &s->apgd;
+    if ((int)a->rho < 0 || a->rho > MO_RHO_ACARY) {
+        snprintf(err, n, "APGD rho choice %d is not a known choice", (int)a->rho);
+        return 0;
+    }
+    if (!(a->rho_ratio_min > 0.0 && a->rho_ratio_min < a->rho_ratio_max && a->rho_ratio_max < 1.0 &&
+          a->rho_factor > 0.0 && a->rho_factor < 1.0)) {
+        snprintf(err, n, "APGD rho rule needs 0 < L_min < L < 1 and 0 < w < 1, got L_min %g, L %g, w %g",
+                 a->rho_ratio_min, a->rho_ratio_max, a->rho_factor);
+        return 0;
+    }
+    const mo_spg_settings *g = &s->spg;
+    if (!(g->alpha_min > 0.0 && g->alpha_min < g->alpha_max && isfinite(g->alpha_max))) {
+        snprintf(err, n, "SPG needs 0 < alpha_min < alpha_max < inf, got %g, %g", g->alpha_min, g->alpha_max);
+        return 0;
+    }
+    if (g->n_gll < 1 || g->n_gll > 100) {
+        snprintf(err, n, "SPG n_gll must be in [1, 100], got %d", g->n_gll);
+        return 0;
+    }
+    if (!(g->armijo > 0.0 && g->armijo < 1.0 && g->sigma_min > 0.0 && g->sigma_min < g->sigma_max &&
+          g->sigma_max < 1.0 && g->tau_g >= 0.0 && isfinite(g->tau_g) && g->alpha0 >= 0.0 && isfinite(g->alpha0))) {
+        snprintf(err, n, "SPG needs 0 < armijo < 1, 0 < sigma_min < sigma_max < 1, tau_g >= 0, alpha0 >= 0; "
+                 "got %g, %g, %g, %g, %g", g->armijo, g->sigma_min, g->sigma_max, g->tau_g, g->alpha0);
         return 0;
     }
     return 1;
@@ -167,7 +237,7 @@ static int check_world_def(const mo_world_def *d, char *err, size_t n)
         snprintf(err, n, "world threads must be >= 0, got %d", d->threads);
         return 0;
     }
-    return check_solver(&d->solver, err, n);
+    return mo_solver_check(&d->solver, err, n);
 }
 
 mo_status mo_world_create(const mo_world_def *def, mo_world **out, char *err, size_t err_size)
@@ -217,7 +287,7 @@ void mo_world_destroy(mo_world *w)
     mo_buf *bufs[] = {&w->owner_dof, &w->owner_ndof, &w->owner_inv_mass, &w->owner_inv_I, &w->owner_ref, &w->owner_constrained,
                       &w->v, &w->v_tilde, &w->v_start, &w->cl_objs, &w->cl_contacts, &w->cl_disp, &w->contacts,
                       &w->cache, &w->rows, &w->row_aux, &w->row_g, &w->row_sigma, &w->row_b, &w->row_lo, &w->row_hi,
-                      &w->row_diag, &w->gamma, &w->block_row, &w->block_kind, &w->block_mu, &w->block_inv, &w->inv, &w->block_eta, &w->row_ptr,
+                      &w->row_diag, &w->row_r, &w->gamma, &w->block_row, &w->block_kind, &w->block_mu, &w->block_inv, &w->inv, &w->block_eta, &w->row_ptr,
                       &w->col, &w->val, &w->wval, &w->scratch, &w->res_hist, &w->err_hist, &w->joint_pairs};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) mo_buf_free(bufs[i]);
     mo_cl_pairs_free(&w->pairs);
@@ -257,7 +327,7 @@ mo_status mo_world_set_solver(mo_world *w, const mo_solver_settings *s)
         mo_set_error(w, "mo_world_set_solver: settings must not be NULL");
         return MO_ERR_INVALID_ARGUMENT;
     }
-    if (!check_solver(s, w->err, sizeof w->err)) return MO_ERR_INVALID_ARGUMENT;
+    if (!mo_solver_check(s, w->err, sizeof w->err)) return MO_ERR_INVALID_ARGUMENT;
     w->def.solver = *s;
     return MO_OK;
 }

@@ -561,7 +561,7 @@ static mo_solve_out run_solver(mo_solver_fn fn, const mo_problem *p, const mo_so
     memset(gamma, 0, sizeof(double) * (size_t)p->m);
     o.gamma = gamma;
     o.v = v;
-    o.scratch = malloc(sizeof(double) * (size_t)(4 * p->m + 2 * p->n + 16));
+    o.scratch = malloc(sizeof(double) * mo_solver_scratch_size(p));
     o.res_hist = res_hist;
     o.err_hist = err_hist;
     fn(p, s, &o);

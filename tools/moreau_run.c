@@ -19,8 +19,10 @@ static void usage(FILE *f)
             "                      mixed1000, or pile:N (N spheres, for scaling runs)\n"
             "  --steps N           number of steps (default: the scene's duration, SCENES.md)\n"
             "  --time T            simulated seconds instead of --steps\n"
-            "  --solver NAME       pgs (default) or jacobi\n"
-            "  --friction MODEL    cone (default: exact cone, CCP) or box (per-axis)\n"
+            "  --solver NAME       pgs (default), jacobi, apgd, spg, cg, minres or cholesky\n"
+            "  --friction MODEL    cone (default: exact cone, CCP), box (per-axis, PGS) or polyhedral\n"
+            "  --facets P          tangent directions of the polyhedral cone, >= 4 (default 8)\n"
+            "  --coulomb-updates U outer updates of s = mu|u_t| for exact Coulomb friction (default 0: CCP)\n"
             "  --iterations N      solver sweeps per step (default 50)\n"
             "  --tolerance X       stop sweeps at CCP residual X m/s (default 0: all sweeps)\n"
             "  --omega W           SOR/relaxation factor in (0, 2) (default 1)\n"
@@ -82,14 +84,18 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--time")) { NEED(); seconds = atof(val); }
         else if (!strcmp(a, "--solver")) {
             NEED();
-            if (!strcmp(val, "pgs")) wd.solver.kind = MO_SOLVER_PGS;
-            else if (!strcmp(val, "jacobi")) wd.solver.kind = MO_SOLVER_JACOBI;
-            else { fprintf(stderr, "moreau-run: unknown solver '%s' (pgs, jacobi)\n", val); return 2; }
+            if (!mo_solver_from_name(val, &wd.solver.kind)) {
+                fprintf(stderr, "moreau-run: unknown solver '%s' (pgs, jacobi, apgd, spg, cg, minres, cholesky)\n", val);
+                return 2;
+            }
         } else if (!strcmp(a, "--friction")) {
             NEED();
             if (!strcmp(val, "cone")) wd.solver.friction = MO_FRICTION_CONE;
             else if (!strcmp(val, "box")) wd.solver.friction = MO_FRICTION_BOX;
-            else { fprintf(stderr, "moreau-run: unknown friction model '%s' (cone, box)\n", val); return 2; }
+            else if (!strcmp(val, "polyhedral")) wd.solver.friction = MO_FRICTION_POLYHEDRAL;
+            else { fprintf(stderr, "moreau-run: unknown friction model '%s' (cone, box, polyhedral)\n", val); return 2; }
+        } else if (!strcmp(a, "--facets")) { NEED(); wd.solver.friction_facets = atoi(val); }
+        else if (!strcmp(a, "--coulomb-updates")) { NEED(); wd.solver.coulomb_updates = atoi(val);
         } else if (!strcmp(a, "--iterations")) { NEED(); wd.solver.max_iterations = atoi(val); }
         else if (!strcmp(a, "--tolerance")) { NEED(); wd.solver.tolerance = atof(val); }
         else if (!strcmp(a, "--omega")) { NEED(); wd.solver.omega = atof(val); }

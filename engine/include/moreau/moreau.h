@@ -65,25 +65,67 @@ typedef struct mo_world mo_world;
 typedef enum mo_solver_kind {
     MO_SOLVER_PGS = 0,   /* projected Gauss-Seidel (Lacoursiere), SOR factor omega */
     MO_SOLVER_JACOBI,    /* projected Jacobi, omega scaled below 2/lambda_max(D^-1 N) */
+    MO_SOLVER_APGD,      /* accelerated projected gradient descent (Mazhar et al. 2015; Acary-Cariaga) */
+    MO_SOLVER_SPG,       /* P-SPG-FB: preconditioned spectral projected gradient with fallback (Tasora et al.) */
+    MO_SOLVER_CG,        /* conjugate gradient on N: bilateral-only problems (K = R^m) */
+    MO_SOLVER_MINRES,    /* MINRES on N: bilateral-only problems */
+    MO_SOLVER_CHOLESKY,  /* sparse Cholesky of N (CHOLMOD): bilateral-only problems */
     MO_SOLVER_COUNT
 } mo_solver_kind;
 
 typedef enum mo_friction_model {
     MO_FRICTION_CONE = 0, /* exact Coulomb cone, one scalar step per contact (CCP solution) */
-    MO_FRICTION_BOX,      /* per-axis box |gt_k| <= mu*gn with the current gn (the GS paper's) */
+    MO_FRICTION_BOX,      /* per-axis box |gt_k| <= mu*gn with the current gn (the GS paper's; PGS only) */
+    MO_FRICTION_POLYHEDRAL, /* cone faceted with friction_facets directions: the dual QP lambda >= 0 (Gavrea-Petra) */
 } mo_friction_model;
+
+/* APGD's step-size (rho) choices (the APGD paper's names) */
+typedef enum mo_apgd_rho {
+    MO_RHO_EIGEN = 0,     /* EigenWRho: 1 / lambda_max(N), power iteration (default) */
+    MO_RHO_NORM,          /* WRho: 1 / |N|_F */
+    MO_RHO_SMALLER,       /* SmallerRho: rho = 2/3 (the paper's absolute value; the ratio rule rescales it) */
+    MO_RHO_NORMAL,        /* Normal: rho = 1 (the paper's) */
+    MO_RHO_ACARY,         /* |M|_1 / |H|_1 where M and H exist (scenes, FCLIB global); else EigenWRho */
+} mo_apgd_rho;
+
+typedef struct mo_apgd_settings {
+    mo_apgd_rho rho;      /* initial step choice; default MO_RHO_EIGEN */
+    bool backtracking;    /* Lipschitz backtracking (accept on <=); default true */
+    bool adaptive_rho;    /* the paper's ratio rule (L = 0.9, L_min = 0.3, w = 2/3) after an accepted step; default true */
+    bool restart;         /* adaptive restart when grad f(y)^T (g_k - g_k-1) > 0; default true */
+    double rho_ratio_max, rho_ratio_min, rho_factor; /* L, L_min, w; defaults 0.9, 0.3, 2/3 */
+} mo_apgd_settings;
+
+typedef struct mo_spg_settings {
+    double alpha_min, alpha_max; /* BB step safeguards; defaults 1e-9, 1e9 (the paper's) */
+    int n_gll;                   /* non-monotone window; default 10 (the paper's) */
+    double armijo;               /* Armijo gamma; default 1e-4 (Birgin-Martinez-Raydan) */
+    double sigma_min, sigma_max; /* backtracking safeguards on the new lambda; defaults 0.1, 0.9 */
+    double tau_g;                /* fallback measure's step; 0 = 1 / max diag N (the CCP residual's); default 0 */
+    double alpha0;               /* first step alpha-hat_0; 0 = 1 / max diag of P^-1 N; default 0 */
+    bool preconditioner;         /* per-cone averaged diagonal P; default true */
+} mo_spg_settings;
 
 typedef struct mo_solver_settings {
     mo_solver_kind kind;           /* default MO_SOLVER_PGS */
     mo_friction_model friction;    /* default MO_FRICTION_CONE */
-    int max_iterations;            /* sweeps per step, >= 1; default 50 */
+    int max_iterations;            /* sweeps / iterations per step (all outer updates together), >= 1; default 50 */
     double tolerance;              /* stop when the CCP residual (m/s) <= tolerance; 0 = run all sweeps; default 0 */
     double omega;                  /* SOR / relaxation factor in (0, 2); default 1.0 (PGS), Jacobi scales it by its bound */
     bool warm_start;               /* start from last step's impulses (contacts matched by feature key); default true */
     bool record_residuals;         /* compute both residuals after every sweep (costs one N product each); default false */
+    int friction_facets;           /* p >= 4 tangent directions of MO_FRICTION_POLYHEDRAL; default 8 */
+    int coulomb_updates;           /* outer fixed-point updates of s = mu |u_t| e_n that turn the convex relaxation
+                                    * into exact Coulomb friction; 0 = relaxation (CCP) only; default 0 */
+    mo_apgd_settings apgd;
+    mo_spg_settings spg;
 } mo_solver_settings;
 
 MO_API mo_solver_settings mo_default_solver_settings(void);
+/* short lower-case name of a solver ("pgs", "jacobi", "apgd", "spg", "cg", "minres", "cholesky"); "?" if unknown */
+MO_API const char *mo_solver_name(mo_solver_kind k);
+/* the solver of a name given by mo_solver_name; false when no solver has that name */
+MO_API bool mo_solver_from_name(const char *name, mo_solver_kind *out);
 
 /* ---- world ---------------------------------------------------------------- */
 

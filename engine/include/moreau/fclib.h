@@ -1,0 +1,66 @@
+/* fclib.h: frictional contact problems as data (the FCLIB formulation), read
+ * from and written to files, solved by any Moreau solver, scored with the
+ * Siconos error measure.
+ *
+ * Local problem (3D, nc contacts, n = 3 nc unknowns ordered normal, tangent 1,
+ * tangent 2 per contact):
+ *
+ *     u = W r + q,  r_i in K_mu_i,  u_i + [mu_i |u_T,i|, 0, 0] in K*_mu_i,  orthogonal to r_i
+ *
+ * Global problem: M v = H r + f, u = H^T v + w; its local reduction is
+ * W = H^T M^-1 H, q = H^T M^-1 f + w (M block diagonal: blocks found from the
+ * sparsity pattern and inverted densely).
+ *
+ * Files: FCLIB HDF5 (libfclib layout, local and global) and Siconos's text
+ * ".dat" format (FrictionContactProblem), told apart by content, not name. */
+#ifndef MOREAU_FCLIB_H
+#define MOREAU_FCLIB_H
+
+#include "moreau.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* compressed sparse rows; column indices sorted within a row, no duplicates */
+typedef struct mo_csr {
+    int rows, cols, nnz;
+    int *ptr;      /* rows + 1 */
+    int *col;      /* nnz */
+    double *val;   /* nnz */
+} mo_csr;
+
+typedef struct mo_fc_problem {
+    int nc;                /* contacts */
+    mo_csr W;              /* 3nc x 3nc (as given: may be slightly non-symmetric) */
+    double *q;             /* 3nc */
+    double *mu;            /* nc */
+    /* global form, kept when the problem came as one (ndof == 0 otherwise) */
+    int ndof;
+    mo_csr M;              /* ndof x ndof */
+    mo_csr H;              /* ndof x 3nc */
+    double *f;             /* ndof */
+    double *w;             /* 3nc */
+    char *title;           /* may be NULL */
+    char *description;     /* may be NULL */
+} mo_fc_problem;
+
+/* Reads a problem from an FCLIB HDF5 file (local or global; a global one is
+ * also reduced to its local form) or a Siconos .dat file. On failure *out is
+ * zeroed and err gets one sentence naming the file and what is wrong. */
+MO_API mo_status mo_fc_read(const char *path, mo_fc_problem *out, char *err, size_t err_size);
+/* Writes FCLIB HDF5: the global form when p->ndof > 0, else the local one. */
+MO_API mo_status mo_fc_write(const char *path, const mo_fc_problem *p, char *err, size_t err_size);
+/* Writes the Siconos .dat text form of the local problem (W as sparse blocks). */
+MO_API mo_status mo_fc_write_dat(const char *path, const mo_fc_problem *p, char *err, size_t err_size);
+/* Frees every array and zeroes *p. NULL and zeroed problems are allowed. */
+MO_API void mo_fc_free(mo_fc_problem *p);
+
+/* The Siconos error (fc3d_compute_error, MANIFEST.md) of reaction r, with W
+ * as given; u (may be NULL) receives W r + q. */
+MO_API double mo_fc_error(const mo_fc_problem *p, const double *r, double *u);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
