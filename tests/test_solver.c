@@ -1363,14 +1363,17 @@ static void compare_solvers(problem_case *pc, const double *gref, int pgs_iters,
     double scale = vmax_abs(gref, m);
     mo_solver_settings s = mo_default_solver_settings();
     s.friction = MO_FRICTION_CONE;
-    struct { mo_solver_fn fn; const char *name; int iters; } sv[2] = {
-        {mo_solver_pgs, "PGS", pgs_iters}, {mo_solver_jacobi, "Jacobi", jac_iters}};
-    for (int k = 0; k < 2; k++) {
+    /* the accelerated solvers stop early only when no descent direction is left (SPG) */
+    struct { mo_solver_fn fn; const char *name; int iters; } sv[4] = {
+        {mo_solver_pgs, "PGS", pgs_iters}, {mo_solver_jacobi, "Jacobi", jac_iters},
+        {mo_solver_apgd, "APGD", pgs_iters}, {mo_solver_spg, "SPG", pgs_iters}};
+    for (int k = 0; k < 4; k++) {
         s.max_iterations = sv[k].iters;
         mo_solve_out o = run_solver(sv[k].fn, p, &s, g, v, NULL, NULL);
         double dg = vdiff_max(g, gref, m);
         CHECK_NEAR_L(dg, 0.0, rtol * scale, "%s %s max |gamma - gamma_ref| (scale %.3g)", pc->name, sv[k].name, scale);
-        CHECK(o.iterations == sv[k].iters);
+        if (k < 2) CHECK(o.iterations == sv[k].iters);
+        else CHECK(o.iterations >= 1 && o.iterations <= sv[k].iters);
         /* reported residual tiny, and equal to the dense recomputation */
         double rr = ref_ccp_residual(p, &pc->D, g);
         CHECK_NEAR_L(o.residual, 0.0, 1e-9, "%s %s reported residual", pc->name, sv[k].name);
