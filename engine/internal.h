@@ -139,6 +139,7 @@ typedef struct mo_problem {
      * best iterate use the Coulomb error instead of the CCP residual. */
     const double *shift;
     bool stop_coulomb;
+    double inner_ccp_stop;     /* > 0: also stop (not converged) once the CCP residual is below it */
     const struct mo_problem *base;
     const int *poly_src;
     const uint8_t *poly_len;
@@ -261,6 +262,18 @@ void mo_problem_project(const mo_problem *p, double *x);
 static inline double mo_solve_measure(const mo_problem *p, double ccp, double coulomb)
 {
     return p->stop_coulomb ? coulomb : ccp;
+}
+/* the stop test every iterative solver applies after an iteration: sets
+ * *converged when the measure reached the tolerance; true when the solver
+ * should stop (converged, or an outer loop's inner target reached) */
+static inline bool mo_solve_stop(const mo_problem *p, const mo_solver_settings *s, double ccp, double coulomb,
+                                 bool *converged)
+{
+    if (s->tolerance > 0.0 && mo_solve_measure(p, ccp, coulomb) <= s->tolerance) {
+        *converged = true;
+        return true;
+    }
+    return p->inner_ccp_stop > 0.0 && ccp <= p->inner_ccp_stop;
 }
 /* y = N x (J form: J M^-1 J^T x + Sigma x; explicit: N x; facets: E^T N_base E x) */
 void mo_problem_apply(const mo_problem *p, const double *x, double *y, double *work);

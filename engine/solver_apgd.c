@@ -145,8 +145,8 @@ void mo_solver_apgd(const mo_problem *p, const mo_solver_settings *s, mo_solve_o
 
     double theta = 1.0, beta = 0.0;
     int it = 0;
-    if (s->tolerance > 0.0 && best_measure <= s->tolerance) o->converged = true;
-    while (!o->converged && it < s->max_iterations) {
+    bool stop = mo_solve_stop(p, s, res, err, &o->converged);
+    while (!stop && it < s->max_iterations) {
         for (int i = 0; i < m; i++) {
             y[i] = x1[i] + beta * (x1[i] - x2[i]);
             g[i] = n1[i] + beta * (n1[i] - n2[i]) + p->r[i];
@@ -213,7 +213,7 @@ void mo_solver_apgd(const mo_problem *p, const mo_solver_settings *s, mo_solve_o
             best_err = err;
             memcpy(best, x1, (size_t)m * sizeof(double));
         }
-        if (s->tolerance > 0.0 && meas <= s->tolerance) o->converged = true;
+        stop = mo_solve_stop(p, s, res, err, &o->converged);
     }
     memcpy(gamma, best, (size_t)m * sizeof(double));
     o->iterations = it;

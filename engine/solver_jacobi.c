@@ -74,10 +74,7 @@ void mo_solver_jacobi(const mo_problem *p, const mo_solver_settings *s, mo_solve
         it++;
         mo_problem_u(p, gamma, u, work);
         res = mo_solve_record(p, gamma, u, o, &err);
-        if (s->tolerance > 0.0 && mo_solve_measure(p, res, err) <= s->tolerance) {
-            o->converged = true;
-            break;
-        }
+        if (mo_solve_stop(p, s, res, err, &o->converged)) break;
     }
     if (it == 0) mo_problem_residuals(p, gamma, u, &res, &err);
     o->iterations = it;

@@ -206,7 +206,7 @@ void mo_solver_pgs(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
             if (check || it == s->max_iterations) {
                 mo_problem_u(p, gamma, u, work);
                 res = mo_solve_record(p, gamma, u, o, &err);
-                if (s->tolerance > 0.0 && (s->coulomb_updates > 0 ? err : res) <= s->tolerance) {
+                if (s->tolerance > 0.0 && (s->coulomb_updates > 0 || p->stop_coulomb ? err : res) <= s->tolerance) {
                     o->converged = true;
                     break;
                 }
@@ -238,7 +238,7 @@ void mo_solver_pgs(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
                 o->err_hist[o->hist_count] = err;
                 o->hist_count++;
             }
-            if (s->tolerance > 0.0 && (s->coulomb_updates > 0 ? err : res) <= s->tolerance) {
+            if (s->tolerance > 0.0 && (s->coulomb_updates > 0 || p->stop_coulomb ? err : res) <= s->tolerance) {
                 o->converged = true;
                 break;
             }

@@ -19,15 +19,20 @@
  * (CCP) gives a sliding contact a normal velocity mu |u_t|. Solving instead
  * with r + s, s_i = mu_i |u_T,i| e_n from the previous solution, and
  * iterating, reaches a solution of the exact Coulomb problem when the fixed
- * point converges (Acary-Cariaga's "external update"). The iteration budget
- * is shared: U + 1 solves of max_iterations / (U + 1) each (the last one takes
- * what is left); tolerance and the best iterate then use the Coulomb error.
+ * point converges (Acary-Cariaga's "external update"). The updates are
+ * inexact: each inner solve stops once its own CCP residual fell by
+ * INNER_REDUCTION, or at the Coulomb tolerance; after U updates the last solve
+ * runs to the tolerance or what is left of the shared iteration budget.
+ * Tolerance and the best iterate then use the Coulomb error.
  * PGS does the update inside its sweep instead (each contact's step uses the
  * current De Saxce velocity u + mu |u_t| e_n), which needs no outer loop. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+
+/* each outer Coulomb update's inner solve stops once its CCP residual fell by this factor */
+#define INNER_REDUCTION 0.2
 
 size_t mo_solver_scratch_size(const mo_problem *p)
 {
@@ -257,9 +262,15 @@ static void solve_updates(const mo_problem *p, const mo_solver_settings *s, mo_s
     int left = s->max_iterations, total = 0, hist0 = 0;
     double *rh = o->res_hist, *eh = o->err_hist;
     mo_solve_out oi = *o;
+    double ccp0 = 0.0, err0 = 0.0;
     for (int k = 0; k <= U && left > 0; k++) {
         for (int i = 0; i < m; i++) rbar[i] = p->r[i] + shift[i];
-        si.max_iterations = k == U ? left : (left / (U + 1 - k) > 0 ? left / (U + 1 - k) : 1);
+        /* inexact fixed point: each inner solve cuts its own CCP residual by
+         * INNER_REDUCTION (the last one runs to the tolerance or the budget) */
+        mo_problem_u(&q, oi.gamma, u, work);
+        mo_problem_residuals(&q, oi.gamma, u, &ccp0, &err0);
+        q.inner_ccp_stop = k < U ? INNER_REDUCTION * ccp0 : 0.0;
+        si.max_iterations = left;
         oi.res_hist = rh ? rh + hist0 : NULL;
         oi.err_hist = eh ? eh + hist0 : NULL;
         oi.hist_count = 0;

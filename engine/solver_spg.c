@@ -100,10 +100,10 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
         wres = sqrt(w2) / tau;
     }
     double best_measure = p->stop_coulomb ? err : wres, best_res = res, best_err = err;
-    if (s->tolerance > 0.0 && mo_solve_measure(p, res, err) <= s->tolerance) o->converged = true;
+    bool stop = mo_solve_stop(p, s, res, err, &o->converged);
 
     int it = 0;
-    while (!o->converged && it < s->max_iterations) {
+    while (!stop && it < s->max_iterations) {
         /* direction: preconditioned projected step, retried unpreconditioned if not descent */
         for (int i = 0; i < m; i++) xt[i] = x[i] - alpha * g[i] / pd[i];
         mo_problem_project(p, xt);
@@ -187,7 +187,7 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
             best_err = err;
             memcpy(best, x, (size_t)m * sizeof(double));
         }
-        if (s->tolerance > 0.0 && mo_solve_measure(p, res, err) <= s->tolerance) o->converged = true;
+        stop = mo_solve_stop(p, s, res, err, &o->converged);
     }
     memcpy(gamma, best, (size_t)m * sizeof(double));
     o->iterations = it;
