@@ -1,11 +1,13 @@
-/* scenes_builtin.c: stack20, heavy_stack, pile1000, chain1000 (SCENES.md). */
+/* scenes_builtin.c: stack20, heavy_stack, pile1000, chain1000, b1_net,
+ * b2_spheres, b3_plates, b4_wall (SCENES.md), mixed1000 and pile:N. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "scenes_builtin.h"
 
-const char *const mo_scene_names[] = {"stack20", "heavy_stack", "pile1000", "chain1000", "b4_wall", "mixed1000", NULL};
+const char *const mo_scene_names[] = {"stack20",  "heavy_stack", "pile1000",  "chain1000", "b1_net",
+                                      "b2_spheres", "b3_plates", "b4_wall", "mixed1000", NULL};
 
 /* deterministic jitter in [-1, 1] (SCENES.md pile1000) */
 static double jitter(int i, int salt)
@@ -70,12 +72,89 @@ mo_status mo_scene_build(const char *name, mo_world *w, mo_scene *sc, char *err,
         }
         return MO_OK;
     }
-    if (!strcmp(name, "pile1000")) {
+    if (!strcmp(name, "b3_plates")) {
+        /* SCENES.md B3: 20 steel plates 1 x 1 m (density 7800) of alternating thickness
+           0.01 / 0.2 m (78 kg / 1560 kg, 1:20), mu 0.3, stacked on the ground */
+        const int n = 20;
+        const double mu3 = 0.3;
+        sc->kind = MO_SCENE_STACK;
+        sc->default_steps = 1200;
+        if (!alloc_bodies(sc, n)) return MO_ERR_OUT_OF_MEMORY;
+        TRY(ground(w, sc, mu3));
+        double z = 0.0;
+        for (int i = 0; i < n; i++) {
+            double hz = (i % 2 == 0) ? 0.005 : 0.1;
+            mo_body_def d = mo_default_body_def();
+            d.shape.type = MO_SHAPE_BOX;
+            d.shape.half_extents = (mo_vec3){0.5, 0.5, hz};
+            d.shape.friction = mu3;
+            d.mass = 7800.0 * 1.0 * 1.0 * 2.0 * hz;
+            d.position = (mo_vec3){0, 0, z + hz};
+            z += 2.0 * hz;
+            TRY(mo_body_create(w, &d, &sc->bodies[i]));
+            sc->start[i] = d.position;
+            sc->half_height[i] = hz;
+        }
+        return MO_OK;
+    }
+    if (!strcmp(name, "b1_net")) {
+        /* SCENES.md B1: a 40 x 25 net of 1000 spheres (r 0.05, 1 kg, 0.15 apart) in the
+           vertical x-z plane, each joined to its right, lower and lower-right neighbours by
+           distance joints (rest lengths 0.15 and 0.15 sqrt 2), the top row pinned to the
+           world by spherical joints; no collision geometry: a bilateral-only problem of
+           975 + 960 + 936 distance rows and 120 pin rows */
+        const int nx = 40, nz = 25;
+        const double a = 0.15, r = 0.05;
+        sc->kind = MO_SCENE_CHAIN;
+        sc->default_steps = 600;
+        if (!alloc_bodies(sc, nx * nz)) return MO_ERR_OUT_OF_MEMORY;
+        int nj = nx + (nx - 1) * nz + nx * (nz - 1) + (nx - 1) * (nz - 1);
+        sc->joints = (mo_joint_id *)calloc((size_t)nj, sizeof *sc->joints);
+        if (!sc->joints) return MO_ERR_OUT_OF_MEMORY;
+        for (int iz = 0; iz < nz; iz++)
+            for (int ix = 0; ix < nx; ix++) {
+                int k = iz * nx + ix;
+                mo_body_def d = mo_default_body_def();
+                d.mass = 1.0;
+                double I = 0.4 * r * r;
+                d.inertia.m[0][0] = d.inertia.m[1][1] = d.inertia.m[2][2] = I;
+                d.position = (mo_vec3){a * ix, 0, -a * iz};
+                TRY(mo_body_create(w, &d, &sc->bodies[k]));
+                sc->start[k] = d.position;
+                sc->half_height[k] = r;
+            }
+        int j = 0;
+        for (int ix = 0; ix < nx; ix++) {
+            mo_joint_def jd = mo_default_joint_def();
+            jd.type = MO_JOINT_SPHERICAL;
+            jd.body_b = sc->bodies[ix];
+            jd.anchor_a = sc->start[ix]; /* world point at the sphere's centre */
+            TRY(mo_joint_create(w, &jd, &sc->joints[j++]));
+        }
+        static const int nb[3][2] = {{1, 0}, {0, 1}, {1, 1}}; /* right, lower, lower-right */
+        for (int iz = 0; iz < nz; iz++)
+            for (int ix = 0; ix < nx; ix++)
+                for (int q = 0; q < 3; q++) {
+                    int jx = ix + nb[q][0], jz = iz + nb[q][1];
+                    if (jx >= nx || jz >= nz) continue;
+                    mo_joint_def jd = mo_default_joint_def();
+                    jd.type = MO_JOINT_DISTANCE;
+                    jd.body_a = sc->bodies[iz * nx + ix];
+                    jd.body_b = sc->bodies[jz * nx + jx];
+                    TRY(mo_joint_create(w, &jd, &sc->joints[j++]));
+                }
+        sc->njoints = j;
+        return MO_OK;
+    }
+    if (!strcmp(name, "pile1000") || !strcmp(name, "b2_spheres")) {
+        /* b2_spheres (SCENES.md B2) is pile1000 without friction: a unilateral-only problem
+           once the spheres have settled */
+        const double pmu = !strcmp(name, "b2_spheres") ? 0.0 : 0.5;
         sc->kind = MO_SCENE_PILE;
         sc->default_steps = 600;
         sc->box_half = 1.0;
         if (!alloc_bodies(sc, 1000)) return MO_ERR_OUT_OF_MEMORY;
-        TRY(ground(w, sc, mu));
+        TRY(ground(w, sc, pmu));
         /* open box: inner faces at x, y = +-1, walls 0.1 thick and 4 m high */
         const double t = 0.05, hh = 2.0;
         const double walls[4][6] = {{t, 1.0 + 2 * t, hh, 1.0 + t, 0, hh},
@@ -87,7 +166,7 @@ mo_status mo_scene_build(const char *name, mo_world *w, mo_scene *sc, char *err,
             d.type = MO_BODY_STATIC;
             d.shape.type = MO_SHAPE_BOX;
             d.shape.half_extents = (mo_vec3){walls[k][0], walls[k][1], walls[k][2]};
-            d.shape.friction = mu;
+            d.shape.friction = pmu;
             d.position = (mo_vec3){walls[k][3], walls[k][4], walls[k][5]};
             mo_body_id id;
             TRY(mo_body_create(w, &d, &id));
@@ -97,7 +176,7 @@ mo_status mo_scene_build(const char *name, mo_world *w, mo_scene *sc, char *err,
             mo_body_def d = mo_default_body_def();
             d.shape.type = MO_SHAPE_SPHERE;
             d.shape.radius = 0.1;
-            d.shape.friction = mu;
+            d.shape.friction = pmu;
             d.mass = 1.0;
             d.position = (mo_vec3){-0.84 + 0.21 * ix + 0.004 * jitter(k, 1), -0.84 + 0.21 * iy + 0.004 * jitter(k, 2),
                                    0.3 + 0.25 * l};
@@ -244,8 +323,8 @@ mo_status mo_scene_build(const char *name, mo_world *w, mo_scene *sc, char *err,
         return MO_OK;
     }
     snprintf(err, err_size,
-             "unknown scene '%s' (built-in scenes: stack20, heavy_stack, pile1000, chain1000, b4_wall, mixed1000, "
-             "pile:N)",
+             "unknown scene '%s' (built-in scenes: stack20, heavy_stack, pile1000, chain1000, b1_net, b2_spheres, "
+             "b3_plates, b4_wall, mixed1000, pile:N)",
              name);
     return MO_ERR_INVALID_ARGUMENT;
 }
