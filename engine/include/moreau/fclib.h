@@ -12,7 +12,11 @@
  * sparsity pattern and inverted densely).
  *
  * Files: FCLIB HDF5 (libfclib layout, local and global) and Siconos's text
- * ".dat" format (FrictionContactProblem), told apart by content, not name. */
+ * ".dat" format (FrictionContactProblem), told apart by content, not name:
+ * the HDF5 signature at offset 0, else text. HDF5 needs the build option
+ * -Dfclib (libhdf5); without it HDF5 reading and writing return
+ * MO_ERR_UNSUPPORTED and the .dat form still works. Layouts:
+ * ../shared/data/fclib/MANIFEST.md. */
 #ifndef MOREAU_FCLIB_H
 #define MOREAU_FCLIB_H
 
@@ -46,18 +50,37 @@ typedef struct mo_fc_problem {
 } mo_fc_problem;
 
 /* Reads a problem from an FCLIB HDF5 file (local or global; a global one is
- * also reduced to its local form) or a Siconos .dat file. On failure *out is
- * zeroed and err gets one sentence naming the file and what is wrong. */
+ * also reduced to its local form) or a Siconos .dat file (dense or sparse
+ * block W). W becomes CSR with sorted columns; duplicate entries are summed;
+ * explicit zeros stored in a file are kept (a dense .dat W keeps its
+ * nonzeros only; a reduced W drops exact zeros). Anything after mu in a .dat
+ * is ignored. Refused: dim / spacedim other than 3, mixed (V, R) or
+ * constrained (G) problems, M not block diagonal with blocks of at most 64
+ * dofs (MO_ERR_UNSUPPORTED); missing or empty files, truncation, tokens that
+ * are not numbers, bad storage types, inconsistent sizes, non-finite values,
+ * negative mu, singular M blocks, missing HDF5 groups or datasets
+ * (MO_ERR_IO). On failure *out is zeroed and err (may be NULL) gets one
+ * sentence naming the file and what is wrong (the section and line for
+ * .dat). The caller frees *out with mo_fc_free. */
 MO_API mo_status mo_fc_read(const char *path, mo_fc_problem *out, char *err, size_t err_size);
-/* Writes FCLIB HDF5: the global form when p->ndof > 0, else the local one. */
+/* Writes FCLIB HDF5 (readable by libfclib): the global form when
+ * p->ndof > 0 (M and H as triplets, f, w, mu; no W or q), else the local one
+ * (W as CSR, q, mu); title and description under info/ when not NULL. A
+ * problem that is not well formed (sizes, unsorted or duplicate columns,
+ * non-finite values, negative mu) is MO_ERR_INVALID_ARGUMENT; a file that
+ * cannot be written MO_ERR_IO; a build without HDF5 MO_ERR_UNSUPPORTED. */
 MO_API mo_status mo_fc_write(const char *path, const mo_fc_problem *p, char *err, size_t err_size);
-/* Writes the Siconos .dat text form of the local problem (W as sparse blocks). */
+/* Writes the Siconos .dat text form of the local problem (W as 3x3 sparse
+ * blocks, every block with a stored entry written whole; values with %.17g,
+ * so they read back to the same bits). Readable by Siconos and fcload.py. */
 MO_API mo_status mo_fc_write_dat(const char *path, const mo_fc_problem *p, char *err, size_t err_size);
 /* Frees every array and zeroes *p. NULL and zeroed problems are allowed. */
 MO_API void mo_fc_free(mo_fc_problem *p);
 
-/* The Siconos error (fc3d_compute_error, MANIFEST.md) of reaction r, with W
- * as given; u (may be NULL) receives W r + q. */
+/* The Siconos error (fc3d_compute_error, MANIFEST.md) of reaction r (3nc),
+ * with W as given: u = W r + q, e_i = r_i - P_K(r_i - u_i - [mu_i |u_T,i|, 0, 0]),
+ * |e| / max(|q|, |r|, |u|) (no division when that is <= DBL_EPSILON).
+ * u (may be NULL) receives W r + q. NaN when p or r is NULL. */
 MO_API double mo_fc_error(const mo_fc_problem *p, const double *r, double *u);
 
 #ifdef __cplusplus
