@@ -146,6 +146,15 @@ void mo_cl_bp_destroy(mo_cl_broadphase_tree *bp);
  * filter rules, pairs sorted by (a, b), a < b object indices). Returns 0 or -1. */
 int mo_cl_bp_update_pairs(mo_cl_broadphase_tree *bp, const mo_cl_object *objs, int n, const double *disp,
                           double margin, mo_cl_filter_fn filter, void *ctx, mo_cl_pairs *pairs);
+/* Tuning (takes effect from the next update; defaults slack = margin, exact = 0):
+ *   slack  fat boxes are the margin box grown by slack (m, >= 0; < 0: the
+ *          update's margin) plus the displacement. A larger slack means fewer
+ *          re-insertions and queries for slowly moving objects, more cached pairs.
+ *   exact  1: report only the cached pairs whose margin boxes overlap, i.e.
+ *          exactly mo_cl_broadphase's pairs over margin boxes, whatever the fat
+ *          boxes' history; 0: every pair whose fat boxes overlap.
+ * Returns 0, or -1 (NULL bp, NaN or infinite slack) leaving the settings unchanged. */
+int mo_cl_bp_configure(mo_cl_broadphase_tree *bp, double slack, int exact);
 
 #ifdef __cplusplus
 }

@@ -177,7 +177,7 @@ typedef struct mo_world {
     int nowners;
     mo_buf owner_dof, owner_ndof, owner_inv_mass, owner_inv_I, owner_ref, owner_constrained; /* owner_ref: +slot body, -(slot+1) particle */
     mo_buf v, v_tilde, v_start;
-    mo_buf cl_objs; int ncl; mo_cl_pairs pairs; mo_buf cl_contacts, cl_disp;
+    mo_buf cl_objs; int ncl; mo_cl_pairs pairs; mo_buf cl_contacts, cl_disp, cl_info; /* cl_info: step_collide.c per-object motion and filter data */
     mo_cl_broadphase_tree *bp;  /* dynamic AABB trees (static and moving), incremental across steps */
     mo_buf contacts; int ncontacts;
     mo_buf cache; int ncache;

@@ -4,7 +4,13 @@
  * joined by a joint filtered out), narrowphase per pair in parallel, then the
  * contact list with tangent bases and warm-start impulses looked up by
  * feature key in the previous step's cache. Objects are shapes (a compound
- * body has several) and particles; keys and filters use shape slots. */
+ * body has several) and particles; keys and filters use shape slots.
+ * Memory layout matters at 10^4 bodies (every stage here is bound by cache
+ * misses, not arithmetic): the filter and the contact loop read packed
+ * per-object records (cl_info, cl_motion) instead of shapes and bodies, the
+ * narrowphase writes each chunk of CL_CHUNK pairs' contacts contiguously
+ * (never touching the slots of the empty pairs), and the warm-start lookup
+ * gallops from the previous contact's position in the sorted cache. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,25 +29,38 @@ static uint64_t pair_key(int a, int b)
     return ((uint64_t)(uint32_t)a << 32) | (uint32_t)b;
 }
 
+/* what the pair filter and the contact loop read of an object, packed (32 bytes;
+   the shapes and bodies they come from are far larger and scattered) */
+typedef struct cl_info {
+    int user;                  /* the object's user value: shape slot, or -(particle + 1) */
+    int body;                  /* body slot, -1 for a particle */
+    uint32_t category, mask;
+    double friction;
+    int joined;                /* the body has a joint */
+    int pad_;
+} cl_info;
+
+/* the object's body motion for contact point velocities (a particle: its velocity, w = 0) */
+typedef struct cl_motion {
+    double x[3], v[3], w[3];
+} cl_motion;
+
 typedef struct filter_ctx {
     const mo_world *w;
-    const mo_cl_object *objs;
+    const cl_info *info;
 } filter_ctx;
 
 static int pair_filter(void *ctx, int a, int b)
 {
     filter_ctx *f = (filter_ctx *)ctx;
-    int ua = f->objs[a].user, ub = f->objs[b].user;
-    if (ua < 0 && ub < 0) return 0; /* particle / particle: no self collision yet */
-    if (ua < 0 || ub < 0) return 1;
-    const mo_world *w = f->w;
-    const mo_shape *sa = &w->shapes[ua], *sb = &w->shapes[ub];
-    if (sa->body == sb->body) return 0; /* a compound body's own shapes */
-    if (!(sa->category & sb->mask) || !(sb->category & sa->mask)) return 0;
-    const mo_body *ba = &w->bodies[sa->body], *bb = &w->bodies[sb->body];
-    if (ba->njoints == 0 || bb->njoints == 0 || w->njoint_pairs == 0) return 1;
-    uint64_t k = pair_key(sa->body, sb->body);
-    return bsearch(&k, w->joint_pairs.p, (size_t)w->njoint_pairs, sizeof(uint64_t), cmp_u64) == NULL;
+    const cl_info *ia = &f->info[a], *ib = &f->info[b];
+    if (ia->body < 0 && ib->body < 0) return 0; /* particle / particle: no self collision yet */
+    if (ia->body < 0 || ib->body < 0) return 1;
+    if (ia->body == ib->body) return 0; /* a compound body's own shapes */
+    if (!(ia->category & ib->mask) || !(ib->category & ia->mask)) return 0;
+    if (!ia->joined || !ib->joined || f->w->njoint_pairs == 0) return 1;
+    uint64_t k = pair_key(ia->body, ib->body);
+    return bsearch(&k, f->w->joint_pairs.p, (size_t)f->w->njoint_pairs, sizeof(uint64_t), cmp_u64) == NULL;
 }
 
 /* sorted keys of body pairs that must not collide because a joint joins them */
@@ -66,15 +85,47 @@ static int cmp_cache(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* contact velocity of a body at world point p */
-static void point_velocity(const mo_world *w, int slot, const double *p, double *out)
+/* velocity of an object's body at world point p */
+static void point_velocity(const cl_motion *m, const double *p, double *out)
 {
-    if (slot < 0) { mo_v3_set(out, 0, 0, 0); return; }
-    const mo_body *b = &w->bodies[slot];
     double r[3], c[3];
-    mo_v3_sub(r, p, b->k.x);
-    mo_v3_cross(c, b->k.w, r);
-    mo_v3_add(out, b->k.v, c);
+    mo_v3_sub(r, p, m->x);
+    mo_v3_cross(c, m->w, r);
+    mo_v3_add(out, m->v, c);
+}
+
+/* first index of cache[0..n) with key >= key, galloping from *hint (the last
+   answer: contacts come in nearly ascending key order, so this is O(1) on
+   average and walks the cache sequentially); *hint becomes the answer */
+static int cache_lower_bound(const mo_contact_cache *cache, int n, uint64_t key, int *hint)
+{
+    int h = *hint < 0 ? 0 : (*hint > n ? n : *hint), lo, hi;
+    if (h < n && cache[h].key < key) { /* the answer is in (h, n] */
+        int probe = h + 1, step = 1;
+        lo = h + 1;
+        while (probe < n && cache[probe].key < key) {
+            lo = probe + 1;
+            probe += step;
+            step *= 2;
+        }
+        hi = probe < n ? probe : n;
+    } else { /* in [0, h] */
+        int probe = h - 1, step = 1;
+        hi = h;
+        while (probe >= 0 && cache[probe].key >= key) {
+            hi = probe;
+            probe -= step;
+            step *= 2;
+        }
+        lo = probe + 1 > 0 ? probe + 1 : 0;
+    }
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (cache[mid].key < key) lo = mid + 1;
+        else hi = mid;
+    }
+    *hint = lo;
+    return lo;
 }
 
 /* The previous contact to warm start c from: the same key (same objects and
@@ -82,15 +133,11 @@ static void point_velocity(const mo_world *w, int slot, const double *p, double 
  * max(2 margin, 2 cm): features of coincident corners (equal boxes stacked)
  * flip between steps, points do not. Keys sort by pair first, so a pair's
  * contacts are contiguous. */
-static const mo_contact_cache *cache_find(const mo_contact_cache *cache, int n, const mo_contact_int *c, double margin)
+static const mo_contact_cache *cache_find(const mo_contact_cache *cache, int n, const mo_contact_int *c, double margin,
+                                          int *hint)
 {
     uint64_t pair = c->key >> 22, lo_key = pair << 22;
-    int lo = 0, hi = n;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (cache[mid].key < lo_key) lo = mid + 1;
-        else hi = mid;
-    }
+    int lo = cache_lower_bound(cache, n, lo_key, hint);
     double pm[3] = {0.5 * (c->pa[0] + c->pb[0]), 0.5 * (c->pa[1] + c->pb[1]), 0.5 * (c->pa[2] + c->pb[2])};
     double tol = 2.0 * margin > 0.02 ? 2.0 * margin : 0.02, best = tol * tol;
     const mo_contact_cache *found = NULL;
@@ -107,6 +154,55 @@ static const mo_contact_cache *cache_find(const mo_contact_cache *cache, int n, 
     return found;
 }
 
+/* pairs per narrowphase chunk: a chunk's contacts are written contiguously from
+   the chunk's first slot, so the contact loop reads them densely (slots of
+   empty pairs are never touched) */
+#define CL_CHUNK 64
+
+/* the contact of narrowphase result s, warm started from the cache (*hint: see cache_lower_bound) */
+static void make_contact(const mo_world *w, const cl_info *info, const cl_motion *motion, const mo_cl_contact *s,
+                         double margin, int *hint, mo_contact_int *t)
+{
+    const cl_info *ia = &info[s->a], *ib = &info[s->b];
+    t->shape_a = ia->body >= 0 ? ia->user : -1;
+    t->shape_b = ib->body >= 0 ? ib->user : -1;
+    t->body_a = ia->body;
+    t->body_b = ib->body;
+    t->particle = ib->body < 0 ? -ib->user - 1 : (ia->body < 0 ? -ia->user - 1 : -1);
+    mo_v3_copy(t->pa, s->point_a);
+    mo_v3_copy(t->pb, s->point_b);
+    mo_v3_copy(t->n, s->normal);
+    t->gap = s->gap;
+    t->mu = sqrt(ia->friction * ib->friction);
+    /* key: both objects' engine ids and the feature */
+    /* 21 bits per object (bodies >= 0, particles < 0), 22 bits of feature */
+    uint64_t ka = (uint64_t)(uint32_t)(ia->user + 0x100000) & 0x1fffff;
+    uint64_t kb = (uint64_t)(uint32_t)(ib->user + 0x100000) & 0x1fffff;
+    t->key = (ka << 43) | (kb << 22) | (s->feature & 0x3fffff);
+    /* tangents: t1 along the sliding direction when sliding, else a fixed basis of n */
+    double va[3], vb[3], vr[3];
+    point_velocity(&motion[s->a], t->pa, va);
+    point_velocity(&motion[s->b], t->pb, vb);
+    mo_v3_sub(vr, vb, va);
+    mo_v3_axpy(vr, -mo_v3_dot(vr, t->n), t->n);
+    double sl = mo_v3_norm(vr);
+    if (sl > 1e-3) {
+        mo_v3_scale(t->t1, vr, 1.0 / sl);
+        mo_v3_cross(t->t2, t->n, t->t1);
+    } else {
+        mo_v3_basis(t->n, t->t1, t->t2);
+    }
+    t->impulse[0] = t->impulse[1] = t->impulse[2] = 0.0;
+    if (w->def.solver.warm_start && w->ncache > 0) {
+        const mo_contact_cache *f = cache_find((const mo_contact_cache *)w->cache.p, w->ncache, t, margin, hint);
+        if (f) {
+            t->impulse[0] = f->normal_impulse;
+            t->impulse[1] = mo_v3_dot(f->impulse_world, t->t1);
+            t->impulse[2] = mo_v3_dot(f->impulse_world, t->t2);
+        }
+    }
+}
+
 int mo_step_collide(mo_world *w)
 {
     /* objects: one per shape, one per particle */
@@ -116,21 +212,38 @@ int mo_step_collide(mo_world *w)
     for (int i = 0; i < w->particle_count; i++)
         if (w->particles[i].alive) nobj++;
     if (mo_buf_reserve(&w->cl_objs, (size_t)(nobj + 1) * sizeof(mo_cl_object))) return -1;
+    if (mo_buf_reserve(&w->cl_info, (size_t)(nobj + 1) * (sizeof(cl_info) + sizeof(cl_motion)))) return -1;
     mo_cl_object *objs = (mo_cl_object *)w->cl_objs.p;
+    cl_motion *motion = (cl_motion *)w->cl_info.p; /* (nobj), then info (nobj) */
+    cl_info *info = (cl_info *)(motion + nobj + 1);
     double h = w->def.time_step, margin = w->def.contact_margin;
     int n = 0;
-    for (int i = 0; i < w->shape_count; i++)
-        if (w->shapes[i].alive) mo_shape_object(w, i, &objs[n++]);
+    for (int i = 0; i < w->shape_count; i++) {
+        const mo_shape *sh = &w->shapes[i];
+        if (!sh->alive) continue;
+        const mo_body *b = &w->bodies[sh->body];
+        mo_shape_object(w, i, &objs[n]);
+        info[n] = (cl_info){i, sh->body, sh->category, sh->mask, sh->friction, b->njoints > 0, 0};
+        mo_v3_copy(motion[n].x, b->k.x);
+        mo_v3_copy(motion[n].v, b->k.v);
+        mo_v3_copy(motion[n].w, b->k.w);
+        n++;
+    }
     for (int i = 0; i < w->particle_count; i++) {
         const mo_particle *p = &w->particles[i];
         if (!p->alive) continue;
-        mo_cl_object *o = &objs[n++];
+        mo_cl_object *o = &objs[n];
         memset(o, 0, sizeof *o);
         o->type = MO_CL_SPHERE;
         o->radius = p->radius;
         mo_v3_copy(o->pos, p->x);
         o->rot[0] = o->rot[4] = o->rot[8] = 1.0;
         o->user = -(i + 1);
+        info[n] = (cl_info){-(i + 1), -1, 0u, 0u, p->friction, 0, 0};
+        mo_v3_copy(motion[n].x, p->x);
+        mo_v3_copy(motion[n].v, p->v);
+        mo_v3_set(motion[n].w, 0, 0, 0);
+        n++;
     }
     w->ncl = n;
     /* this step's motion of each object, for the broadphase's fat boxes */
@@ -139,100 +252,63 @@ int mo_step_collide(mo_world *w)
     const int nt = w->def.threads;
     MO_PARALLEL_FOR(nt)
     for (int i = 0; i < n; i++) {
-        const mo_cl_object *o = &objs[i];
         double vel[3];
-        if (o->user >= 0) {
-            const mo_body *b = &w->bodies[w->shapes[o->user].body];
-            double r[3];
-            mo_v3_sub(r, o->pos, b->k.x);
-            mo_v3_cross(vel, b->k.w, r);
-            mo_v3_add(vel, vel, b->k.v);
-        } else {
-            mo_v3_copy(vel, w->particles[-o->user - 1].v);
-        }
+        point_velocity(&motion[i], objs[i].pos, vel);
         mo_v3_scale(disp + 3 * i, vel, 4.0 * h); /* fat boxes cover 4 steps of motion: fewer re-insertions */
     }
 
     /* broadphase: dynamic AABB trees, updated incrementally (collision/broad_tree.c) */
     if (build_joint_filter(w)) return -1;
-    filter_ctx fc = {w, objs};
+    filter_ctx fc = {w, info};
+    /* fat boxes 3 margins beyond the margin boxes (the pile:10000 optimum: a third of the
+       re-insertions and queries of 1 margin for 1.5x the cached pairs), reporting only pairs
+       whose margin boxes overlap (what the narrowphase can turn into contacts) */
+    mo_cl_bp_configure(w->bp, 3.0 * margin, 1);
     if (mo_cl_bp_update_pairs(w->bp, objs, n, disp, margin, pair_filter, &fc, &w->pairs)) return -1;
     int npairs = w->pairs.count;
     w->stats.pairs = npairs;
 
-    /* narrowphase: each pair writes its own MO_CL_MAX_POINTS slots */
+    /* narrowphase in chunks of CL_CHUNK pairs, each chunk's contacts packed from its first slot */
+    int nchunks = (npairs + CL_CHUNK - 1) / CL_CHUNK;
     if (mo_buf_reserve(&w->cl_contacts, (size_t)(npairs * MO_CL_MAX_POINTS + 1) * sizeof(mo_cl_contact))) return -1;
     mo_cl_contact *cc = (mo_cl_contact *)w->cl_contacts.p;
-    int *counts = NULL;
-    if (mo_buf_reserve(&w->scratch, (size_t)(npairs + 1) * sizeof(int))) return -1;
-    counts = (int *)w->scratch.p;
+    if (mo_buf_reserve(&w->scratch, (size_t)(nchunks + 1) * sizeof(int))) return -1;
+    int *chunk_first = (int *)w->scratch.p; /* contacts per chunk, then their prefix sum */
     int (*pairs)[2] = w->pairs.pairs;
     MO_PARALLEL_FOR(nt)
-    for (int k = 0; k < npairs; k++) {
-        int a = pairs[k][0], b = pairs[k][1];
-        if (objs[a].type == MO_CL_MESH || objs[b].type == MO_CL_MESH)
-            counts[k] = mo_cl_collide_mesh(&objs[a], a, &objs[b], b, margin, cc + (size_t)k * MO_CL_MAX_POINTS);
-        else
-            counts[k] = mo_cl_collide(&objs[a], a, &objs[b], b, margin, cc + (size_t)k * MO_CL_MAX_POINTS);
+    for (int q = 0; q < nchunks; q++) {
+        int k1 = (q + 1) * CL_CHUNK < npairs ? (q + 1) * CL_CHUNK : npairs, m = 0;
+        mo_cl_contact *out = cc + (size_t)q * CL_CHUNK * MO_CL_MAX_POINTS;
+        for (int k = q * CL_CHUNK; k < k1; k++) {
+            int a = pairs[k][0], b = pairs[k][1];
+            if (objs[a].type == MO_CL_MESH || objs[b].type == MO_CL_MESH)
+                m += mo_cl_collide_mesh(&objs[a], a, &objs[b], b, margin, out + m);
+            else
+                m += mo_cl_collide(&objs[a], a, &objs[b], b, margin, out + m);
+        }
+        chunk_first[q] = m;
     }
     int nc = 0;
-    for (int k = 0; k < npairs; k++) nc += counts[k];
+    for (int q = 0; q < nchunks; q++) {
+        int m = chunk_first[q];
+        chunk_first[q] = nc;
+        nc += m;
+    }
+    chunk_first[nchunks] = nc;
 
-    /* contacts */
+    /* contacts, in pair order, each chunk from its offset */
     if (mo_buf_reserve(&w->contacts, (size_t)(nc + 1) * sizeof(mo_contact_int))) return -1;
     mo_contact_int *ct = (mo_contact_int *)w->contacts.p;
-    const mo_contact_cache *cache = (const mo_contact_cache *)w->cache.p;
-    bool warm = w->def.solver.warm_start;
-    double maxpen = 0.0;
-    int c = 0;
-    for (int k = 0; k < npairs; k++) {
-        for (int q = 0; q < counts[k]; q++) {
-            const mo_cl_contact *s = &cc[(size_t)k * MO_CL_MAX_POINTS + q];
-            const mo_cl_object *oa = &objs[s->a], *ob = &objs[s->b];
-            mo_contact_int *t = &ct[c++];
-            t->shape_a = oa->user >= 0 ? oa->user : -1;
-            t->shape_b = ob->user >= 0 ? ob->user : -1;
-            t->body_a = oa->user >= 0 ? w->shapes[oa->user].body : -1;
-            t->body_b = ob->user >= 0 ? w->shapes[ob->user].body : -1;
-            t->particle = ob->user < 0 ? -ob->user - 1 : (oa->user < 0 ? -oa->user - 1 : -1);
-            mo_v3_copy(t->pa, s->point_a);
-            mo_v3_copy(t->pb, s->point_b);
-            mo_v3_copy(t->n, s->normal);
-            t->gap = s->gap;
-            double mua = oa->user >= 0 ? w->shapes[oa->user].friction : w->particles[-oa->user - 1].friction;
-            double mub = ob->user >= 0 ? w->shapes[ob->user].friction : w->particles[-ob->user - 1].friction;
-            t->mu = sqrt(mua * mub);
-            if (-s->gap > maxpen) maxpen = -s->gap;
-            /* key: both objects' engine ids and the feature */
-            /* 21 bits per object (bodies >= 0, particles < 0), 22 bits of feature */
-            uint64_t ka = (uint64_t)(uint32_t)(oa->user + 0x100000) & 0x1fffff;
-            uint64_t kb = (uint64_t)(uint32_t)(ob->user + 0x100000) & 0x1fffff;
-            t->key = (ka << 43) | (kb << 22) | (s->feature & 0x3fffff);
-            /* tangents: t1 along the sliding direction when sliding, else a fixed basis of n */
-            double va[3], vb[3], vr[3];
-            point_velocity(w, t->body_a, t->pa, va);
-            if (t->particle >= 0) mo_v3_copy(vb, w->particles[t->particle].v);
-            else point_velocity(w, t->body_b, t->pb, vb);
-            mo_v3_sub(vr, vb, va);
-            mo_v3_axpy(vr, -mo_v3_dot(vr, t->n), t->n);
-            double sl = mo_v3_norm(vr);
-            if (sl > 1e-3) {
-                mo_v3_scale(t->t1, vr, 1.0 / sl);
-                mo_v3_cross(t->t2, t->n, t->t1);
-            } else {
-                mo_v3_basis(t->n, t->t1, t->t2);
-            }
-            t->impulse[0] = t->impulse[1] = t->impulse[2] = 0.0;
-            if (warm && w->ncache > 0) {
-                const mo_contact_cache *f = cache_find(cache, w->ncache, t, margin);
-                if (f) {
-                    t->impulse[0] = f->normal_impulse;
-                    t->impulse[1] = mo_v3_dot(f->impulse_world, t->t1);
-                    t->impulse[2] = mo_v3_dot(f->impulse_world, t->t2);
-                }
-            }
-        }
+    MO_PARALLEL_FOR(nt)
+    for (int q = 0; q < nchunks; q++) {
+        const mo_cl_contact *src = cc + (size_t)q * CL_CHUNK * MO_CL_MAX_POINTS;
+        int hint = 0;
+        for (int c = chunk_first[q]; c < chunk_first[q + 1]; c++)
+            make_contact(w, info, motion, src++, margin, &hint, &ct[c]);
     }
+    double maxpen = 0.0;
+    for (int c = 0; c < nc; c++)
+        if (-ct[c].gap > maxpen) maxpen = -ct[c].gap;
     w->ncontacts = nc;
     w->stats.contacts = nc;
     w->stats.max_penetration = maxpen;

@@ -768,9 +768,10 @@ static int cmp_pair(const void *pa, const void *pb)
     return (a[1] > b[1]) - (a[1] < b[1]);
 }
 
-/* Brute force over all pairs of the bp's fat boxes with mo_cl_broadphase's
-   rules, planes against margin boxes. Returns the sorted expected pairs. */
-static int brute_pairs(const mo_cl_broadphase_tree *bp, const mo_cl_object *objs, int n, double margin,
+/* Brute force over all pairs of the bp's fat boxes (exact: of the margin boxes
+   of the objects with a proxy) with mo_cl_broadphase's rules, planes against
+   margin boxes. Returns the sorted expected pairs. */
+static int brute_pairs(const mo_cl_broadphase_tree *bp, const mo_cl_object *objs, int n, double margin, int exact,
                        mo_cl_filter_fn filter, void *ctx, int (**out)[2], int *bad_fat)
 {
     double (*lo)[3] = malloc(((size_t)n + 1) * sizeof *lo), (*hi)[3] = malloc(((size_t)n + 1) * sizeof *hi);
@@ -798,7 +799,7 @@ static int brute_pairs(const mo_cl_broadphase_tree *bp, const mo_cl_object *objs
             if (a->group != 0 && a->group == b->group)
                 continue;
             if (has[i] && has[j]) {
-                hit = overlap(lo[i], hi[i], lo[j], hi[j]);
+                hit = exact ? overlap(mlo[i], mhi[i], mlo[j], mhi[j]) : overlap(lo[i], hi[i], lo[j], hi[j]);
             } else if ((a->type == MO_CL_PLANE && has[j]) || (b->type == MO_CL_PLANE && has[i])) {
                 const mo_cl_object *pl = a->type == MO_CL_PLANE ? a : b;
                 int k = a->type == MO_CL_PLANE ? j : i;
@@ -885,10 +886,15 @@ static void test_bp_random(void)
     mo_cl_object *objs = malloc((CAP + 2) * sizeof *objs);
     double *disp = malloc((CAP + 2) * 3 * sizeof *disp);
     int *order = malloc((CAP + 2) * sizeof *order);
-    mo_cl_broadphase_tree *bp = mo_cl_bp_create(), *bp2 = mo_cl_bp_create();
-    CHECK(bp && bp2);
-    mo_cl_pairs pairs = {0}, pairs2 = {0}, sas = {0};
+    mo_cl_broadphase_tree *bp = mo_cl_bp_create(), *bp2 = mo_cl_bp_create(), *bp3 = mo_cl_bp_create();
+    CHECK(bp && bp2 && bp3);
+    /* bp3: fat boxes 2.5 margins out, margin box pairs only (the engine's settings) */
+    CHECK(mo_cl_bp_configure(bp3, 2.5 * margin, 1) == 0);
+    CHECK(mo_cl_bp_configure(bp3, NAN, 0) == -1 && mo_cl_bp_configure(NULL, 0.0, 0) == -1);
+    mo_cl_pairs pairs = {0}, pairs2 = {0}, pairs3 = {0}, sas = {0};
     int bad_eq = 0, bad_sort = 0, bad_sub = 0, bad_det = 0, bad_fat = 0, bad_count = 0, fails = 0;
+    int bad_exact = 0, bad_exact_sas = 0;
+    long total_reins3 = 0;
     long total_pairs = 0, total_sas = 0, total_reins = 0, total_objs = 0;
     int plane_pairs = 0, static_pairs = 0;
     double ground_n[3] = {0.05, -0.03, 1.0}, wall_n[3] = {1.0, 0.0, 0.0};
@@ -972,12 +978,14 @@ static void test_bp_random(void)
         if (step % 8 == 5)
             mo_cl_bp_forget_pairs(bp); /* the rebuild path; bp2 keeps its cache */
         if (mo_cl_bp_update_pairs(bp, objs, n, dp, margin, user_filter, &fc, &pairs) ||
-            mo_cl_bp_update_pairs(bp2, objs, n, dp, margin, user_filter, &fc, &pairs2)) {
+            mo_cl_bp_update_pairs(bp2, objs, n, dp, margin, user_filter, &fc, &pairs2) ||
+            mo_cl_bp_update_pairs(bp3, objs, n, dp, margin, user_filter, &fc, &pairs3)) {
             ++fails;
             free(dsp);
             break;
         }
         total_reins += mo_cl_bp_last_reinserts(bp);
+        total_reins3 += mo_cl_bp_last_reinserts(bp3);
         total_objs += n;
         if (!pairs_sorted(pairs.pairs, pairs.count))
             ++bad_sort;
@@ -986,12 +994,17 @@ static void test_bp_random(void)
             ++bad_det;
 
         int (*ref)[2] = NULL;
-        int nref = brute_pairs(bp, objs, n, margin, user_filter, &fc, &ref, &bad_fat);
+        int nref = brute_pairs(bp, objs, n, margin, 0, user_filter, &fc, &ref, &bad_fat);
         if (nref != pairs.count || memcmp(ref, pairs.pairs, (size_t)nref * sizeof *ref))
             ++bad_eq;
         free(ref);
+        /* exact mode: brute force over margin boxes, whatever the (larger) fat boxes */
+        nref = brute_pairs(bp3, objs, n, margin, 1, user_filter, &fc, &ref, &bad_fat);
+        if (nref != pairs3.count || memcmp(ref, pairs3.pairs, (size_t)nref * sizeof *ref))
+            ++bad_exact;
+        free(ref);
 
-        /* mo_cl_broadphase on margin boxes: a subset */
+        /* mo_cl_broadphase on margin boxes: a subset (exact mode: equal) */
         mo_cl_object *mobjs = malloc((size_t)n * sizeof *mobjs);
         memcpy(mobjs, objs, (size_t)n * sizeof *mobjs);
         for (int i = 0; i < n; ++i)
@@ -1000,6 +1013,8 @@ static void test_bp_random(void)
             ++fails;
         if (!pairs_subset(sas.pairs, sas.count, pairs.pairs, pairs.count))
             ++bad_sub;
+        if (sas.count != pairs3.count || memcmp(sas.pairs, pairs3.pairs, (size_t)sas.count * sizeof *sas.pairs))
+            ++bad_exact_sas;
         total_pairs += pairs.count;
         total_sas += sas.count;
         for (int k = 0; k < pairs.count; ++k) {
@@ -1012,13 +1027,15 @@ static void test_bp_random(void)
         if (step % 10 == 0 || step == STEPS - 1) {
             validate_tree(mo_cl_bp_tree(bp, 0), "bp static");
             validate_tree(mo_cl_bp_tree(bp, 1), "bp moving");
+            validate_tree(mo_cl_bp_tree(bp3, 1), "bp3 moving");
         }
+        count_trees(objs, n, bp3, &bad_count);
         free(dsp);
     }
     printf("  bp random: %d steps, %.0f objects/step, %.0f pairs/step (sort-and-sweep on margin boxes %.0f), "
-           "%.1f re-insertions/step, %d plane pairs, %d static pairs\n",
+           "%.1f re-insertions/step (slack 2.5 margins: %.1f), %d plane pairs, %d static pairs\n",
            STEPS, (double)total_objs / STEPS, (double)total_pairs / STEPS, (double)total_sas / STEPS,
-           (double)total_reins / STEPS, plane_pairs, static_pairs);
+           (double)total_reins / STEPS, (double)total_reins3 / STEPS, plane_pairs, static_pairs);
     CHECK(fails == 0);
     CHECK(bad_eq == 0);
     CHECK(bad_sort == 0);
@@ -1026,14 +1043,19 @@ static void test_bp_random(void)
     CHECK(bad_det == 0);
     CHECK(bad_fat == 0);
     CHECK(bad_count == 0);
+    CHECK(bad_exact == 0);
+    CHECK(bad_exact_sas == 0);
+    CHECK(total_reins3 < total_reins); /* the larger slack re-inserts less */
     CHECK(plane_pairs > 0 && static_pairs > 0);
     CHECK(total_sas > 1000);
     CHECK(total_reins < total_objs / 2); /* incremental */
     mo_cl_pairs_free(&pairs);
     mo_cl_pairs_free(&pairs2);
+    mo_cl_pairs_free(&pairs3);
     mo_cl_pairs_free(&sas);
     mo_cl_bp_destroy(bp);
     mo_cl_bp_destroy(bp2);
+    mo_cl_bp_destroy(bp3);
     free(bodies);
     free(objs);
     free(disp);
@@ -1101,7 +1123,7 @@ static void test_bp_incremental(void)
     CHECK(mo_cl_bp_last_reinserts(bp) == 0);
     int bad_fat = 0;
     int (*ref)[2] = NULL;
-    int nref = brute_pairs(bp, rev, N - 1, margin, NULL, NULL, &ref, &bad_fat);
+    int nref = brute_pairs(bp, rev, N - 1, margin, 0, NULL, NULL, &ref, &bad_fat);
     CHECK(same_pairs(&pairs, ref, nref));
     CHECK(bad_fat == 0);
     free(ref);
@@ -1135,7 +1157,7 @@ static void test_bp_edges(void)
     CHECK(mo_cl_tree_count(mo_cl_bp_tree(bp, 0)) + mo_cl_tree_count(mo_cl_bp_tree(bp, 1)) == N);
     int bad_fat = 0;
     int (*ref)[2] = NULL;
-    int nref = brute_pairs(bp, objs, N, margin, NULL, NULL, &ref, &bad_fat);
+    int nref = brute_pairs(bp, objs, N, margin, 0, NULL, NULL, &ref, &bad_fat);
     CHECK(same_pairs(&pairs, ref, nref));
     CHECK(bad_fat == 0);
     free(ref);
@@ -1146,7 +1168,7 @@ static void test_bp_edges(void)
     for (int i = 0; i < N; ++i)
         objs[i].user = i / 3;
     CHECK(mo_cl_bp_update_pairs(bp, objs, N, NULL, margin, NULL, NULL, &pairs) == 0);
-    nref = brute_pairs(bp, objs, N, margin, NULL, NULL, &ref, &bad_fat);
+    nref = brute_pairs(bp, objs, N, margin, 0, NULL, NULL, &ref, &bad_fat);
     CHECK(same_pairs(&pairs, ref, nref));
     free(ref);
     CHECK(mo_cl_bp_update_pairs(bp, objs, N, NULL, margin, NULL, NULL, &pairs) == 0);
