@@ -696,6 +696,8 @@ typedef struct bp_record {
     int next_free;
     uint64_t stamp; /* update that last saw it */
     uint64_t moved; /* update that last (re-)inserted its proxy */
+    int pending;    /* (re-)inserted by mo_cl_bp_sync since the last update: its pairs are to be queried */
+    int pad_;
     double flo[3], fhi[3]; /* its proxy's fat box (a copy: the containment test needs no tree access) */
 } bp_record;
 
@@ -960,6 +962,11 @@ const mo_cl_tree *mo_cl_bp_tree(const mo_cl_broadphase_tree *bp, int moving)
     return bp ? bp->tree[moving ? BP_MOVING : BP_STATIC] : NULL;
 }
 
+int mo_cl_bp_record_user(const mo_cl_broadphase_tree *bp, int rec)
+{
+    return bp && rec >= 0 && rec < bp->rec_top && bp->recs[rec].live ? bp->recs[rec].user : INT_MIN;
+}
+
 /* pair buffer of `*cap` pairs holding at least `need`; -1 when out of memory */
 static int grow_pairs(int (**buf)[2], int *cap, int need)
 {
@@ -1097,14 +1104,16 @@ static int tree_type(int type)
     return type > MO_CL_NONE && type < MO_CL_SHAPE_COUNT && type != MO_CL_PLANE;
 }
 
-int mo_cl_bp_update_pairs(mo_cl_broadphase_tree *bp, const mo_cl_object *objs, int n, const double *disp,
-                          double margin, mo_cl_filter_fn filter, void *ctx, mo_cl_pairs *pairs)
+/* Brings the records and proxies in line with objs (the first half of an
+   update, and all of mo_cl_bp_sync): per-object scratch, rule inputs, plane
+   list, proxies inserted / moved / re-inserted, records not seen freed. With
+   for_pairs, bp->moved lists the records whose pairs must be queried (*nmoved):
+   (re-)inserted now or since the last update (pending), or all when the cache
+   is being rebuilt; without, (re-)inserted records are marked pending for the
+   next update. Returns 0, or -1 when out of memory. */
+static int bp_sync_proxies(mo_cl_broadphase_tree *bp, const mo_cl_object *objs, int n, const double *disp,
+                           double margin, int for_pairs, int rebuild, int *nplanes_out, int *nmoved_out)
 {
-    if (!bp || !pairs || n < 0 || (n > 0 && !objs) || !(margin >= 0.0))
-        return -1;
-    pairs->count = 0;
-    bp->reinserts = 0;
-
     /* per-object scratch */
     if (n > bp->obj_cap) {
         if (n > INT_MAX - 1)
@@ -1131,11 +1140,8 @@ int mo_cl_bp_update_pairs(mo_cl_broadphase_tree *bp, const mo_cl_object *objs, i
     int hint_n = bp->last_n; /* obj_rec[0..hint_n) still holds the last update's records */
     bp->last_n = 0;
     ++bp->stamp; /* starts at 1: 0 marks records never seen */
-    /* until this update completes, the cached pairs cannot be trusted */
-    int rebuild = !bp->raw_valid;
-    bp->raw_valid = 0;
 
-    /* rule inputs, and the planes first so the object loop can test them */
+    /* rule inputs and the planes */
     int nplanes = 0;
     for (int i = 0; i < n; ++i) {
         bp->info[i].group = objs[i].group;
@@ -1187,6 +1193,7 @@ int mo_cl_bp_update_pairs(mo_cl_broadphase_tree *bp, const mo_cl_object *objs, i
             if (rec->tree != BP_NONE)
                 mo_cl_tree_remove(bp->tree[rec->tree], rec->proxy);
             rec->tree = BP_NONE;
+            rec->pending = 1; /* no proxy: its cached pairs are void */
             double flo[3], fhi[3];
             fatten(lo, hi, d, slack, flo, fhi);
             int proxy = mo_cl_tree_insert(bp->tree[want], flo, fhi, r);
@@ -1197,14 +1204,61 @@ int mo_cl_bp_update_pairs(mo_cl_broadphase_tree *bp, const mo_cl_object *objs, i
             reinserted = 1;
         }
         if (reinserted) {
-            rec->moved = bp->stamp;
             ++bp->reinserts;
             mo_cl_tree_fat_box(bp->tree[want], rec->proxy, rec->flo, rec->fhi);
         }
-        if (reinserted || rebuild)
+        if (!for_pairs) {
+            rec->pending |= reinserted;
+        } else if (reinserted || rec->pending || rebuild) {
+            if (reinserted || rec->pending)
+                rec->moved = bp->stamp;
+            rec->pending = 0;
             bp->moved[nmoved++] = r;
+        }
+    }
 
-        /* planes against this object's margin box, as mo_cl_broadphase */
+    /* objects gone since the last update */
+    for (int r = 0; r < bp->rec_top; ++r)
+        if (bp->recs[r].live && bp->recs[r].stamp != bp->stamp)
+            record_free(bp, r);
+    *nplanes_out = nplanes;
+    *nmoved_out = nmoved;
+    return 0;
+}
+
+int mo_cl_bp_sync(mo_cl_broadphase_tree *bp, const mo_cl_object *objs, int n, const double *disp, double margin)
+{
+    if (!bp || n < 0 || (n > 0 && !objs) || !(margin >= 0.0))
+        return -1;
+    bp->reinserts = 0;
+    int nplanes, nmoved;
+    if (bp_sync_proxies(bp, objs, n, disp, margin, 0, 0, &nplanes, &nmoved)) {
+        bp->raw_valid = 0; /* as after a failed update */
+        return -1;
+    }
+    bp->last_n = n;
+    return 0;
+}
+
+int mo_cl_bp_update_pairs(mo_cl_broadphase_tree *bp, const mo_cl_object *objs, int n, const double *disp,
+                          double margin, mo_cl_filter_fn filter, void *ctx, mo_cl_pairs *pairs)
+{
+    if (!bp || !pairs || n < 0 || (n > 0 && !objs) || !(margin >= 0.0))
+        return -1;
+    pairs->count = 0;
+    bp->reinserts = 0;
+    /* until this update completes, the cached pairs cannot be trusted */
+    int rebuild = !bp->raw_valid;
+    bp->raw_valid = 0;
+    int nplanes, nmoved;
+    if (bp_sync_proxies(bp, objs, n, disp, margin, 1, rebuild, &nplanes, &nmoved))
+        return -1;
+
+    /* planes against every proxied object's margin box, as mo_cl_broadphase */
+    for (int i = 0; i < n && nplanes > 0; ++i) {
+        if (bp->obj_rec[i] < 0)
+            continue;
+        const double *lo = bp->info[i].lo, *hi = bp->info[i].hi;
         for (int k = 0; k < nplanes; ++k) {
             const mo_cl_object *pl = &objs[bp->planes[k]];
             double pn[3] = {pl->rot[2], pl->rot[5], pl->rot[8]};
@@ -1216,11 +1270,6 @@ int mo_cl_bp_update_pairs(mo_cl_broadphase_tree *bp, const mo_cl_object *objs, i
                 return -1;
         }
     }
-
-    /* objects gone since the last update */
-    for (int r = 0; r < bp->rec_top; ++r)
-        if (bp->recs[r].live && bp->recs[r].stamp != bp->stamp)
-            record_free(bp, r);
 
     /* cached record pairs: keep those between proxies that stayed put */
     const bp_record *recs = bp->recs;

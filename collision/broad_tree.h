@@ -1,5 +1,6 @@
 /* broad_tree.h: inspection hooks of the dynamic AABB tree and of the tree
- * broadphase (collision/broad_tree.c), for tests and step statistics. The
+ * broadphase (collision/broad_tree.c), for tests, step statistics and the
+ * world queries (engine/shape.c, which walk the trees). The
  * interfaces themselves are in shapes.h. Internal, not public. */
 #ifndef MOREAU_BROAD_TREE_H
 #define MOREAU_BROAD_TREE_H
@@ -37,6 +38,10 @@ int mo_cl_bp_fat_box(const mo_cl_broadphase_tree *bp, int i, double *lo, double 
 void mo_cl_bp_forget_pairs(mo_cl_broadphase_tree *bp);
 /* the static (moving = 0) or moving (moving = 1) tree, for inspection */
 const mo_cl_tree *mo_cl_bp_tree(const mo_cl_broadphase_tree *bp, int moving);
+/* the trees' leaves hold the broadphase's record ids as their user values: the
+   object user value (mo_cl_object.user) of record id rec, or INT_MIN when rec
+   is not a live record */
+int mo_cl_bp_record_user(const mo_cl_broadphase_tree *bp, int rec);
 
 #ifdef __cplusplus
 }

@@ -155,6 +155,12 @@ int mo_cl_bp_update_pairs(mo_cl_broadphase_tree *bp, const mo_cl_object *objs, i
  *          boxes' history; 0: every pair whose fat boxes overlap.
  * Returns 0, or -1 (NULL bp, NaN or infinite slack) leaving the settings unchanged. */
 int mo_cl_bp_configure(mo_cl_broadphase_tree *bp, double slack, int exact);
+/* The proxy half of mo_cl_bp_update_pairs (same arguments, same identity and
+ * fat box rules): objects appear, disappear and move in the trees, without
+ * computing pairs. For queries between updates (the world's ray cast and box
+ * query); the proxies it (re-)inserts have their pairs found by the next
+ * update, whose result is the same as without the sync. Returns 0 or -1. */
+int mo_cl_bp_sync(mo_cl_broadphase_tree *bp, const mo_cl_object *objs, int n, const double *disp, double margin);
 
 #ifdef __cplusplus
 }

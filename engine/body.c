@@ -268,6 +268,7 @@ mo_status mo_body_set_pose(mo_world *w, mo_body_id id, mo_vec3 p, mo_quat q)
     }
     mo_v3_set(b->k.x, p.x, p.y, p.z);
     b->k.q[0] = q.w / ql; b->k.q[1] = q.x / ql; b->k.q[2] = q.y / ql; b->k.q[3] = q.z / ql;
+    w->q_synced = 0; /* the world queries re-sync their trees */
     return MO_OK;
 }
 

@@ -179,6 +179,9 @@ typedef struct mo_world {
     mo_buf v, v_tilde, v_start;
     mo_buf cl_objs; int ncl; mo_cl_pairs pairs; mo_buf cl_contacts, cl_disp, cl_info; /* cl_info: step_collide.c per-object motion and filter data */
     mo_cl_broadphase_tree *bp;  /* dynamic AABB trees (static and moving), incremental across steps */
+    /* world queries (shape.c): the trees hold the current poses (cleared by steps and pose or shape
+       changes), plane shape slots, the largest shape margin, candidate scratch */
+    int q_synced; mo_buf q_planes; int q_nplanes; double q_margin; mo_buf q_hits;
     mo_buf contacts; int ncontacts;
     mo_buf cache; int ncache;
     mo_buf rows, row_aux, row_g, row_sigma, row_b, row_lo, row_hi, row_diag, row_r, gamma;

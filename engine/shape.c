@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "../collision/broad_tree.h"
 
 static const char *shape_name(int t)
 {
@@ -191,6 +192,7 @@ int mo_shape_attach(mo_world *w, int body_slot, const mo_shape_def *d)
     s->next = b->first_shape;
     b->first_shape = slot;
     b->nshapes++;
+    w->q_synced = 0;
     return slot;
 }
 
@@ -209,6 +211,7 @@ void mo_shape_release(mo_world *w, int slot)
     s->mesh = NULL;
     s->alive = false;
     w->shape_free[w->shape_nfree++] = slot;
+    w->q_synced = 0;
 }
 
 mo_status mo_shape_create(mo_world *w, mo_body_id body, const mo_shape_def *d, mo_shape_id *out)
@@ -364,6 +367,7 @@ static void shift_body_origin(mo_world *w, int slot, const double *c)
 {
     mo_body *b = &w->bodies[slot];
     if (c[0] == 0.0 && c[1] == 0.0 && c[2] == 0.0) return;
+    w->q_synced = 0;
     double wc[3];
     mo_q_rotate(wc, b->k.q, c);
     mo_v3_add(b->k.x, b->k.x, wc);
@@ -417,59 +421,199 @@ mo_status mo_body_set_mass_from_shapes(mo_world *w, mo_body_id id)
     return MO_OK;
 }
 
-/* ---- queries ---- */
+/* ---- queries ----
+ *
+ * Both queries go through the broadphase's trees (collision/broad_tree.c):
+ * candidates are the shapes whose fat boxes the ray or the box reaches (planes,
+ * which have no proxies, are tested one by one), then each candidate is tested
+ * exactly as the brute-force loops below do, so the answers are identical to
+ * theirs. The trees hold the poses of the last collide stage; a step (which
+ * moves bodies after it), a shape added or removed, a centre-of-mass shift and
+ * mo_body_set_pose clear w->q_synced, and the next query brings the trees up to
+ * date first (mo_cl_bp_sync: O(n) containment tests, re-insertion of the
+ * objects that left their fat boxes; the next step finds their pairs). When
+ * that fails (out of memory) the queries fall back to the loops. */
 
-bool mo_world_raycast(const mo_world *w, mo_vec3 origin, mo_vec3 dir, double max_distance, mo_ray_hit *hit)
+int mo_collide_objects(mo_world *w);
+
+/* brings the trees, the plane list and the largest shape margin up to date; 0 or -1 */
+static int query_sync(mo_world *w)
+{
+    if (w->q_synced) return 0;
+    int n = mo_collide_objects(w);
+    if (n < 0) return -1;
+    const mo_cl_object *objs = (const mo_cl_object *)w->cl_objs.p;
+    if (mo_cl_bp_sync(w->bp, objs, n, NULL, w->def.contact_margin)) return -1;
+    int np = 0;
+    double mm = 0.0;
+    for (int i = 0; i < n; i++) {
+        if (objs[i].user < 0) continue;
+        if (objs[i].type == MO_CL_PLANE) np++;
+        if (objs[i].margin > mm) mm = objs[i].margin;
+    }
+    if (mo_buf_reserve(&w->q_planes, (size_t)(np + 1) * sizeof(int))) return -1;
+    int *planes = (int *)w->q_planes.p;
+    np = 0;
+    for (int i = 0; i < n; i++)
+        if (objs[i].user >= 0 && objs[i].type == MO_CL_PLANE) planes[np++] = objs[i].user;
+    w->q_nplanes = np;
+    w->q_margin = mm;
+    w->q_synced = 1;
+    return 0;
+}
+
+/* ray cast state: the best hit so far (ties: the higher shape slot, as the loop's <=) */
+typedef struct ray_state {
+    const mo_world *w;
+    const double *o, *d;
+    double best, bn[3];
+    int bs;
+} ray_state;
+
+static void ray_shape(ray_state *r, int slot)
+{
+    mo_cl_object ob;
+    mo_shape_object(r->w, slot, &ob);
+    double t, n[3];
+    if (mo_cl_raycast(&ob, r->o, r->d, r->best, &t, n) && (t < r->best || (t == r->best && slot > r->bs))) {
+        r->best = t;
+        mo_v3_copy(r->bn, n);
+        r->bs = slot;
+    }
+}
+
+static double ray_tree_cb(void *ctx, int proxy, int user, double tmax)
+{
+    (void)proxy;
+    (void)tmax;
+    ray_state *r = (ray_state *)ctx;
+    int slot = mo_cl_bp_record_user(r->w->bp, user);
+    if (slot >= 0) ray_shape(r, slot); /* particles (user < 0) are not shapes */
+    return r->best;
+}
+
+/* the loop over every shape (the reference the trees must match; the fallback) */
+bool mo_world_raycast_all(const mo_world *w, mo_vec3 origin, mo_vec3 dir, double max_distance, mo_ray_hit *hit);
+static bool raycast_impl(const mo_world *cw, mo_vec3 origin, mo_vec3 dir, double max_distance, mo_ray_hit *hit,
+                         bool all)
 {
     double o[3] = {origin.x, origin.y, origin.z}, d[3] = {dir.x, dir.y, dir.z};
     double len = mo_v3_normalize(d);
     if (!(len > 0.0) || !mo_finite3(origin) || !mo_finite3(dir) || !(max_distance >= 0.0)) return false;
-    double best = max_distance, bn[3] = {0, 0, 0};
-    int bs = -1;
-    for (int i = 0; i < w->shape_count; i++) {
-        if (!w->shapes[i].alive) continue;
-        mo_cl_object ob;
-        mo_shape_object(w, i, &ob);
-        double t, n[3];
-        if (mo_cl_raycast(&ob, o, d, best, &t, n) && t <= best) {
-            best = t;
-            mo_v3_copy(bn, n);
-            bs = i;
-        }
+    ray_state r = {cw, o, d, max_distance, {0, 0, 0}, -1};
+    mo_world *w = (mo_world *)cw; /* the trees are a cache of the world's poses */
+    if (!all && query_sync(w) == 0) {
+        const int *planes = (const int *)w->q_planes.p;
+        for (int k = 0; k < w->q_nplanes; k++) ray_shape(&r, planes[k]);
+        for (int t = 0; t < 2; t++)
+            mo_cl_tree_raycast(mo_cl_bp_tree(w->bp, t), o, d, r.best, ray_tree_cb, &r);
+    } else {
+        for (int i = 0; i < w->shape_count; i++)
+            if (w->shapes[i].alive) ray_shape(&r, i);
     }
-    if (bs < 0) return false;
+    if (r.bs < 0) return false;
     if (hit) {
-        const mo_shape *s = &w->shapes[bs];
-        hit->shape = (mo_shape_id){(uint32_t)bs + 1, s->generation};
+        const mo_shape *s = &w->shapes[r.bs];
+        hit->shape = (mo_shape_id){(uint32_t)r.bs + 1, s->generation};
         hit->body = (mo_body_id){(uint32_t)s->body + 1, w->bodies[s->body].generation};
-        hit->point = (mo_vec3){o[0] + best * d[0], o[1] + best * d[1], o[2] + best * d[2]};
-        hit->normal = (mo_vec3){bn[0], bn[1], bn[2]};
-        hit->distance = best;
+        hit->point = (mo_vec3){o[0] + r.best * d[0], o[1] + r.best * d[1], o[2] + r.best * d[2]};
+        hit->normal = (mo_vec3){r.bn[0], r.bn[1], r.bn[2]};
+        hit->distance = r.best;
     }
     return true;
 }
 
-int mo_world_query_aabb(const mo_world *w, mo_vec3 lo, mo_vec3 hi, mo_shape_id *out, int cap)
+bool mo_world_raycast(const mo_world *w, mo_vec3 origin, mo_vec3 dir, double max_distance, mo_ray_hit *hit)
+{
+    return raycast_impl(w, origin, dir, max_distance, hit, false);
+}
+
+bool mo_world_raycast_all(const mo_world *w, mo_vec3 origin, mo_vec3 dir, double max_distance, mo_ray_hit *hit)
+{
+    return raycast_impl(w, origin, dir, max_distance, hit, true);
+}
+
+/* whether shape slot's box (a plane: its half-space) overlaps [lo, hi] */
+static bool box_hits_shape(const mo_world *w, int i, mo_vec3 lo, mo_vec3 hi)
+{
+    mo_cl_object ob;
+    mo_shape_object(w, i, &ob);
+    if (ob.type == MO_CL_PLANE) {
+        /* the lowest corner of the query box along the plane normal */
+        double n3[3] = {ob.rot[2], ob.rot[5], ob.rot[8]}, c[3];
+        for (int k = 0; k < 3; k++) c[k] = n3[k] > 0 ? (k == 0 ? lo.x : k == 1 ? lo.y : lo.z)
+                                                    : (k == 0 ? hi.x : k == 1 ? hi.y : hi.z);
+        double dd[3];
+        mo_v3_sub(dd, c, ob.pos);
+        return !(mo_v3_dot(dd, n3) > 0.0);
+    }
+    mo_cl_update_aabb(&ob, ob.margin);
+    return !(ob.aabb_min[0] > hi.x || ob.aabb_max[0] < lo.x || ob.aabb_min[1] > hi.y || ob.aabb_max[1] < lo.y ||
+             ob.aabb_min[2] > hi.z || ob.aabb_max[2] < lo.z);
+}
+
+typedef struct box_state {
+    const mo_cl_broadphase_tree *bp;
+    mo_buf *buf;
+    int n, failed;
+} box_state;
+
+static int box_tree_cb(void *ctx, int proxy, int user)
+{
+    (void)proxy;
+    box_state *b = (box_state *)ctx;
+    int slot = mo_cl_bp_record_user(b->bp, user);
+    if (slot < 0) return 1; /* a particle */
+    if (mo_buf_reserve(b->buf, (size_t)(b->n + 1) * sizeof(int))) {
+        b->failed = 1;
+        return 0;
+    }
+    ((int *)b->buf->p)[b->n++] = slot;
+    return 1;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+int mo_world_query_aabb_all(const mo_world *w, mo_vec3 lo, mo_vec3 hi, mo_shape_id *out, int cap);
+int mo_world_query_aabb_all(const mo_world *w, mo_vec3 lo, mo_vec3 hi, mo_shape_id *out, int cap)
 {
     int n = 0;
     for (int i = 0; i < w->shape_count; i++) {
-        if (!w->shapes[i].alive) continue;
-        mo_cl_object ob;
-        mo_shape_object(w, i, &ob);
-        if (ob.type == MO_CL_PLANE) {
-            /* the lowest corner of the query box along the plane normal */
-            double n3[3] = {ob.rot[2], ob.rot[5], ob.rot[8]}, c[3];
-            for (int k = 0; k < 3; k++) c[k] = n3[k] > 0 ? (k == 0 ? lo.x : k == 1 ? lo.y : lo.z)
-                                                        : (k == 0 ? hi.x : k == 1 ? hi.y : hi.z);
-            double dd[3];
-            mo_v3_sub(dd, c, ob.pos);
-            if (mo_v3_dot(dd, n3) > 0.0) continue;
-        } else {
-            mo_cl_update_aabb(&ob, ob.margin);
-            if (ob.aabb_min[0] > hi.x || ob.aabb_max[0] < lo.x || ob.aabb_min[1] > hi.y || ob.aabb_max[1] < lo.y ||
-                ob.aabb_min[2] > hi.z || ob.aabb_max[2] < lo.z)
-                continue;
-        }
+        if (!w->shapes[i].alive || !box_hits_shape(w, i, lo, hi)) continue;
+        if (out && n < cap) out[n] = (mo_shape_id){(uint32_t)i + 1, w->shapes[i].generation};
+        n++;
+    }
+    return n;
+}
+
+int mo_world_query_aabb(const mo_world *cw, mo_vec3 lo, mo_vec3 hi, mo_shape_id *out, int cap)
+{
+    mo_world *w = (mo_world *)cw; /* the trees are a cache of the world's poses */
+    /* NaN bounds: the loop's answer (its comparisons with NaN keep every shape) */
+    if (isnan(lo.x) || isnan(lo.y) || isnan(lo.z) || isnan(hi.x) || isnan(hi.y) || isnan(hi.z) || query_sync(w))
+        return mo_world_query_aabb_all(w, lo, hi, out, cap);
+    /* candidates: planes, and the proxies whose fat boxes reach the box grown by the largest
+       shape margin (the exact test grows each shape's box by twice its margin, the fat box
+       by the contact margin plus the shape margin at least) */
+    box_state b = {w->bp, &w->q_hits, 0, 0};
+    if (mo_buf_reserve(&w->q_hits, (size_t)(w->q_nplanes + 1) * sizeof(int)))
+        return mo_world_query_aabb_all(w, lo, hi, out, cap);
+    memcpy(w->q_hits.p, w->q_planes.p, (size_t)w->q_nplanes * sizeof(int));
+    b.n = w->q_nplanes;
+    double g = w->q_margin, qlo[3] = {lo.x - g, lo.y - g, lo.z - g}, qhi[3] = {hi.x + g, hi.y + g, hi.z + g};
+    for (int t = 0; t < 2 && !b.failed; t++) mo_cl_tree_query(mo_cl_bp_tree(w->bp, t), qlo, qhi, box_tree_cb, &b);
+    if (b.failed) return mo_world_query_aabb_all(w, lo, hi, out, cap);
+    /* in slot order, as the loop */
+    int *cand = (int *)w->q_hits.p;
+    qsort(cand, (size_t)b.n, sizeof(int), cmp_int);
+    int n = 0;
+    for (int k = 0; k < b.n; k++) {
+        int i = cand[k];
+        if (!box_hits_shape(w, i, lo, hi)) continue;
         if (out && n < cap) out[n] = (mo_shape_id){(uint32_t)i + 1, w->shapes[i].generation};
         n++;
     }

@@ -203,9 +203,14 @@ static void make_contact(const mo_world *w, const cl_info *info, const cl_motion
     }
 }
 
-int mo_step_collide(mo_world *w)
+/* The collision objects of the world as it is: one per live shape (slot order),
+ * then one per live particle, in w->cl_objs (w->ncl of them) with their packed
+ * cl_info / cl_motion in w->cl_info; configures the broadphase. Also used by
+ * the world queries (shape.c) to bring the broadphase trees up to date.
+ * Returns the object count, or -1 when out of memory. */
+int mo_collide_objects(mo_world *w);
+int mo_collide_objects(mo_world *w)
 {
-    /* objects: one per shape, one per particle */
     int nobj = 0;
     for (int i = 0; i < w->shape_count; i++)
         if (w->shapes[i].alive) nobj++;
@@ -216,7 +221,6 @@ int mo_step_collide(mo_world *w)
     mo_cl_object *objs = (mo_cl_object *)w->cl_objs.p;
     cl_motion *motion = (cl_motion *)w->cl_info.p; /* (nobj), then info (nobj) */
     cl_info *info = (cl_info *)(motion + nobj + 1);
-    double h = w->def.time_step, margin = w->def.contact_margin;
     int n = 0;
     for (int i = 0; i < w->shape_count; i++) {
         const mo_shape *sh = &w->shapes[i];
@@ -246,6 +250,24 @@ int mo_step_collide(mo_world *w)
         n++;
     }
     w->ncl = n;
+    /* fat boxes 3 margins beyond the margin boxes (the pile:10000 optimum: a third of the
+       re-insertions and queries of 1 margin for 1.5x the cached pairs), reporting only pairs
+       whose margin boxes overlap (what the narrowphase can turn into contacts) */
+    mo_cl_bp_configure(w->bp, 3.0 * w->def.contact_margin, 1);
+    return n;
+}
+
+int mo_step_collide(mo_world *w)
+{
+    /* the step moves the bodies after this stage: the trees will not hold their poses */
+    w->q_synced = 0;
+    /* objects: one per shape, one per particle */
+    int n = mo_collide_objects(w);
+    if (n < 0) return -1;
+    mo_cl_object *objs = (mo_cl_object *)w->cl_objs.p;
+    cl_motion *motion = (cl_motion *)w->cl_info.p;
+    cl_info *info = (cl_info *)(motion + n + 1); /* as laid out by mo_collide_objects */
+    double h = w->def.time_step, margin = w->def.contact_margin;
     /* this step's motion of each object, for the broadphase's fat boxes */
     if (mo_buf_reserve(&w->cl_disp, (size_t)(3 * n + 3) * sizeof(double))) return -1;
     double *disp = (double *)w->cl_disp.p;
@@ -260,10 +282,6 @@ int mo_step_collide(mo_world *w)
     /* broadphase: dynamic AABB trees, updated incrementally (collision/broad_tree.c) */
     if (build_joint_filter(w)) return -1;
     filter_ctx fc = {w, info};
-    /* fat boxes 3 margins beyond the margin boxes (the pile:10000 optimum: a third of the
-       re-insertions and queries of 1 margin for 1.5x the cached pairs), reporting only pairs
-       whose margin boxes overlap (what the narrowphase can turn into contacts) */
-    mo_cl_bp_configure(w->bp, 3.0 * margin, 1);
     if (mo_cl_bp_update_pairs(w->bp, objs, n, disp, margin, pair_filter, &fc, &w->pairs)) return -1;
     int npairs = w->pairs.count;
     w->stats.pairs = npairs;

@@ -285,7 +285,7 @@ void mo_world_destroy(mo_world *w)
     free(w->joints);
     free(w->joint_free);
     mo_buf *bufs[] = {&w->owner_dof, &w->owner_ndof, &w->owner_inv_mass, &w->owner_inv_I, &w->owner_ref, &w->owner_constrained,
-                      &w->v, &w->v_tilde, &w->v_start, &w->cl_objs, &w->cl_contacts, &w->cl_disp, &w->cl_info, &w->contacts,
+                      &w->v, &w->v_tilde, &w->v_start, &w->cl_objs, &w->cl_contacts, &w->cl_disp, &w->cl_info, &w->q_planes, &w->q_hits, &w->contacts,
                       &w->cache, &w->rows, &w->row_aux, &w->row_g, &w->row_sigma, &w->row_b, &w->row_lo, &w->row_hi,
                       &w->row_diag, &w->row_r, &w->gamma, &w->block_row, &w->block_kind, &w->block_mu, &w->block_inv, &w->inv, &w->block_eta, &w->row_ptr,
                       &w->col, &w->val, &w->wval, &w->scratch, &w->res_hist, &w->err_hist, &w->joint_pairs};

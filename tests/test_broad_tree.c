@@ -887,7 +887,12 @@ static void test_bp_random(void)
     double *disp = malloc((CAP + 2) * 3 * sizeof *disp);
     int *order = malloc((CAP + 2) * sizeof *order);
     mo_cl_broadphase_tree *bp = mo_cl_bp_create(), *bp2 = mo_cl_bp_create(), *bp3 = mo_cl_bp_create();
-    CHECK(bp && bp2 && bp3);
+    /* bp4: as bp3, synced (mo_cl_bp_sync) between updates with other poses and objects */
+    mo_cl_broadphase_tree *bp4 = mo_cl_bp_create();
+    CHECK(bp && bp2 && bp3 && bp4);
+    CHECK(mo_cl_bp_configure(bp4, 2.5 * margin, 1) == 0);
+    mo_cl_pairs pairs4 = {0};
+    int bad_sync = 0;
     /* bp3: fat boxes 2.5 margins out, margin box pairs only (the engine's settings) */
     CHECK(mo_cl_bp_configure(bp3, 2.5 * margin, 1) == 0);
     CHECK(mo_cl_bp_configure(bp3, NAN, 0) == -1 && mo_cl_bp_configure(NULL, 0.0, 0) == -1);
@@ -977,6 +982,21 @@ static void test_bp_random(void)
         filter_ctx fc = {objs, step % 4 == 3 ? 0x5a5a5a5au * (unsigned)step : 0u};
         if (step % 8 == 5)
             mo_cl_bp_forget_pairs(bp); /* the rebuild path; bp2 keeps its cache */
+        /* bp4 first sees a jittered copy without every 10th object, twice, then the real update */
+        mo_cl_object *jit = malloc((size_t)n * sizeof *jit);
+        int nj = 0;
+        for (int i = 0; i < n; ++i) {
+            if (i % 10 == step % 10)
+                continue;
+            jit[nj] = objs[i];
+            for (int k = 0; k < 3; ++k)
+                jit[nj].pos[k] += urange(-0.3, 0.3);
+            ++nj;
+        }
+        if (mo_cl_bp_sync(bp4, jit, nj, NULL, margin) || mo_cl_bp_sync(bp4, objs, n / 2, dp, margin) ||
+            mo_cl_bp_update_pairs(bp4, objs, n, dp, margin, user_filter, &fc, &pairs4))
+            ++fails;
+        free(jit);
         if (mo_cl_bp_update_pairs(bp, objs, n, dp, margin, user_filter, &fc, &pairs) ||
             mo_cl_bp_update_pairs(bp2, objs, n, dp, margin, user_filter, &fc, &pairs2) ||
             mo_cl_bp_update_pairs(bp3, objs, n, dp, margin, user_filter, &fc, &pairs3)) {
@@ -1015,6 +1035,8 @@ static void test_bp_random(void)
             ++bad_sub;
         if (sas.count != pairs3.count || memcmp(sas.pairs, pairs3.pairs, (size_t)sas.count * sizeof *sas.pairs))
             ++bad_exact_sas;
+        if (pairs4.count != pairs3.count || memcmp(pairs4.pairs, pairs3.pairs, (size_t)pairs3.count * sizeof *pairs3.pairs))
+            ++bad_sync;
         total_pairs += pairs.count;
         total_sas += sas.count;
         for (int k = 0; k < pairs.count; ++k) {
@@ -1028,6 +1050,8 @@ static void test_bp_random(void)
             validate_tree(mo_cl_bp_tree(bp, 0), "bp static");
             validate_tree(mo_cl_bp_tree(bp, 1), "bp moving");
             validate_tree(mo_cl_bp_tree(bp3, 1), "bp3 moving");
+            validate_tree(mo_cl_bp_tree(bp4, 0), "bp4 static");
+            validate_tree(mo_cl_bp_tree(bp4, 1), "bp4 moving");
         }
         count_trees(objs, n, bp3, &bad_count);
         free(dsp);
@@ -1045,6 +1069,8 @@ static void test_bp_random(void)
     CHECK(bad_count == 0);
     CHECK(bad_exact == 0);
     CHECK(bad_exact_sas == 0);
+    CHECK(bad_sync == 0);
+    CHECK(mo_cl_bp_sync(NULL, objs, 0, NULL, margin) == -1 && mo_cl_bp_sync(bp4, objs, 1, NULL, -1.0) == -1);
     CHECK(total_reins3 < total_reins); /* the larger slack re-inserts less */
     CHECK(plane_pairs > 0 && static_pairs > 0);
     CHECK(total_sas > 1000);
@@ -1056,6 +1082,8 @@ static void test_bp_random(void)
     mo_cl_bp_destroy(bp);
     mo_cl_bp_destroy(bp2);
     mo_cl_bp_destroy(bp3);
+    mo_cl_bp_destroy(bp4);
+    mo_cl_pairs_free(&pairs4);
     free(bodies);
     free(objs);
     free(disp);

@@ -1574,6 +1574,146 @@ static void test_ray_mesh(void)
     free(t);
 }
 
+/* ---- world ray cast and box query through the broadphase trees ---- */
+
+/* the loops over every shape (engine/shape.c): the reference */
+bool mo_world_raycast_all(const mo_world *w, mo_vec3 origin, mo_vec3 dir, double max_distance, mo_ray_hit *hit);
+int mo_world_query_aabb_all(const mo_world *w, mo_vec3 lo, mo_vec3 hi, mo_shape_id *out, int cap);
+
+static uint64_t q_rng = 0x2545f4914f6cdd1du;
+static double q_rnd(double a, double b)
+{
+    q_rng ^= q_rng << 13;
+    q_rng ^= q_rng >> 7;
+    q_rng ^= q_rng << 17;
+    return a + (b - a) * (double)(q_rng >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static const mo_vec3 q_cube[8] = {{-0.1, -0.1, -0.1}, {0.1, -0.1, -0.1}, {-0.1, 0.1, -0.1}, {0.1, 0.1, -0.1},
+                                  {-0.1, -0.1, 0.1},  {0.1, -0.1, 0.1},  {-0.1, 0.1, 0.1},  {0.1, 0.1, 0.1}};
+static const int q_cube_tris[36] = {0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4,
+                                    2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5};
+
+/* one random body: every shape type, some compound, some with a margin */
+static mo_body_id q_body(mo_world *w, int k)
+{
+    mo_body_def bd = mo_default_body_def();
+    bd.position = (mo_vec3){q_rnd(-3, 3), q_rnd(-3, 3), q_rnd(0.2, 4)};
+    double a = q_rnd(0, 3);
+    bd.orientation = (mo_quat){cos(a / 2), sin(a / 2) * 0.6, 0, sin(a / 2) * 0.8};
+    mo_shape_def *sd = &bd.shape;
+    sd->margin = k % 7 == 3 ? 0.02 : 0.0;
+    switch (k % 6) {
+    case 0: sd->type = MO_SHAPE_SPHERE; sd->radius = q_rnd(0.05, 0.2); break;
+    case 1: sd->type = MO_SHAPE_BOX; sd->half_extents = (mo_vec3){q_rnd(0.05, 0.2), q_rnd(0.05, 0.2), 0.1}; break;
+    case 2: sd->type = MO_SHAPE_CAPSULE; sd->radius = 0.08; sd->half_height = q_rnd(0.05, 0.2); break;
+    case 3: sd->type = MO_SHAPE_CYLINDER; sd->radius = 0.1; sd->half_height = q_rnd(0.05, 0.2); break;
+    case 4: sd->type = MO_SHAPE_CONVEX_HULL; sd->points = q_cube; sd->point_count = 8; break;
+    default:
+        sd->type = MO_SHAPE_MESH;
+        sd->vertices = q_cube;
+        sd->vertex_count = 8;
+        sd->indices = q_cube_tris;
+        sd->triangle_count = 12;
+        break;
+    }
+    mo_body_id id = {0, 0};
+    CHECK(mo_body_create(w, &bd, &id) == MO_OK);
+    if (k % 5 == 2) { /* a compound body: a second sphere off the origin */
+        mo_shape_def s2 = mo_default_shape_def();
+        s2.type = MO_SHAPE_SPHERE;
+        s2.radius = 0.06;
+        s2.position = (mo_vec3){0.2, 0, 0};
+        mo_shape_id sid;
+        CHECK(mo_shape_create(w, id, &s2, &sid) == MO_OK);
+    }
+    return id;
+}
+
+/* random rays and boxes: the tree answers == the loops' answers, bit for bit */
+static void q_compare(mo_world *w, const char *phase, int *nhits, int *nfound)
+{
+    int bad_ray = 0, bad_box = 0;
+    for (int k = 0; k < 300; k++) {
+        mo_vec3 o = {q_rnd(-4, 4), q_rnd(-4, 4), q_rnd(-0.5, 5)};
+        mo_vec3 d = {q_rnd(-1, 1), q_rnd(-1, 1), q_rnd(-1, 1)};
+        if (k % 10 == 0) d = (mo_vec3){0, 0, -1};
+        double len = k % 3 == 0 ? 100.0 : q_rnd(0, 6);
+        mo_ray_hit h1, h2;
+        bool r1 = mo_world_raycast(w, o, d, len, &h1), r2 = mo_world_raycast_all(w, o, d, len, &h2);
+        if (r1 != r2 || (r1 && (h1.shape.index != h2.shape.index || h1.shape.generation != h2.shape.generation ||
+                                h1.body.index != h2.body.index || h1.distance != h2.distance ||
+                                h1.normal.x != h2.normal.x || h1.normal.y != h2.normal.y ||
+                                h1.normal.z != h2.normal.z || h1.point.x != h2.point.x)))
+            bad_ray++;
+        *nhits += r1;
+    }
+    for (int k = 0; k < 200; k++) {
+        mo_vec3 c = {q_rnd(-4, 4), q_rnd(-4, 4), q_rnd(-0.5, 5)};
+        double e = k % 4 == 0 ? q_rnd(0, 0.02) : q_rnd(0.05, 1.5);
+        mo_vec3 lo = {c.x - e, c.y - q_rnd(0, 1), c.z - e}, hi = {c.x + e, c.y + e, c.z + q_rnd(0, 1)};
+        mo_shape_id a[64], b[64];
+        int na = mo_world_query_aabb(w, lo, hi, a, 64), nb = mo_world_query_aabb_all(w, lo, hi, b, 64);
+        int m = na < 64 ? na : 64;
+        if (na != nb || (m > 0 && memcmp(a, b, (size_t)m * sizeof a[0])) ||
+            mo_world_query_aabb(w, lo, hi, NULL, 0) != nb)
+            bad_box++;
+        *nfound += na;
+    }
+    if (bad_ray || bad_box) fprintf(stderr, "  queries %s: %d rays and %d boxes differ from the loops\n", phase, bad_ray, bad_box);
+    CHECK(bad_ray == 0);
+    CHECK(bad_box == 0);
+}
+
+static void test_world_queries_trees(void)
+{
+    mo_world_def wd = mo_default_world_def();
+    wd.solver.max_iterations = 10;
+    mo_world *w = NULL;
+    char err[256];
+    CHECK(mo_world_create(&wd, &w, err, sizeof err) == MO_OK);
+    if (!w) return;
+    mo_body_def g = mo_default_body_def();
+    g.type = MO_BODY_STATIC;
+    g.shape.type = MO_SHAPE_PLANE;
+    mo_body_id gid;
+    CHECK(mo_body_create(w, &g, &gid) == MO_OK);
+    mo_body_def wall = mo_default_body_def();
+    wall.type = MO_BODY_STATIC;
+    wall.shape.type = MO_SHAPE_BOX;
+    wall.shape.half_extents = (mo_vec3){0.1, 3, 1};
+    wall.position = (mo_vec3){3.3, 0, 1};
+    CHECK(mo_body_create(w, &wall, &gid) == MO_OK);
+    enum { NB = 240 };
+    mo_body_id ids[NB];
+    for (int k = 0; k < NB; k++) ids[k] = q_body(w, k);
+    for (int k = 0; k < 20; k++) { /* particles: in the trees, never reported */
+        mo_particle_def pd = mo_default_particle_def();
+        pd.position = (mo_vec3){q_rnd(-3, 3), q_rnd(-3, 3), q_rnd(0.5, 3)};
+        pd.radius = 0.05;
+        mo_particle_id pid;
+        CHECK(mo_particle_create(w, &pd, &pid) == MO_OK);
+    }
+    int hits = 0, found = 0;
+    q_compare(w, "before the first step", &hits, &found);
+    for (int s = 0; s < 40; s++) CHECK(mo_world_step(w) == MO_OK);
+    q_compare(w, "after 40 steps", &hits, &found);
+    for (int k = 0; k < NB; k += 9) /* moved by the user */
+        CHECK(mo_body_set_pose(w, ids[k], (mo_vec3){q_rnd(-3, 3), q_rnd(-3, 3), q_rnd(0.2, 3)},
+                               (mo_quat){1, 0, 0, 0}) == MO_OK);
+    q_compare(w, "after set_pose", &hits, &found);
+    for (int k = 1; k < NB; k += 11) { /* bodies gone, new ones */
+        CHECK(mo_body_destroy(w, ids[k]) == MO_OK);
+        ids[k] = q_body(w, k + 1);
+    }
+    q_compare(w, "after destroy/create", &hits, &found);
+    CHECK(mo_world_step(w) == MO_OK);
+    q_compare(w, "after one more step", &hits, &found);
+    printf("  world queries through the trees: %d ray hits, %d box results, equal to the loops\n", hits, found);
+    CHECK(hits > 400 && found > 1000); /* the scenes are not empty */
+    mo_world_destroy(w);
+}
+
 int main(void)
 {
     test_hull_box();
@@ -1587,5 +1727,6 @@ int main(void)
     test_ray_analytic();
     test_ray_marching();
     test_ray_mesh();
+    test_world_queries_trees();
     return check_result("test_shapes");
 }

@@ -261,8 +261,16 @@ typedef struct mo_ray_hit {
     double distance;            /* along the (normalised) ray, m */
 } mo_ray_hit;
 
+/* World queries. Both walk the broadphase's AABB trees (O(log n) per query plus
+ * the shapes near the ray or box); the first query after a step or a pose or
+ * shape change brings the trees up to date first (O(n)), so they answer for the
+ * world as it is, also before the first step. That update writes inside the
+ * world: do not run queries on one world from several threads at once, nor
+ * during mo_world_step. */
+
 /* Closest hit of the ray origin + s dir/|dir|, 0 <= s <= max_distance, against every
- * shape. Returns true with *hit filled, false on a miss (or invalid input). */
+ * shape (ties: the shape of the higher index). Returns true with *hit filled, false
+ * on a miss (or invalid input). */
 MO_API bool mo_world_raycast(const mo_world *w, mo_vec3 origin, mo_vec3 dir, double max_distance, mo_ray_hit *hit);
 /* Shapes whose bounding box overlaps [lo, hi]: writes up to cap ids to out (may be NULL)
  * and returns how many there are. */
