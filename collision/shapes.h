@@ -77,9 +77,10 @@ void mo_cl_mesh_free(mo_cl_mesh *m);
 void mo_cl_mesh_query(const mo_cl_mesh *m, const double *lo, const double *hi, void (*fn)(void *ctx, int tri),
                       void *ctx);
 
-/* Contacts between a mesh and a convex shape or a plane (either may be a or b;
- * collide_mesh.c): BVH query, one-sided triangle contacts, at most
- * MO_CL_MAX_POINTS spread-out points. Mesh/mesh: 0. */
+/* Contacts between a mesh and a convex shape, a plane or another mesh (either
+ * may be a or b; collide_mesh.c): BVH query (mesh/mesh: both BVHs walked
+ * together, each triangle of b standing for the prism of solid behind it),
+ * one-sided triangle contacts, at most MO_CL_MAX_POINTS spread-out points. */
 int mo_cl_collide_mesh(const mo_cl_object *a, int ia, const mo_cl_object *b, int ib, double margin, mo_cl_contact *out);
 
 /* ---- mass properties (unit density) ---- */

@@ -1574,6 +1574,149 @@ static void test_ray_mesh(void)
     free(t);
 }
 
+/* ---- mesh/mesh contacts (collide_mesh.c) ---- */
+
+/* contacts of mesh objects a and b: count, every normal == n, every gap == gap (1e-12),
+   every point_a within the xy square |x|, |y| <= r (when r > 0; 1e-4: the clipping's
+   rounding of crossing edges) */
+static void check_mm(const mo_cl_object *a, const mo_cl_object *b, double margin, int count, const double *n,
+                     double gap, double r, const char *what)
+{
+    mo_cl_contact c[MO_CL_MAX_POINTS];
+    int k = mo_cl_collide_mesh(a, 3, b, 7, margin, c);
+    int bad = k != count;
+    for (int i = 0; i < k && i < MO_CL_MAX_POINTS; i++) {
+        if (c[i].a != 3 || c[i].b != 7) bad++;
+        for (int j = 0; j < 3; j++)
+            if (fabs(c[i].normal[j] - n[j]) > 1e-12) bad++;
+        if (fabs(c[i].gap - gap) > 1e-12) bad++;
+        /* point_b = point_a + gap n */
+        for (int j = 0; j < 3; j++)
+            if (fabs(c[i].point_b[j] - c[i].point_a[j] - gap * c[i].normal[j]) > 1e-12) bad++;
+        if (r > 0 && (fabs(c[i].point_a[0]) > r + 1e-4 || fabs(c[i].point_a[1]) > r + 1e-4)) bad++;
+    }
+    if (bad) {
+        fprintf(stderr, "  mesh/mesh %s: %d contacts (expected %d)\n", what, k, count);
+        for (int i = 0; i < k; i++)
+            fprintf(stderr, "    n (%g %g %g) gap %.15g a (%g %g %g)\n", c[i].normal[0], c[i].normal[1], c[i].normal[2],
+                    c[i].gap, c[i].point_a[0], c[i].point_a[1], c[i].point_a[2]);
+    }
+    CHECK(bad == 0);
+}
+
+static void test_mesh_mesh(void)
+{
+    char err[256];
+    const double he[3] = {0.5, 0.5, 0.5}, hs[3] = {0.2, 0.2, 0.2};
+    double cb[24], cs[24];
+    box_corners(he, cb);
+    box_corners(hs, cs);
+    mo_cl_mesh big, small;
+    CHECK(mo_cl_mesh_build(cb, 8, k_box_tris, 12, &big, err, sizeof err) == 0);
+    CHECK(mo_cl_mesh_build(cs, 8, k_box_tris, 12, &small, err, sizeof err) == 0);
+    /* an open ground: 4 x 4 quads over [-2, 2]^2 at z = 0, facing up */
+    double gv[25 * 3];
+    int gt[32 * 3], nt = 0;
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 5; j++) {
+            gv[3 * (5 * i + j)] = -2.0 + j;
+            gv[3 * (5 * i + j) + 1] = -2.0 + i;
+            gv[3 * (5 * i + j) + 2] = 0.0;
+        }
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            int v = 5 * i + j;
+            int q[6] = {v, v + 1, v + 6, v, v + 6, v + 5};
+            memcpy(gt + 3 * nt, q, sizeof q);
+            nt += 2;
+        }
+    mo_cl_mesh ground;
+    CHECK(mo_cl_mesh_build(gv, 25, gt, 32, &ground, err, sizeof err) == 0);
+    CHECK(ground.closed == 0);
+
+    const double up[3] = {0, 0, 1}, down[3] = {0, 0, -1}, px[3] = {1, 0, 0};
+    double pa[3] = {0, 0, 0}, pb[3] = {0, 0, 1.003};
+    mo_cl_object A = make_obj(MO_CL_MESH, pa, NULL), B = make_obj(MO_CL_MESH, pb, NULL);
+    A.mesh = &big;
+    B.mesh = &big;
+    /* face on face, 3 mm apart: the 4 corners of the common square */
+    check_mm(&A, &B, 0.01, 4, up, 0.003, 0.5, "stacked cubes");
+    check_mm(&B, &A, 0.01, 4, down, 0.003, 0.5, "stacked cubes, swapped");
+    check_mm(&A, &B, 0.002, 0, up, 0, 0, "beyond the margin");
+    B.pos[2] = 0.98; /* 2 cm deep */
+    check_mm(&A, &B, 0.01, 4, up, -0.02, 0.5, "penetrating cubes");
+    /* turned 45 degrees about z: still face on face, points inside the lower top face */
+    double Rz[9];
+    double cz = cos(PI / 4), sz = sin(PI / 4);
+    double Rz_[9] = {cz, -sz, 0, sz, cz, 0, 0, 0, 1};
+    memcpy(Rz, Rz_, sizeof Rz);
+    B = make_obj(MO_CL_MESH, pb, Rz);
+    B.mesh = &big;
+    check_mm(&A, &B, 0.01, 4, up, 0.003, 0.5, "turned cube");
+    /* a small cube on the big one: its own 4 bottom corners */
+    double ps[3] = {0.1, -0.05, 0.5 + 0.2 + 0.004};
+    mo_cl_object S = make_obj(MO_CL_MESH, ps, NULL);
+    S.mesh = &small;
+    {
+        mo_cl_contact c[MO_CL_MAX_POINTS];
+        int k = mo_cl_collide_mesh(&A, 0, &S, 1, 0.01, c);
+        int corners = 0;
+        for (int i = 0; i < k; i++) {
+            CHECK_NEAR(c[i].gap, 0.004, 1e-12);
+            CHECK_NEAR(c[i].normal[2], 1.0, 1e-12);
+            corners += fabs(fabs(c[i].point_b[0] - ps[0]) - 0.2) < 1e-12 && fabs(fabs(c[i].point_b[1] - ps[1]) - 0.2) < 1e-12;
+        }
+        CHECK(k == 4 && corners == 4);
+    }
+    /* side by side along x */
+    double pxp[3] = {1.004, 0.2, 0.1};
+    B = make_obj(MO_CL_MESH, pxp, NULL);
+    B.mesh = &big;
+    {
+        mo_cl_contact c[MO_CL_MAX_POINTS];
+        int k = mo_cl_collide_mesh(&A, 0, &B, 1, 0.01, c), bad = k != 4;
+        for (int i = 0; i < k; i++)
+            bad += fabs(c[i].gap - 0.004) > 1e-12 || fabs(c[i].normal[0] - px[0]) > 1e-12;
+        CHECK(bad == 0);
+    }
+    /* a margin on a thickens it: the gap shrinks by it */
+    A.margin = 0.001;
+    B = make_obj(MO_CL_MESH, pb, NULL);
+    B.mesh = &big;
+    check_mm(&A, &B, 0.01, 4, up, 0.002, 0.5, "margin on a");
+    A.margin = 0.0;
+    B.margin = 0.0015;
+    check_mm(&A, &B, 0.01, 4, up, 0.0015, 0.5, "margin on b");
+    /* on the open ground, either order; far away: nothing */
+    mo_cl_object G = make_obj(MO_CL_MESH, NULL, NULL);
+    G.mesh = &ground;
+    double pc[3] = {0.3, 0.6, 0.2 + 0.001};
+    S = make_obj(MO_CL_MESH, pc, NULL);
+    S.mesh = &small;
+    {
+        mo_cl_contact c[MO_CL_MAX_POINTS];
+        for (int order = 0; order < 2; order++) {
+            int k = order ? mo_cl_collide_mesh(&S, 0, &G, 1, 0.01, c) : mo_cl_collide_mesh(&G, 0, &S, 1, 0.01, c);
+            int bad = k != 4;
+            for (int i = 0; i < k; i++)
+                bad += fabs(c[i].gap - 0.001) > 1e-12 || fabs(c[i].normal[2] - (order ? -1.0 : 1.0)) > 1e-12;
+            if (bad) fprintf(stderr, "  mesh/mesh cube on the open ground (order %d): %d contacts\n", order, k);
+            CHECK(bad == 0);
+        }
+        S.pos[2] = -0.5; /* under the ground: behind its triangles */
+        CHECK(mo_cl_collide_mesh(&G, 0, &S, 1, 0.01, c) == 0);
+        S.pos[0] = 10.0;
+        S.pos[2] = 0.201;
+        CHECK(mo_cl_collide_mesh(&G, 0, &S, 1, 0.01, c) == 0);
+        S.pos[0] = NAN;
+        CHECK(mo_cl_collide_mesh(&G, 0, &S, 1, 0.01, c) == 0);
+    }
+    (void)down;
+    mo_cl_mesh_free(&big);
+    mo_cl_mesh_free(&small);
+    mo_cl_mesh_free(&ground);
+}
+
 /* ---- world ray cast and box query through the broadphase trees ---- */
 
 /* the loops over every shape (engine/shape.c): the reference */
@@ -1727,6 +1870,7 @@ int main(void)
     test_ray_analytic();
     test_ray_marching();
     test_ray_mesh();
+    test_mesh_mesh();
     test_world_queries_trees();
     return check_result("test_shapes");
 }

@@ -126,8 +126,9 @@ static void test_resting_shapes(void)
     }
 }
 
-/* a box resting on a support box, on a hull box and on a mesh box: the same result */
-static void stack_on(int support, double *z, int *contacts)
+/* a box (top_mesh: a mesh box) resting on a support box, on a hull box and on a mesh
+   box: the same result; *drift: how far it moved sideways while settling */
+static void stack_on(int support, int top_mesh, double *z, int *contacts, double *drift)
 {
     mo_world *w = world();
     mo_body_def sd = mo_default_body_def();
@@ -144,31 +145,119 @@ static void stack_on(int support, double *z, int *contacts)
     mo_body_id sup;
     CHECK(mo_body_create(w, &sd, &sup) == MO_OK);
     mo_body_def bd = mo_default_body_def();
-    bd.shape.type = MO_SHAPE_BOX;
+    static const mo_vec3 small_pts[8] = {{-0.15, -0.15, -0.15}, {0.15, -0.15, -0.15}, {-0.15, 0.15, -0.15},
+                                         {0.15, 0.15, -0.15},   {-0.15, -0.15, 0.15}, {0.15, -0.15, 0.15},
+                                         {-0.15, 0.15, 0.15},   {0.15, 0.15, 0.15}};
+    bd.shape.type = top_mesh ? MO_SHAPE_MESH : MO_SHAPE_BOX;
     bd.shape.half_extents = (mo_vec3){0.15, 0.15, 0.15};
+    bd.shape.vertices = small_pts;
+    bd.shape.vertex_count = 8;
+    bd.shape.indices = cube_tris;
+    bd.shape.triangle_count = 12;
     bd.position = (mo_vec3){0.03, -0.02, 0.65};
     mo_body_id b;
     CHECK(mo_body_create(w, &bd, &b) == MO_OK);
     *z = settle(w, b, 360);
     *contacts = mo_world_last_stats(w).contacts;
+    mo_vec3 p;
+    mo_body_position(w, b, &p);
+    *drift = hypot(p.x - 0.03, p.y + 0.02);
     mo_world_destroy(w);
 }
 
 static void test_box_on_hull_and_mesh(void)
 {
-    double z0, z1, z2;
-    int c0, c1, c2;
-    stack_on(0, &z0, &c0);
-    stack_on(1, &z1, &c1);
-    stack_on(2, &z2, &c2);
-    printf("box on box z = %.6f (%d contacts), on hull box %.6f (%d), on mesh box %.6f (%d)\n", z0, c0, z1, c1, z2,
-           c2);
+    double z0, z1, z2, z3, z4, d0, d1, d2, d3, d4;
+    int c0, c1, c2, c3, c4;
+    stack_on(0, 0, &z0, &c0, &d0);
+    stack_on(1, 0, &z1, &c1, &d1);
+    stack_on(2, 0, &z2, &c2, &d2);
+    stack_on(2, 1, &z3, &c3, &d3); /* mesh on mesh */
+    stack_on(0, 1, &z4, &c4, &d4); /* mesh on box */
+    printf("box on box z = %.6f (%d contacts), on hull box %.6f (%d), on mesh box %.6f (%d); mesh box on mesh box "
+           "%.6f (%d, drift %.1e), on box %.6f (%d)\n",
+           z0, c0, z1, c1, z2, c2, z3, c3, d3, z4, c4);
     CHECK_NEAR(z0, 0.65, 1e-3);
     CHECK_NEAR(z1, z0, 1e-4);
     CHECK_NEAR(z2, z0, 1e-4);
+    CHECK_NEAR(z3, z0, 1e-4);
+    CHECK_NEAR(z4, z0, 1e-4);
     CHECK(c0 == 4);
     CHECK(c1 == 4);
     CHECK(c2 >= 4);
+    CHECK(c3 == 4); /* the mesh pair is reduced to 4 points, as box on box */
+    CHECK(d3 < 1e-3 && fabs(d3 - d0) < 1e-4); /* stays put like box on box */
+}
+
+/* a mesh box dropped on an open mesh ground (a 6 x 6 grid of quads) settles like a box on
+   a plane and stays put, and it slides down a tilted ground at the box-on-plane rate */
+static void mesh_on_ground(double tilt, double *z, double *vx, int *contacts, double *drift)
+{
+    mo_world *w = world();
+    enum { G = 6 };
+    mo_vec3 gv[(G + 1) * (G + 1)];
+    int gt[G * G * 6], nt = 0;
+    for (int i = 0; i <= G; i++)
+        for (int j = 0; j <= G; j++) gv[(G + 1) * i + j] = (mo_vec3){-3.0 + j, -3.0 + i, 0.0};
+    for (int i = 0; i < G; i++)
+        for (int j = 0; j < G; j++) {
+            int v = (G + 1) * i + j;
+            int q[6] = {v, v + 1, v + G + 2, v, v + G + 2, v + G + 1};
+            for (int k = 0; k < 6; k++) gt[nt++] = q[k];
+        }
+    mo_body_def gd = mo_default_body_def();
+    gd.type = MO_BODY_STATIC;
+    gd.orientation = (mo_quat){cos(tilt / 2), 0, sin(tilt / 2), 0}; /* about y: downhill is +x */
+    gd.shape.type = MO_SHAPE_MESH;
+    gd.shape.vertices = gv;
+    gd.shape.vertex_count = (G + 1) * (G + 1);
+    gd.shape.indices = gt;
+    gd.shape.triangle_count = nt / 3;
+    gd.shape.friction = tilt > 0 ? 0.2 : 0.5;
+    mo_body_id gid;
+    CHECK(mo_body_create(w, &gd, &gid) == MO_OK);
+    mo_body_def bd = mo_default_body_def();
+    bd.shape.type = MO_SHAPE_MESH;
+    bd.shape.vertices = cube_pts;
+    bd.shape.vertex_count = 8;
+    bd.shape.indices = cube_tris;
+    bd.shape.triangle_count = 12;
+    bd.shape.friction = gd.shape.friction;
+    bd.orientation = gd.orientation;
+    /* 1 mm above the ground, along its normal, off the grid lines */
+    double nx = sin(tilt), nz = cos(tilt), h = 0.251;
+    bd.position = (mo_vec3){0.37 + h * nx, 0.21, h * nz};
+    mo_body_id b;
+    CHECK(mo_body_create(w, &bd, &b) == MO_OK);
+    int steps = tilt > 0 ? 60 : 240;
+    for (int i = 0; i < steps; i++) mo_world_step(w);
+    mo_vec3 p, v, om;
+    mo_body_position(w, b, &p);
+    mo_body_linear_velocity(w, b, &v);
+    mo_body_angular_velocity(w, b, &om);
+    *z = p.x * nx + p.z * nz; /* height along the ground normal */
+    *vx = v.x * nz - v.z * nx; /* downhill speed */
+    *contacts = mo_world_last_stats(w).contacts;
+    *drift = hypot(p.x * nz - p.z * nx - (0.37 + h * nx) * nz + h * nz * nx, p.y - 0.21) + hypot(om.x, hypot(om.y, om.z));
+    mo_world_destroy(w);
+}
+
+static void test_mesh_on_mesh_ground(void)
+{
+    double z, vx, drift, zt, vt, dt;
+    int c, ct;
+    mesh_on_ground(0.0, &z, &vx, &c, &drift);
+    mesh_on_ground(0.3, &zt, &vt, &ct, &dt);
+    /* box on a plane tilted by 0.3 rad, mu 0.2: a = g (sin - mu cos) after the 60 steps (0.5 s) */
+    double g = 9.81, a = g * (sin(0.3) - 0.2 * cos(0.3)), t = 60 * mo_default_world_def().time_step;
+    printf("mesh box on open mesh ground: height %.6f (%d contacts, drift %.1e); on the ground tilted 0.3 rad: "
+           "height %.6f, downhill speed %.4f m/s (box on plane: %.4f)\n",
+           z, c, drift, zt, vt, a * t);
+    CHECK_NEAR(z, 0.25, 1e-3);
+    CHECK(c == 4);
+    CHECK(drift < 1e-3);
+    CHECK_NEAR(zt, 0.25, 2e-3);
+    CHECK_NEAR(vt, a * t, 0.03 * a * t);
 }
 
 /* contact keys of a resting box stay the same for 100 steps */
@@ -356,6 +445,7 @@ int main(void)
     test_compound_mass();
     test_resting_shapes();
     test_box_on_hull_and_mesh();
+    test_mesh_on_mesh_ground();
     test_stable_ids();
     test_queries_and_errors();
     return check_result("test_shapes_api");
