@@ -155,6 +155,10 @@ typedef struct mo_solve_out {
     double *res_hist, *err_hist; /* (max_iterations) or NULL */
     int hist_count;
     double *scratch;           /* (>= 4 m + 2 n) work space */
+    void **cholmod_cache;      /* in: the owner's slot for MO_SOLVER_CHOLESKY's cache (pattern, symbolic
+                                * factor, CHOLMOD workspace; created on first use, freed by
+                                * mo_cholmod_cache_free), or NULL: nothing kept between calls */
+    double regularisation;     /* out: delta of N_BB + delta I when the Cholesky solver had to regularise, else 0 */
 } mo_solve_out;
 
 typedef void (*mo_solver_fn)(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);
@@ -189,6 +193,8 @@ typedef struct mo_world {
     mo_buf row_ptr, col, val, wval;
     mo_buf scratch, res_hist, err_hist;
     mo_buf joint_pairs; int njoint_pairs; /* sorted (min slot, max slot) keys of non-colliding joined bodies */
+    void *cholmod_cache;       /* MO_SOLVER_CHOLESKY's cache across steps (solver_cholesky.c), NULL until used */
+    void *proj;                /* step_project.c's buffers (and its own CHOLMOD cache), NULL until used */
     mo_step_stats stats;
 } mo_world;
 
@@ -227,6 +233,10 @@ int mo_step_collide(mo_world *w);
 int mo_step_assemble(mo_world *w, mo_problem *p);
 void mo_step_solve(mo_world *w, const mo_problem *p);
 void mo_step_integrate(mo_world *w);
+/* optional stage after integrate: settings.position_projections Gauss-Newton
+ * projections of the rigid bilateral joint rows (step_project.c); 0, or -1 out of memory */
+int mo_step_project(mo_world *w);
+void mo_step_project_free(void *buf);
 void mo_joint_rebuild_filter(mo_world *w);
 double mo_joint_position_error(const mo_world *w, const mo_joint *j);
 int mo_joint_row_count(const mo_joint *j);
@@ -250,6 +260,12 @@ void mo_solver_cg(const mo_problem *p, const mo_solver_settings *s, mo_solve_out
 void mo_solver_minres(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);
 void mo_solver_cholesky(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);
 mo_solver_fn mo_solver_table(mo_solver_kind k);
+/* solver_cholesky.c: whether this build has CHOLMOD; frees a cache made by
+ * mo_solver_cholesky (NULL allowed); its symbolic analyses and numeric
+ * factorisations so far (tests) */
+bool mo_cholesky_available(void);
+void mo_cholmod_cache_free(void *cache);
+void mo_cholmod_cache_counts(const void *cache, long *analyses, long *factorisations);
 /* checks settings; writes one sentence into err; 1 = valid */
 int mo_solver_check(const mo_solver_settings *s, char *err, size_t n);
 /* The solve entry used by the step and by mo_fc_solve: the polyhedral

@@ -9,7 +9,7 @@
 
 mo_solver_fn mo_solver_table(mo_solver_kind k)
 {
-    static const mo_solver_fn table[MO_SOLVER_COUNT] = {mo_solver_pgs, mo_solver_jacobi, mo_solver_apgd, mo_solver_spg, NULL, NULL, NULL}; /* WIP */
+    static const mo_solver_fn table[MO_SOLVER_COUNT] = {mo_solver_pgs, mo_solver_jacobi, mo_solver_apgd, mo_solver_spg, mo_solver_cg, mo_solver_minres, mo_solver_cholesky};
     return (int)k >= 0 && k < MO_SOLVER_COUNT && table[k] ? table[k] : mo_solver_pgs;
 }
 

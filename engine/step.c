@@ -21,6 +21,7 @@ mo_status mo_world_step(mo_world *w)
     mo_step_solve(w, &p);
     double t4 = mo_now();
     mo_step_integrate(w);
+    if (mo_step_project(w)) goto oom;
     double t5 = mo_now();
 
     st->t_predict = t1 - t0;

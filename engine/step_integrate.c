@@ -26,6 +26,7 @@ void mo_step_solve(mo_world *w, const mo_problem *p)
         return;
     }
     o.scratch = (double *)w->scratch.p;
+    o.cholmod_cache = &w->cholmod_cache;
     if (s->record_residuals) {
         o.res_hist = (double *)w->res_hist.p;
         o.err_hist = (double *)w->err_hist.p;
@@ -37,6 +38,7 @@ void mo_step_solve(mo_world *w, const mo_problem *p)
     st->converged = o.converged;
     st->residual = o.residual;
     st->coulomb_error = o.coulomb_error;
+    st->regularisation = o.regularisation;
     st->residual_count = o.hist_count;
     st->residual_history = o.res_hist;
     st->coulomb_error_history = o.err_hist;

@@ -87,6 +87,7 @@ mo_solver_settings mo_default_solver_settings(void)
     s.record_residuals = false;
     s.friction_facets = 8;
     s.coulomb_updates = 0;
+    s.position_projections = 0;
     s.apgd.rho = MO_RHO_EIGEN;
     s.apgd.backtracking = true;
     s.apgd.adaptive_rho = true;
@@ -148,6 +149,11 @@ int mo_solver_check(const mo_solver_settings *s, char *err, size_t n)
         snprintf(err, n, "solver kind %d is not a known solver", (int)s->kind);
         return 0;
     }
+    if (s->kind == MO_SOLVER_CHOLESKY && !mo_cholesky_available()) {
+        snprintf(err, n, "solver 'cholesky' needs CHOLMOD, which this build of Moreau does not have "
+                 "(install libsuitesparse-dev and configure with -Dcholmod=enabled); use 'minres' or 'cg' instead");
+        return 0;
+    }
     if (s->friction != MO_FRICTION_CONE && s->friction != MO_FRICTION_BOX && s->friction != MO_FRICTION_POLYHEDRAL) {
         snprintf(err, n, "friction model %d is not a known model", (int)s->friction);
         return 0;
@@ -166,6 +172,10 @@ int mo_solver_check(const mo_solver_settings *s, char *err, size_t n)
     }
     if (s->friction == MO_FRICTION_POLYHEDRAL && (s->friction_facets < 4 || s->friction_facets > 64)) {
         snprintf(err, n, "solver friction_facets must be in [4, 64], got %d", s->friction_facets);
+        return 0;
+    }
+    if (s->position_projections < 0 || s->position_projections > 16) {
+        snprintf(err, n, "solver position_projections must be in [0, 16], got %d", s->position_projections);
         return 0;
     }
     if (s->coulomb_updates < 0) {
@@ -292,6 +302,8 @@ void mo_world_destroy(mo_world *w)
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) mo_buf_free(bufs[i]);
     mo_cl_pairs_free(&w->pairs);
     if (w->bp) mo_cl_bp_destroy(w->bp);
+    mo_cholmod_cache_free(w->cholmod_cache);
+    mo_step_project_free(w->proj);
     free(w);
 }
 

@@ -8,6 +8,8 @@ pkgs=(
   meson ninja-build pkg-config gcc g++ python3
   # collision: GJK/EPA/MPR for convex pairs, convex hulls
   libccd-dev libqhull-dev
+  # sparse Cholesky (CHOLMOD) for the bilateral solver MO_SOLVER_CHOLESKY (optional: -Dcholmod)
+  libsuitesparse-dev
   # FCLIB contact problems (HDF5; libfclib for the interoperability test)
   libhdf5-dev libfclib-dev
   # sparse Cholesky (CHOLMOD)

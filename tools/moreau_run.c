@@ -26,6 +26,7 @@ static void usage(FILE *f)
             "  --iterations N      solver sweeps per step (default 50)\n"
             "  --tolerance X       stop sweeps at CCP residual X m/s (default 0: all sweeps)\n"
             "  --omega W           SOR/relaxation factor in (0, 2) (default 1)\n"
+            "  --projections P     Gauss-Newton position projections of rigid joint rows per step (default 0)\n"
             "  --no-warm-start     start each solve from zero impulses\n"
             "  --threads N         worker threads (default 1)\n"
             "  --csv FILE          per-step statistics as CSV\n"
@@ -99,6 +100,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--iterations")) { NEED(); wd.solver.max_iterations = atoi(val); }
         else if (!strcmp(a, "--tolerance")) { NEED(); wd.solver.tolerance = atof(val); }
         else if (!strcmp(a, "--omega")) { NEED(); wd.solver.omega = atof(val); }
+        else if (!strcmp(a, "--projections")) { NEED(); wd.solver.position_projections = atoi(val); }
         else if (!strcmp(a, "--no-warm-start")) wd.solver.warm_start = false;
         else if (!strcmp(a, "--threads")) { NEED(); threads = atoi(val); }
         else if (!strcmp(a, "--csv")) { NEED(); csv_path = val; }
@@ -211,7 +213,7 @@ int main(int argc, char **argv)
 
     mo_solver_settings ss = mo_world_solver(w);
     printf("scene=%s steps=%d h=%.6f solver=%s friction=%s iterations=%d warm_start=%d threads=%d\n", scene, steps, h,
-           ss.kind == MO_SOLVER_PGS ? "pgs" : "jacobi", ss.friction == MO_FRICTION_CONE ? "cone" : "box",
+           mo_solver_name(ss.kind), ss.friction == MO_FRICTION_CONE ? "cone" : "box",
            ss.max_iterations, (int)ss.warm_start, threads);
     printf("ms_per_step median=%.4f mean=%.4f", med, steps ? 1e3 * total_s / steps : 0.0);
     for (int k = 0; k < 5; k++) printf(" %s=%.4f", names[k], med_stage[k]);

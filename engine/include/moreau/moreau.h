@@ -117,6 +117,11 @@ typedef struct mo_solver_settings {
     int friction_facets;           /* p >= 4 tangent directions of MO_FRICTION_POLYHEDRAL; default 8 */
     int coulomb_updates;           /* outer fixed-point updates of s = mu |u_t| e_n that turn the convex relaxation
                                     * into exact Coulomb friction; 0 = relaxation (CCP) only; default 0 */
+    int position_projections;      /* after each step, this many Gauss-Newton projections of the joints' rigid
+                                    * bilateral rows onto their constraint (post-stabilisation: removes the joint
+                                    * drift a velocity-level step leaves), each one bilateral solve with cholesky,
+                                    * minres or cg (the world's solver when it is one of them, else minres);
+                                    * velocities unchanged; in [0, 16]; default 0 */
     mo_apgd_settings apgd;
     mo_spg_settings spg;
 } mo_solver_settings;
@@ -186,6 +191,8 @@ typedef struct mo_step_stats {
     int residual_count;            /* entries in the per-iteration arrays (when record_residuals) */
     const double *residual_history;       /* CCP residual after each sweep; owned by the world, valid until next step */
     const double *coulomb_error_history;  /* Coulomb error after each sweep; same */
+    double regularisation;         /* MO_SOLVER_CHOLESKY: delta it added to N's diagonal because N was singular
+                                    * (redundant rigid constraints), 0 otherwise */
 } mo_step_stats;
 
 /* Statistics of the last step. Pointers inside stay valid until the next step. */
