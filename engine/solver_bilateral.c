@@ -115,6 +115,7 @@ bool mo_bil_begin(mo_bil *c, const mo_problem *p, const mo_solver_settings *s, m
         for (int r = p->block_row[k]; r < p->block_row[k + 1]; r++) c->nb += mo_bil_row(p, k, r);
 
     mo_problem_u(&c->q, c->gamma, c->u, c->work);
+    c->u_exact = true;
     mo_problem_residuals(&c->q, c->gamma, c->u, &c->ccp, &c->coulomb);
     if (m == 0) return false;
     bool conv = false;
@@ -139,7 +140,7 @@ void mo_bil_end(mo_bil *c)
 {
     const mo_problem *p = &c->q;
     mo_solve_out *o = c->o;
-    if (p->m > 0) {
+    if (p->m > 0 && !c->u_exact) {
         mo_problem_u(p, c->gamma, c->u, c->work);
         mo_problem_residuals(p, c->gamma, c->u, &c->ccp, &c->coulomb);
     }
@@ -262,6 +263,7 @@ void mo_bil_run(mo_bil *c, mo_bil_inner_fn inner)
         double reg = o->regularisation;
         mo_solver_jacobi(p, s, o);
         o->regularisation = reg;
+        c->u_exact = false;
         c->iterations = o->iterations;
         c->converged = o->converged;
         return;
@@ -287,6 +289,7 @@ void mo_bil_run(mo_bil *c, mo_bil_inner_fn inner)
         } else {
             mo_problem_u(&c->q, c->gamma, c->u, c->work);
         }
+        c->u_exact = true;
         it++;
         c->ccp = mo_solve_record(&c->q, c->gamma, c->u, c->o, &c->coulomb);
         if (mo_solve_stop(p, s, c->ccp, c->coulomb, &c->converged)) break;

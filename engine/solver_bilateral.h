@@ -43,6 +43,7 @@ struct mo_bil {
     int iterations;            /* pure: inner iterations; mixed: outer iterations */
     double ccp, coulomb;       /* measures at the last check */
     bool converged;
+    bool u_exact;              /* u was computed as N gamma + r (or updated once from such a u): mo_bil_end needs no product */
     void *state;               /* the inner solver's own (the Cholesky factor) */
 };
 

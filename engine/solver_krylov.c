@@ -38,6 +38,7 @@ static bool confirm(mo_bil *c)
 {
     if (!c->converged) return true; /* stopped for another reason (inner target, outer loop's stop) */
     mo_problem_u(&c->q, c->gamma, c->u, c->work);
+    c->u_exact = true;
     double ccp, coulomb;
     mo_problem_residuals(&c->q, c->gamma, c->u, &ccp, &coulomb);
     if (mo_solve_measure(c->p, ccp, coulomb) <= c->s->tolerance) return true;
@@ -66,6 +67,7 @@ static int cg_inner(mo_bil *c, int max_iterations)
             double pq = mo_bil_dot(c, pv, q);
             if (!(pq > 0.0)) return it; /* N_BB singular along p: nothing more to gain */
             double alpha = rz / pq;
+            c->u_exact = false;
             for (int r = 0; r < m; r++) {
                 g[r] += alpha * pv[r]; /* pv is 0 outside B */
                 u[r] += alpha * q[r];
@@ -155,6 +157,7 @@ int mo_bil_minres_inner(mo_bil *c, int max_iterations)
             cs = gbar / gam;
             sn = beta / gam;
             double phi = cs * phibar;
+            c->u_exact = false;
             phibar = sn * phibar;
             double den = 1.0 / gam;
             /* w1 <- w2, w2 <- w, w <- (v - oldeps w1 - delta w2) / gamma; N w alike */
