@@ -1312,9 +1312,29 @@ int mo_cl_bp_update_pairs(mo_cl_broadphase_tree *bp, const mo_cl_object *objs, i
     /* record pairs to object pairs, through the rules */
     for (int r = 0; r < bp->rec_top; ++r)
         rec_obj[r] = recs[r].obj; /* live records only appear in pairs */
-    for (int k = 0; k < bp->raw_count; ++k)
-        if (emit_pair(pairs, bp->info, rec_obj[bp->raw[k][0]], rec_obj[bp->raw[k][1]], bp->exact, filter, ctx))
-            return -1;
+    if (bp->raw_count > INT_MAX - pairs->count ||
+        grow_pairs(&pairs->pairs, &pairs->capacity, pairs->count + bp->raw_count))
+        return -1;
+    const bp_obj_info *info = bp->info;
+    const int exact = bp->exact;
+    int(*out)[2] = pairs->pairs, np = pairs->count;
+    for (int k = 0; k < bp->raw_count; ++k) {
+        /* emit_pair inlined, the cheap rules first and without branches */
+        int i = rec_obj[bp->raw[k][0]], j = rec_obj[bp->raw[k][1]];
+        const bp_obj_info *oi = &info[i], *oj = &info[j];
+        int keep = !(oi->is_static & oj->is_static) & !((oi->group != 0) & (oi->group == oj->group));
+        if (exact)
+            keep &= boxes_overlap(oi->lo, oi->hi, oj->lo, oj->hi);
+        if (!keep)
+            continue;
+        int a = i < j ? i : j, b = i < j ? j : i;
+        if (filter && !filter(ctx, a, b))
+            continue;
+        out[np][0] = a;
+        out[np][1] = b;
+        ++np;
+    }
+    pairs->count = np;
 
     /* deterministic order: by b, then stably by a, through the buffer's spare half;
        usually already so (planes first, records in object order), then untouched */

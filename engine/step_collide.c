@@ -320,7 +320,8 @@ int mo_step_collide(mo_world *w)
     MO_PARALLEL_FOR(nt)
     for (int q = 0; q < nchunks; q++) {
         const mo_cl_contact *src = cc + (size_t)q * CL_CHUNK * MO_CL_MAX_POINTS;
-        int hint = 0;
+        /* contacts and the cache are both in pair order: start near the same fraction of it */
+        int hint = nc > 0 ? (int)((double)chunk_first[q] * w->ncache / nc) : 0;
         for (int c = chunk_first[q]; c < chunk_first[q + 1]; c++)
             make_contact(w, info, motion, src++, margin, &hint, &ct[c]);
     }
