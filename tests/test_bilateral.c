@@ -689,6 +689,12 @@ static void test_mixed(void)
     mo_solver_settings sr = settings(1e-12, 100000);
     mo_solve_out orf = run(mo_solver_pgs, &p, &sr, gref, vref, NULL, NULL, NULL);
     CHECK(orf.converged);
+    /* PGS's sweeps to the tolerance the alternation is run to below */
+    double *g10 = calloc((size_t)m, sizeof(double)), *v10 = malloc(sizeof(double) * (size_t)n);
+    mo_solver_settings s10 = settings(1e-10, 100000);
+    mo_solve_out o10 = run(mo_solver_pgs, &p, &s10, g10, v10, NULL, NULL, NULL);
+    free(g10);
+    free(v10);
     double vs = fmax(1e-3, max_abs(vref, n));
     for (int k = 0; k < 3; k++) {
         if (solvers[k].kind == MO_SOLVER_CHOLESKY && !mo_cholesky_available()) continue;
@@ -702,10 +708,10 @@ static void test_mixed(void)
         CHECK(o.hist_count == o.iterations);
         CHECK(o.hist_count > 0 && fabs(rh[o.hist_count - 1] - o.residual) <= 1e-12);
         CHECK_NEAR(max_diff(v, vref, n) / vs, 0.0, 1e-8);
-        CHECK(o.iterations < orf.iterations);
+        CHECK(o.iterations < o10.iterations);
         printf("  %-8s mixed chain on the ground (%d contacts, %d bilateral rows): %d outer iterations to 1e-10 "
-               "(pgs: %d sweeps to 1e-12), |v - v_pgs| %.2e\n",
-               solvers[k].name, ncontact, nbil, o.iterations, orf.iterations, max_diff(v, vref, n));
+               "(pgs: %d sweeps), |v - v_pgs| %.2e\n",
+               solvers[k].name, ncontact, nbil, o.iterations, o10.iterations, max_diff(v, vref, n));
         free(g); free(v); free(rh); free(eh);
     }
     free(gref);
