@@ -291,6 +291,7 @@ static void solve_updates(const mo_problem *p, const mo_solver_settings *s, mo_s
     o->converged = oi.converged;
     o->residual = oi.residual;
     o->coulomb_error = oi.coulomb_error;
+    o->regularisation = oi.regularisation;
     o->hist_count = hist0;
     free(shift);
     free(rbar);
@@ -331,6 +332,7 @@ void mo_solve(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
     o->iterations = oq.iterations;
     o->converged = oq.converged;
     o->hist_count = oq.hist_count;
+    o->regularisation = oq.regularisation;
     /* the base problem's measures at the expanded impulse */
     double *u = o->scratch, *work = o->scratch + p->m;
     mo_problem_u(p, o->gamma, u, work);

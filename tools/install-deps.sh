@@ -12,8 +12,6 @@ pkgs=(
   libsuitesparse-dev
   # FCLIB contact problems (HDF5; libfclib for the interoperability test)
   libhdf5-dev libfclib-dev
-  # sparse Cholesky (CHOLMOD)
-  libsuitesparse-dev
   # tests and CI helpers
   valgrind
 )

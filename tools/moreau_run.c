@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
+#include <moreau/fclib.h>
 #include "scenes_builtin.h"
 
 static void usage(FILE *f)
@@ -31,6 +32,7 @@ static void usage(FILE *f)
             "  --threads N         worker threads (default 1)\n"
             "  --csv FILE          per-step statistics as CSV\n"
             "  --residuals FILE    per-iteration residuals of every step as CSV (step,iteration,ccp,coulomb)\n"
+            "  --export-fclib DIR  write each step's contact problem as FCLIB HDF5 (DIR/SCENE-stepNNNNNN.hdf5)\n"
             "  --progress          force the progress bar (default: only on a terminal)\n"
             "  --quiet             no progress bar\n");
 }
@@ -66,7 +68,8 @@ int main(int argc, char **argv)
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
-    const char *scene = argv[1], *csv_path = NULL, *res_path = NULL;
+    const char *scene = argv[1], *csv_path = NULL, *res_path = NULL, *export_dir = NULL;
+    int exported = 0;
     int steps = -1, threads = 1, show = isatty(STDERR_FILENO);
     double seconds = -1.0;
     mo_world_def wd = mo_default_world_def();
@@ -105,6 +108,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--threads")) { NEED(); threads = atoi(val); }
         else if (!strcmp(a, "--csv")) { NEED(); csv_path = val; }
         else if (!strcmp(a, "--residuals")) { NEED(); res_path = val; wd.solver.record_residuals = true; }
+        else if (!strcmp(a, "--export-fclib")) { NEED(); export_dir = val; }
         else if (!strcmp(a, "--progress")) show = 1;
         else if (!strcmp(a, "--quiet")) show = 0;
         else { fprintf(stderr, "moreau-run: unknown option '%s'\n", a); usage(stderr); return 2; }
@@ -162,6 +166,27 @@ int main(int argc, char **argv)
             return 1;
         }
         st = mo_world_last_stats(w);
+        if (export_dir && st.contacts > 0) {
+            /* this step's contact problem, as FCLIB HDF5 */
+            mo_fc_problem fc;
+            char path[4096], base[256];
+            /* the scene name as a file name: path separators and ':' become '_' */
+            snprintf(base, sizeof base, "%s", scene);
+            for (char *c = base; *c; c++)
+                if (*c == '/' || *c == ':' || *c == '\\') *c = '_';
+            snprintf(path, sizeof path, "%s/%s-step%06d.hdf5", export_dir, base, s);
+            if (mo_world_contact_problem(w, &fc) != MO_OK) {
+                fprintf(stderr, "\nmoreau-run: --export-fclib: %s\n", mo_world_last_error(w));
+                return 1;
+            }
+            if (mo_fc_write(path, &fc, err, sizeof err) != MO_OK) {
+                fprintf(stderr, "\nmoreau-run: --export-fclib: %s\n", err);
+                mo_fc_free(&fc);
+                return 1;
+            }
+            mo_fc_free(&fc);
+            exported++;
+        }
         double stage[5] = {st.t_predict, st.t_collide, st.t_assemble, st.t_solve, st.t_integrate};
         double tot = 0.0;
         for (int k = 0; k < 5; k++) {
@@ -224,6 +249,7 @@ int main(int argc, char **argv)
            "max_contact_penetration_all_steps=%.5f max_joint_error_all_steps=%.6f peak_rss_mib=%.1f\n",
            st.contacts, st.rows, steps ? (double)iter_sum / steps : 0.0, st.residual, st.coulomb_error,
            max_contact_pen, max_joint, ru.ru_maxrss / 1024.0);
+    if (export_dir) printf("exported %d contact problems to %s\n", exported, export_dir);
     if (sc.kind == MO_SCENE_STACK) {
         double dxy, dz;
         mo_scene_stack_top(w, &sc, &dxy, &dz);

@@ -83,6 +83,37 @@ MO_API void mo_fc_free(mo_fc_problem *p);
  * u (may be NULL) receives W r + q. NaN when p or r is NULL. */
 MO_API double mo_fc_error(const mo_fc_problem *p, const double *r, double *u);
 
+/* The contact problem of the world's last step (joint rows eliminated at
+ * the impulses that step's solve gave them): the local form always, the
+ * global form (M, H = J_c^T, f, w) too when no contact is compliant. The
+ * caller frees it with mo_fc_free. Fails before the first step. */
+MO_API mo_status mo_world_contact_problem(mo_world *w, mo_fc_problem *out);
+
+/* Result of one solve of an outside problem. */
+typedef struct mo_fc_result {
+    int iterations;        /* solver iterations / sweeps (all outer updates together) */
+    bool converged;        /* error <= settings.tolerance */
+    double error;          /* mo_fc_error of the returned r (W as given) */
+    double ccp_residual;   /* the convex relaxation's residual of the returned r */
+    double seconds;        /* wall time of the solve (setup included, reading excluded) */
+    int history_count;     /* entries written to the history arrays */
+} mo_fc_result;
+
+/* Solves the local problem with any Moreau solver. r (3nc) is the starting
+ * guess on entry (zeros for a cold start) and the reaction on exit; u (3nc,
+ * may be NULL) gets W r + q. With coulomb_updates > 0 the tolerance and the
+ * iterate kept apply to the Siconos error (mo_fc_error); with
+ * coulomb_updates = 0 the solver solves the convex relaxation (tolerance on
+ * its CCP residual), which on sliding contacts is not a Coulomb solution:
+ * res->converged still compares the Siconos error with the tolerance.
+ * err_history / ccp_history (may be NULL; max_iterations + 1 entries) receive
+ * the Siconos error and the CCP residual after every iteration. The bilateral
+ * solvers (CG, MINRES, Cholesky) are refused: an FCLIB problem has only
+ * contacts. */
+MO_API mo_status mo_fc_solve(const mo_fc_problem *p, const mo_solver_settings *s, double *r, double *u,
+                             mo_fc_result *res, double *err_history, double *ccp_history, char *err,
+                             size_t err_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,604 @@
+/* moreau-bench: benchmarks that need more than a test's time, with CSV out and
+ * SVG plots.
+ *
+ *   moreau-bench fclib DIR [options]
+ *       every solver configuration on every FCLIB / Siconos problem in DIR, at
+ *       one or more tolerances of the Siconos error; CSV of (problem, solver,
+ *       tolerance, converged, iterations, time, error), Dolan-More performance
+ *       profiles (SVG, one per tolerance), a summary like BASELINE.md's, and
+ *       with --siconos the ratio of our fastest to Siconos's fastest.
+ *   moreau-bench convergence SCENE [options]
+ *       the residual of every solver against iteration on one step's problem
+ *       of a built-in scene (the same problem for all: the world is rebuilt and
+ *       stepped identically before the measured step); CSV and a log-scale SVG.
+ *
+ * Times are wall-clock medians over --repeat runs (a run over 1 s is not
+ * repeated); the machine is whatever this runs on: quote it with the figures. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <moreau/fclib.h>
+#include <moreau/moreau.h>
+
+#include "scenes_builtin.h"
+#include "svgplot.h"
+
+#define MAX_CONFIGS 16
+#define MAX_TOLS 4
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: moreau-bench fclib DIR [options]\n"
+            "  --tolerance LIST    Siconos-error tolerances, comma separated (default 1e-4,1e-6)\n"
+            "  --max-iterations N  iteration cap of every solve (default 50000)\n"
+            "  --solvers LIST      configurations (default pgs,jacobi,apgd,spg; see below)\n"
+            "  --repeat K          runs per solve, median time (default 3; runs over 1 s are not repeated)\n"
+            "  --out DIR           where fclib.csv and the profiles go (default .)\n"
+            "  --solutions DIR     write each final r, one number per line, contact by contact\n"
+            "  --siconos CSV       baseline.csv of ../shared/tools/siconos/siconos_baseline.py, run\n"
+            "                      on this machine: joined into the profiles and the speed ratio\n"
+            "  --progress / --quiet\n"
+            "configurations: pgs (PGS, De Saxce steps), jacobi, apgd, spg (each with outer Coulomb\n"
+            "updates), and any of them with ':U' for U updates (e.g. apgd:50) or with '-relax' for the\n"
+            "convex relaxation alone (e.g. apgd-relax). The default configuration is apgd.\n"
+            "\n"
+            "usage: moreau-bench convergence SCENE [options]\n"
+            "  --steps N           steps before the measured one, with the reference solver (default 120)\n"
+            "  --iterations K      iterations of every solver on the measured step (default 500)\n"
+            "  --solvers LIST      (default pgs,jacobi,apgd,spg, and cg,minres,cholesky on bilateral scenes)\n"
+            "  --out DIR           convergence_SCENE.csv and .svg (default .)\n");
+}
+
+/* ---- small helpers ---- */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int ensure_dir(const char *d)
+{
+    if (mkdir(d, 0777) == 0 || errno == EEXIST) return 0;
+    fprintf(stderr, "moreau-bench: cannot create directory '%s': %s\n", d, strerror(errno));
+    return -1;
+}
+
+static void progress(bool show, int done, int total, const char *what)
+{
+    if (!show) return;
+    int width = 30, fill = total > 0 ? done * width / total : width;
+    fprintf(stderr, "\r[%.*s%*s] %d/%d %-50.50s", fill, "##############################", width - fill, "", done,
+            total, what);
+    if (done == total) fprintf(stderr, "\n");
+    fflush(stderr);
+}
+
+/* ---- solver configurations ---- */
+
+typedef struct config {
+    char name[32];
+    mo_solver_settings s;
+} config;
+
+static int parse_config(const char *tok, int max_it, config *c)
+{
+    char base[32];
+    snprintf(base, sizeof base, "%.31s", tok);
+    bool relax = false;
+    int updates = 200;
+    char *dash = strstr(base, "-relax");
+    if (dash) {
+        relax = true;
+        *dash = '\0';
+    }
+    char *colon = strchr(base, ':');
+    if (colon) {
+        updates = atoi(colon + 1);
+        *colon = '\0';
+        if (updates < 1) return -1;
+    }
+    c->s = mo_default_solver_settings();
+    if (!mo_solver_from_name(base, &c->s.kind)) return -1;
+    c->s.max_iterations = max_it;
+    c->s.warm_start = false;
+    /* PGS applies the update inline (any U > 0 switches it on) */
+    c->s.coulomb_updates = relax ? 0 : (c->s.kind == MO_SOLVER_PGS ? 1 : updates);
+    snprintf(c->name, sizeof c->name, "%.31s", tok);
+    return 0;
+}
+
+static int parse_list(const char *list, char out[][32], int max)
+{
+    int n = 0;
+    const char *p = list;
+    while (*p && n < max) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len >= 32) len = 31;
+        memcpy(out[n], p, len);
+        out[n][len] = '\0';
+        n++;
+        if (!e) break;
+        p = e + 1;
+    }
+    return n;
+}
+
+/* ---- Dolan-More performance profiles ---- */
+
+typedef struct result {
+    bool solved;
+    double time;  /* s */
+    int iterations;
+    double error;
+} result;
+
+/* rho_s(tau) for tau at the sorted ratios; writes an SVG and prints rho(1), rho(2), rho(10) */
+static void profile(const char *path, const char *title, int np, int ns, char names[][40], const result *res,
+                    FILE *summary)
+{
+    /* res[p * ns + s] */
+    mo_plot *pl = mo_plot_create(title, "performance ratio tau (time / fastest solver's time)",
+                                 "fraction of problems solved within tau", MO_AXIS_LOG, MO_AXIS_LINEAR);
+    double tau_max = 2.0;
+    double *ratio = malloc(sizeof(double) * (size_t)(np + 1));
+    double *xs = malloc(sizeof(double) * (size_t)(2 * np + 4)), *ys = malloc(sizeof(double) * (size_t)(2 * np + 4));
+    for (int p = 0; p < np; p++)
+        for (int s = 0; s < ns; s++) {
+            const result *r = &res[p * ns + s];
+            if (!r->solved) continue;
+            double best = INFINITY;
+            for (int t = 0; t < ns; t++)
+                if (res[p * ns + t].solved && res[p * ns + t].time < best) best = res[p * ns + t].time;
+            double q = r->time / best;
+            if (q > tau_max) tau_max = q;
+        }
+    tau_max *= 1.5;
+    fprintf(summary, "| solver | solved | rho(1) | rho(2) | rho(10) |\n|---|---|---|---|---|\n");
+    for (int s = 0; s < ns; s++) {
+        int k = 0, solved = 0;
+        for (int p = 0; p < np; p++) {
+            const result *r = &res[p * ns + s];
+            if (!r->solved) continue;
+            double best = INFINITY;
+            for (int t = 0; t < ns; t++)
+                if (res[p * ns + t].solved && res[p * ns + t].time < best) best = res[p * ns + t].time;
+            ratio[k++] = r->time / best;
+            solved++;
+        }
+        qsort(ratio, (size_t)k, sizeof(double), cmp_double);
+        int n = 0;
+        xs[n] = 1.0;
+        ys[n++] = 0.0;
+        for (int i = 0; i < k; i++) {
+            xs[n] = ratio[i] < 1.0 ? 1.0 : ratio[i];
+            ys[n++] = (double)(i + 1) / (double)np;
+        }
+        xs[n] = tau_max;
+        ys[n] = n > 0 ? ys[n - 1] : 0.0;
+        n++;
+        mo_plot_add_series(pl, names[s], xs, ys, n, true);
+        double r1 = 0, r2 = 0, r10 = 0;
+        for (int i = 0; i < k; i++) {
+            r1 += ratio[i] <= 1.0 + 1e-12;
+            r2 += ratio[i] <= 2.0;
+            r10 += ratio[i] <= 10.0;
+        }
+        fprintf(summary, "| %s | %d/%d | %.2f | %.2f | %.2f |\n", names[s], solved, np, r1 / np, r2 / np, r10 / np);
+    }
+    mo_plot_set_xrange(pl, 1.0, tau_max);
+    mo_plot_set_yrange(pl, 0.0, 1.0);
+    if (mo_plot_write_svg(pl, path) != 0) fprintf(stderr, "moreau-bench: cannot write %s: %s\n", path, strerror(errno));
+    mo_plot_destroy(pl);
+    free(ratio);
+    free(xs);
+    free(ys);
+}
+
+/* ---- Siconos baseline CSV ---- */
+
+typedef struct sic_row {
+    char problem[128], solver[32];
+    double tol, time;
+    bool converged;
+    int iters;
+} sic_row;
+
+static int read_siconos(const char *path, sic_row **out)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "moreau-bench: cannot open %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    char line[1024];
+    int n = 0, cap = 64;
+    sic_row *rows = malloc(sizeof(sic_row) * (size_t)cap);
+    if (!fgets(line, sizeof line, f)) {
+        fclose(f);
+        free(rows);
+        return -1;
+    }
+    /* header: problem,solver,tol,converged,info,iters,maxit,time_s,... */
+    while (fgets(line, sizeof line, f)) {
+        char *fld[16];
+        int nf = 0;
+        char *p = line;
+        while (nf < 16) {
+            fld[nf++] = p;
+            char *c = strchr(p, ',');
+            if (!c) break;
+            *c = '\0';
+            p = c + 1;
+        }
+        if (nf < 8) continue;
+        if (n == cap) {
+            cap *= 2;
+            rows = realloc(rows, sizeof(sic_row) * (size_t)cap);
+        }
+        sic_row *r = &rows[n++];
+        snprintf(r->problem, sizeof r->problem, "%s", fld[0]);
+        snprintf(r->solver, sizeof r->solver, "%s", fld[1]);
+        r->tol = atof(fld[2]);
+        r->converged = !strncmp(fld[3], "True", 4);
+        r->iters = atoi(fld[5]);
+        r->time = atof(fld[7]);
+        if (!isfinite(r->time)) r->converged = false;
+    }
+    fclose(f);
+    *out = rows;
+    return n;
+}
+
+/* ---- fclib mode ---- */
+
+static int bench_fclib(int argc, char **argv)
+{
+    if (argc < 1) {
+        usage(stderr);
+        return 2;
+    }
+    const char *dir = argv[0], *out = ".", *sol_dir = NULL, *sic_path = NULL;
+    char cfg_names[MAX_CONFIGS][32];
+    int ncfg = parse_list("pgs,jacobi,apgd,spg", cfg_names, MAX_CONFIGS);
+    double tols[MAX_TOLS] = {1e-4, 1e-6};
+    int ntol = 2, max_it = 50000, repeat = 3;
+    bool show = isatty(2);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--progress")) show = true;
+        else if (!strcmp(a, "--quiet")) show = false;
+        else if (!v) {
+            fprintf(stderr, "moreau-bench: %s needs a value\n", a);
+            return 2;
+        } else if (!strcmp(a, "--tolerance")) {
+            char t[MAX_TOLS][32];
+            ntol = parse_list(v, t, MAX_TOLS);
+            for (int k = 0; k < ntol; k++) tols[k] = atof(t[k]);
+            i++;
+        } else if (!strcmp(a, "--max-iterations")) max_it = atoi(argv[++i]);
+        else if (!strcmp(a, "--solvers")) ncfg = parse_list(argv[++i], cfg_names, MAX_CONFIGS);
+        else if (!strcmp(a, "--repeat")) repeat = atoi(argv[++i]);
+        else if (!strcmp(a, "--out")) out = argv[++i];
+        else if (!strcmp(a, "--solutions")) sol_dir = argv[++i];
+        else if (!strcmp(a, "--siconos")) sic_path = argv[++i];
+        else {
+            fprintf(stderr, "moreau-bench: unknown option '%s'\n", a);
+            return 2;
+        }
+    }
+    if (max_it < 1 || repeat < 1) {
+        fprintf(stderr, "moreau-bench: --max-iterations and --repeat must be >= 1\n");
+        return 2;
+    }
+    for (int k = 0; k < ntol; k++)
+        if (!(tols[k] > 0.0)) {
+            fprintf(stderr, "moreau-bench: tolerances must be > 0\n");
+            return 2;
+        }
+    config cfg[MAX_CONFIGS];
+    for (int c = 0; c < ncfg; c++)
+        if (parse_config(cfg_names[c], max_it, &cfg[c])) {
+            fprintf(stderr, "moreau-bench: unknown solver configuration '%s'\n", cfg_names[c]);
+            return 2;
+        }
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "moreau-bench: cannot open directory '%s': %s\n", dir, strerror(errno));
+        return 1;
+    }
+    char *files[512];
+    int nf = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && nf < 512) {
+        size_t l = strlen(e->d_name);
+        if ((l > 4 && !strcmp(e->d_name + l - 4, ".dat")) || (l > 5 && !strcmp(e->d_name + l - 5, ".hdf5")))
+            files[nf++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(files, (size_t)nf, sizeof(char *), cmp_str);
+    if (nf == 0) {
+        fprintf(stderr, "moreau-bench: no .dat or .hdf5 problems in '%s'\n", dir);
+        return 1;
+    }
+    if (ensure_dir(out) || (sol_dir && ensure_dir(sol_dir))) return 1;
+
+    char path[4096];
+    snprintf(path, sizeof path, "%s/fclib.csv", out);
+    FILE *csv = fopen(path, "w");
+    if (!csv) {
+        fprintf(stderr, "moreau-bench: cannot write %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    fprintf(csv, "problem,solver,tolerance,converged,iterations,time_ms,error,contacts\n");
+    result *res = calloc((size_t)(nf * ncfg * ntol), sizeof(result));
+    int total = nf * ncfg * ntol, done = 0;
+    for (int f = 0; f < nf; f++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[f]);
+        mo_fc_problem fc;
+        char err[512];
+        if (mo_fc_read(path, &fc, err, sizeof err) != MO_OK) {
+            fprintf(stderr, "\nmoreau-bench: %s\n", err);
+            done += ncfg * ntol;
+            continue;
+        }
+        int m = 3 * fc.nc;
+        double *r = malloc(sizeof(double) * (size_t)(m + 1));
+        for (int t = 0; t < ntol; t++)
+            for (int c = 0; c < ncfg; c++) {
+                char what[256];
+                snprintf(what, sizeof what, "%.180s %.31s %.0e", files[f], cfg[c].name, tols[t]);
+                progress(show, done, total, what);
+                mo_solver_settings s = cfg[c].s;
+                s.tolerance = tols[t];
+                double times[16];
+                int nrun = 0;
+                mo_fc_result fr;
+                for (int k = 0; k < repeat && k < 16; k++) {
+                    memset(r, 0, sizeof(double) * (size_t)m);
+                    double t0 = now_s();
+                    if (mo_fc_solve(&fc, &s, r, NULL, &fr, NULL, NULL, err, sizeof err) != MO_OK) {
+                        fprintf(stderr, "\nmoreau-bench: %s: %s\n", files[f], err);
+                        break;
+                    }
+                    times[nrun++] = now_s() - t0;
+                    if (times[nrun - 1] > 1.0) break;
+                }
+                if (nrun == 0) continue;
+                qsort(times, (size_t)nrun, sizeof(double), cmp_double);
+                result *rs = &res[(t * nf + f) * ncfg + c];
+                rs->solved = fr.converged;
+                rs->time = times[nrun / 2];
+                rs->iterations = fr.iterations;
+                rs->error = fr.error;
+                fprintf(csv, "%s,%s,%g,%d,%d,%.6g,%.6e,%d\n", files[f], cfg[c].name, tols[t], fr.converged,
+                        fr.iterations, 1e3 * rs->time, fr.error, fc.nc);
+                fflush(csv);
+                if (sol_dir) {
+                    char sp[4096];
+                    snprintf(sp, sizeof sp, "%s/%s.%s.%g.txt", sol_dir, files[f], cfg[c].name, tols[t]);
+                    FILE *sf = fopen(sp, "w");
+                    if (sf) {
+                        for (int i = 0; i < m; i++) fprintf(sf, "%.17g\n", r[i]);
+                        fclose(sf);
+                    } else {
+                        fprintf(stderr, "\nmoreau-bench: cannot write %s: %s\n", sp, strerror(errno));
+                    }
+                }
+                done++;
+            }
+        free(r);
+        mo_fc_free(&fc);
+    }
+    progress(show, total, total, "done");
+    fclose(csv);
+
+    /* Siconos rows, joined by problem file name */
+    sic_row *sic = NULL;
+    int nsic = sic_path ? read_siconos(sic_path, &sic) : 0;
+    char snames[32][32];
+    int nss = 0;
+    for (int i = 0; i < nsic; i++) {
+        bool seen = false;
+        for (int k = 0; k < nss; k++) seen |= !strcmp(snames[k], sic[i].solver);
+        if (!seen && nss < 32) snprintf(snames[nss++], 32, "%s", sic[i].solver);
+    }
+
+    printf("# moreau-bench fclib %s: %d problems, iteration cap %d, median of up to %d runs\n", dir, nf, max_it,
+           repeat);
+    for (int t = 0; t < ntol; t++) {
+        int ns = ncfg + nss;
+        char names[MAX_CONFIGS + 32][40];
+        result *all = calloc((size_t)(nf * ns), sizeof(result));
+        for (int c = 0; c < ncfg; c++) snprintf(names[c], 40, "%.31s", cfg[c].name);
+        for (int k = 0; k < nss; k++) snprintf(names[ncfg + k], 40, "siconos %.31s", snames[k]);
+        for (int f = 0; f < nf; f++) {
+            for (int c = 0; c < ncfg; c++) all[f * ns + c] = res[(t * nf + f) * ncfg + c];
+            for (int i = 0; i < nsic; i++) {
+                if (strcmp(sic[i].problem, files[f]) || fabs(sic[i].tol - tols[t]) > 1e-3 * tols[t]) continue;
+                for (int k = 0; k < nss; k++)
+                    if (!strcmp(snames[k], sic[i].solver)) {
+                        result *rs = &all[f * ns + ncfg + k];
+                        rs->solved = sic[i].converged;
+                        rs->time = sic[i].time;
+                        rs->iterations = sic[i].iters;
+                    }
+            }
+        }
+        printf("\n## tolerance %g\n\n| problem |", tols[t]);
+        for (int c = 0; c < ncfg; c++) printf(" %s |", cfg[c].name);
+        printf("\n|---|");
+        for (int c = 0; c < ncfg; c++) printf("---|");
+        printf("\n");
+        double lsum = 0.0;
+        int nboth = 0;
+        for (int f = 0; f < nf; f++) {
+            printf("| %s |", files[f]);
+            double ours = INFINITY, theirs = INFINITY;
+            for (int c = 0; c < ncfg; c++) {
+                const result *rs = &all[f * ns + c];
+                if (rs->solved) {
+                    printf(" %.3g ms / %d it |", 1e3 * rs->time, rs->iterations);
+                    if (rs->time < ours) ours = rs->time;
+                } else {
+                    printf(" not solved (%.1e) |", rs->error);
+                }
+            }
+            for (int k = 0; k < nss; k++)
+                if (all[f * ns + ncfg + k].solved && all[f * ns + ncfg + k].time < theirs)
+                    theirs = all[f * ns + ncfg + k].time;
+            printf("\n");
+            if (isfinite(ours) && isfinite(theirs)) {
+                lsum += log(ours / theirs);
+                nboth++;
+            }
+        }
+        printf("\n");
+        char title[128];
+        snprintf(title, sizeof title, "FCLIB problems, Siconos error <= %g: performance profile", tols[t]);
+        snprintf(path, sizeof path, "%s/fclib_profile_%g.svg", out, tols[t]);
+        profile(path, title, nf, ns, names, all, stdout);
+        printf("\nprofile: %s\n", path);
+        if (nss > 0)
+            printf("geometric mean of (our fastest / Siconos's fastest) over %d problems both solved: %.3f\n", nboth,
+                   nboth ? exp(lsum / nboth) : NAN);
+        free(all);
+    }
+    snprintf(path, sizeof path, "%s/fclib.csv", out);
+    printf("\ncsv: %s\n", path);
+    free(sic);
+    free(res);
+    for (int f = 0; f < nf; f++) free(files[f]);
+    return 0;
+}
+
+/* ---- convergence mode ---- */
+
+static int bench_convergence(int argc, char **argv)
+{
+    if (argc < 1) {
+        usage(stderr);
+        return 2;
+    }
+    const char *scene = argv[0], *out = ".";
+    int steps = 120, iters = 500;
+    char names[MAX_CONFIGS][32];
+    int ns = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) {
+            fprintf(stderr, "moreau-bench: %s needs a value\n", a);
+            return 2;
+        }
+        if (!strcmp(a, "--steps")) steps = atoi(argv[++i]);
+        else if (!strcmp(a, "--iterations")) iters = atoi(argv[++i]);
+        else if (!strcmp(a, "--solvers")) ns = parse_list(argv[++i], names, MAX_CONFIGS);
+        else if (!strcmp(a, "--out")) out = argv[++i];
+        else {
+            fprintf(stderr, "moreau-bench: unknown option '%s'\n", a);
+            return 2;
+        }
+    }
+    if (steps < 0 || iters < 1) {
+        fprintf(stderr, "moreau-bench: --steps must be >= 0 and --iterations >= 1\n");
+        return 2;
+    }
+    if (ensure_dir(out)) return 1;
+    if (ns == 0) ns = parse_list("pgs,jacobi,apgd,spg,cg,minres,cholesky", names, MAX_CONFIGS);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/convergence_%s.csv", out, scene);
+    FILE *csv = fopen(path, "w");
+    if (!csv) {
+        fprintf(stderr, "moreau-bench: cannot write %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    fprintf(csv, "solver,iteration,ccp_residual,coulomb_error\n");
+    char title[160];
+    snprintf(title, sizeof title, "%s, step %d: residual against iteration (cold start)", scene, steps + 1);
+    mo_plot *pl = mo_plot_create(title, "iteration", "CCP residual (m/s)", MO_AXIS_LINEAR, MO_AXIS_LOG);
+    printf("# moreau-bench convergence %s: step %d, %d iterations per solver, cold start\n", scene, steps + 1, iters);
+    printf("| solver | rows | final CCP residual | Coulomb error | solve ms | ms / iteration |\n|---|---|---|---|---|---|\n");
+    for (int k = 0; k < ns; k++) {
+        mo_solver_kind kind;
+        if (!mo_solver_from_name(names[k], &kind)) {
+            fprintf(stderr, "moreau-bench: unknown solver '%s'\n", names[k]);
+            return 2;
+        }
+        mo_world_def wd = mo_default_world_def();
+        wd.solver.kind = MO_SOLVER_APGD;
+        wd.solver.max_iterations = 100;
+        mo_world *w = NULL;
+        char err[512];
+        mo_scene sc;
+        if (mo_world_create(&wd, &w, err, sizeof err) != MO_OK || mo_scene_build(scene, w, &sc, err, sizeof err)) {
+            fprintf(stderr, "moreau-bench: %s\n", err);
+            mo_world_destroy(w);
+            return 1;
+        }
+        for (int s = 0; s < steps; s++) mo_world_step(w);
+        mo_solver_settings s = mo_default_solver_settings();
+        s.kind = kind;
+        s.max_iterations = iters;
+        s.warm_start = false;
+        s.record_residuals = true;
+        if (mo_world_set_solver(w, &s) != MO_OK) {
+            fprintf(stderr, "moreau-bench: %s\n", mo_world_last_error(w));
+            return 1;
+        }
+        mo_world_step(w);
+        mo_step_stats st = mo_world_last_stats(w);
+        double *x = malloc(sizeof(double) * (size_t)(st.residual_count + 1));
+        for (int i = 0; i < st.residual_count; i++) {
+            x[i] = i + 1;
+            fprintf(csv, "%s,%d,%.6e,%.6e\n", names[k], i + 1, st.residual_history[i], st.coulomb_error_history[i]);
+        }
+        mo_plot_add_series(pl, names[k], x, st.residual_history, st.residual_count, false);
+        printf("| %s | %d | %.3e | %.3e | %.3f | %.4f |\n", names[k], st.rows, st.residual, st.coulomb_error,
+               1e3 * st.t_solve, st.iterations ? 1e3 * st.t_solve / st.iterations : 0.0);
+        free(x);
+        mo_scene_free(&sc);
+        mo_world_destroy(w);
+    }
+    fclose(csv);
+    snprintf(path, sizeof path, "%s/convergence_%s.svg", out, scene);
+    if (mo_plot_write_svg(pl, path) != 0) fprintf(stderr, "moreau-bench: cannot write %s: %s\n", path, strerror(errno));
+    mo_plot_destroy(pl);
+    printf("\nplot: %s\ncsv: %s/convergence_%s.csv\n", path, out, scene);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (!strcmp(argv[1], "fclib")) return bench_fclib(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "convergence")) return bench_convergence(argc - 2, argv + 2);
+    fprintf(stderr, "moreau-bench: unknown benchmark '%s' (fclib, convergence)\n", argv[1]);
+    usage(stderr);
+    return 2;
+}
