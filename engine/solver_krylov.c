@@ -26,8 +26,8 @@
  * (mo_bil_end). Non-symmetric N (outside problems): N is used as given;
  * neither method is guaranteed to converge then, and the true residual tells.
  *
- * Scratch: CG 3 vectors of m (p, N p, z), MINRES 11 (r1, r2, y, v, three w,
- * N v, three N w). */
+ * Scratch: CG 4 vectors of m (p, N p, z, best gamma), MINRES 12 (r1, r2, y, v, three w,
+ * N v, three N w, best gamma). */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -44,6 +44,91 @@ static bool confirm(mo_bil *c)
     if (mo_solve_measure(c->p, ccp, coulomb) <= c->s->tolerance) return true;
     c->converged = false;
     return false;
+}
+
+/* ---- best iterate (pure solves) ----
+ *
+ * Krylov methods on a singular N_BB (redundant joints, as in b1_net): once
+ * the residual is near round-off, the null-space part of gamma grows and the
+ * recursive residual can blow up or drift from the true one (b1_net,
+ * tolerance 0: CG 2e-6 after 400 iterations, 1e8 after 800; MINRES 2e-10,
+ * then 3e5 at 3000). In a pure solve both keep the best iterate by the
+ * recorded measure, stop at the round-off floor or once the measure exceeds
+ * BLOWUP times the best, check the recursion against the true u every
+ * REFRESH iterations, and at the end return the better of the best and the
+ * last by their true measures. */
+#define BLOWUP 1e3
+
+/* after a recorded check: true when the solve should stop: blowing up, or at
+ * the round-off floor (recorded measure <= 64 eps times the starting one;
+ * past it the iterates only wander along the null space while the recursion
+ * keeps reporting round-off) */
+static bool track_best(mo_bil *c)
+{
+    if (!c->best) return false;
+    double meas = mo_solve_measure(c->p, c->ccp, c->coulomb);
+    if (meas <= 64.0 * DBL_EPSILON * c->start_measure) {
+        c->best_measure = meas;
+        memcpy(c->best, c->gamma, (size_t)c->p->m * sizeof(double));
+        return true;
+    }
+    if (meas < c->best_measure) {
+        c->best_measure = meas;
+        memcpy(c->best, c->gamma, (size_t)c->p->m * sizeof(double));
+        return false;
+    }
+    return meas > BLOWUP * c->best_measure;
+}
+
+/* every REFRESH iterations of a pure solve, u is recomputed as N gamma + r
+ * (one product); when the true measure is more than twice the recorded one
+ * the recursion has drifted and the solve restarts from the true u */
+#define REFRESH 64
+
+static bool refresh_drifted(mo_bil *c, int it)
+{
+    if (!c->best || it % REFRESH != 0) return false;
+    double rec = mo_solve_measure(c->p, c->ccp, c->coulomb);
+    mo_problem_u(&c->q, c->gamma, c->u, c->work);
+    c->u_exact = true;
+    mo_problem_residuals(&c->q, c->gamma, c->u, &c->ccp, &c->coulomb);
+    double tru = mo_solve_measure(c->p, c->ccp, c->coulomb);
+    if (tru < c->best_measure) {
+        c->best_measure = tru;
+        memcpy(c->best, c->gamma, (size_t)c->p->m * sizeof(double));
+    }
+    return tru > 2.0 * rec;
+}
+
+/* the best iterate lives in the last scratch vector */
+static void best_begin(mo_bil *c)
+{
+    if (!c->pure) return;
+    c->best = c->vecs + (size_t)(c->nvecs - 1) * (size_t)c->p->m;
+    memcpy(c->best, c->gamma, (size_t)c->p->m * sizeof(double));
+    c->best_measure = c->start_measure = mo_solve_measure(c->p, c->ccp, c->coulomb);
+}
+
+static void best_end(mo_bil *c)
+{
+    double *best = c->best;
+    c->best = NULL;
+    if (!best || c->converged) return; /* converged: confirmed on the true u */
+    const mo_problem *q = &c->q;
+    const size_t bytes = (size_t)q->m * sizeof(double);
+    double *ub = c->vecs; /* free once the inner solve is done */
+    double ccp_b, coul_b;
+    mo_problem_u(q, best, ub, c->work);
+    mo_problem_residuals(q, best, ub, &ccp_b, &coul_b);
+    mo_problem_u(q, c->gamma, c->u, c->work);
+    mo_problem_residuals(q, c->gamma, c->u, &c->ccp, &c->coulomb);
+    c->u_exact = true;
+    if (mo_solve_measure(c->p, ccp_b, coul_b) < mo_solve_measure(c->p, c->ccp, c->coulomb)) {
+        memcpy(c->gamma, best, bytes);
+        memcpy(c->u, ub, bytes);
+        c->ccp = ccp_b;
+        c->coulomb = coul_b;
+    }
 }
 
 /* ---- conjugate gradients ---- */
@@ -78,6 +163,11 @@ static int cg_inner(mo_bil *c, int max_iterations)
                 restart = true;
                 break;
             }
+            if (track_best(c)) return it;
+            if (refresh_drifted(c, it)) {
+                restart = true;
+                break;
+            }
             for (int r = 0; r < m; r++) q[r] = -u[r];
             mo_bil_precond(c, q, z);
             double rz1 = mo_bil_dot(c, q, z);
@@ -94,7 +184,11 @@ static int cg_inner(mo_bil *c, int max_iterations)
 void mo_solver_cg(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
 {
     mo_bil c;
-    if (mo_bil_begin(&c, p, s, o, 3)) mo_bil_run(&c, cg_inner);
+    if (mo_bil_begin(&c, p, s, o, 4)) {
+        best_begin(&c);
+        mo_bil_run(&c, cg_inner);
+        best_end(&c);
+    }
     mo_bil_end(&c);
 }
 
@@ -180,6 +274,11 @@ int mo_bil_minres_inner(mo_bil *c, int max_iterations)
                 restart = true;
                 break;
             }
+            if (track_best(c)) return it;
+            if (refresh_drifted(c, it)) {
+                restart = true;
+                break;
+            }
             if (!(beta > 0.0)) return it; /* the Krylov space is exhausted: u_B is as small as it gets */
         }
         if (!restart) break;
@@ -190,6 +289,10 @@ int mo_bil_minres_inner(mo_bil *c, int max_iterations)
 void mo_solver_minres(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
 {
     mo_bil c;
-    if (mo_bil_begin(&c, p, s, o, 11)) mo_bil_run(&c, mo_bil_minres_inner);
+    if (mo_bil_begin(&c, p, s, o, 12)) {
+        best_begin(&c);
+        mo_bil_run(&c, mo_bil_minres_inner);
+        best_end(&c);
+    }
     mo_bil_end(&c);
 }

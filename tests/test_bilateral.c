@@ -43,6 +43,7 @@
 #include "internal.h"
 
 #define CHECK_NEAR CHECK_NEAR_G17_DIFF
+#include "scenes_builtin.h"
 #include "testutil.h"
 
 static void group_begin(void) { check_group_begin(); }
@@ -458,13 +459,24 @@ static void test_histories(void)
             CHECK(o.hist_count == o.iterations);
             CHECK(o.hist_count >= 8);
             double worst = 0.0;
+            /* the starting point's measure: a tolerance it meets returns at once */
+            double g0[15], v0[30];
+            memset(g0, 0, sizeof g0);
+            mo_solver_settings s0 = settings(1e300, 1);
+            double r0 = run(solvers[k].fn, &q.p, &s0, g0, form ? NULL : v0, NULL, NULL, NULL).residual;
             for (int it = 1; it <= o.hist_count; it++) {
                 double gk[15], vk[30];
                 memset(gk, 0, sizeof gk);
                 mo_solver_settings sk = settings(0.0, it);
                 mo_solve_out ok = run(solvers[k].fn, &q.p, &sk, gk, form ? NULL : vk, NULL, NULL, NULL);
                 CHECK(ok.iterations == it);
-                worst = fmax(worst, fabs(ok.residual - rh[it - 1]));
+                /* CG and MINRES return their best iterate (by the recorded
+                 * measure): the last one when it is the best so far, which is
+                 * where the true final measure must equal the recorded one */
+                double prev_best = r0;
+                for (int i = 0; i + 1 < it; i++) prev_best = fmin(prev_best, rh[i]);
+                if (rh[it - 1] < prev_best) worst = fmax(worst, fabs(ok.residual - rh[it - 1]));
+                else CHECK(ok.residual <= prev_best * (1 + 1e-9) + 1e-15);
                 CHECK(eh[it - 1] == 0.0); /* no contacts: the Coulomb error is 0 */
             }
             CHECK_NEAR(worst / rn, 0.0, 1e-12);
@@ -495,6 +507,20 @@ static void test_singular(void)
         if (solvers[k].kind == MO_SOLVER_CHOLESKY) CHECK(o.regularisation > 0.0);
         printf("  %-8s singular N (rank 9 of 14): %d iterations, |u| %.2e, |gamma| %.2f, delta %.2e\n",
                solvers[k].name, o.iterations, o.residual, max_abs(g, m), o.regularisation);
+    }
+    /* no tolerance, a long budget: past round-off the null-space part grows
+     * (CG blew up on b1_net this way); both return their best iterate */
+    for (int k = 0; k < 2; k++) {
+        double g[14];
+        memset(g, 0, sizeof g);
+        mo_solver_settings s = settings(0.0, 5000);
+        s.record_residuals = true;
+        static double rh[5001], eh[5001];
+        mo_solve_out o = run(solvers[k].fn, &q.p, &s, g, NULL, rh, eh, NULL);
+        CHECK(dense_res(&q, g, m) <= 1e-9);
+        CHECK(max_abs(g, m) < 1e3);
+        printf("  %-8s singular N, tolerance 0, 5000 iterations: %d done, |u| %.2e, |gamma| %.2f\n", solvers[k].name,
+               o.iterations, o.residual, max_abs(g, m));
     }
     rprob_free(&q);
     group_end("singular N (redundant rows)");
@@ -831,6 +857,98 @@ static void test_settings(void)
     group_end("settings");
 }
 
+/* P-SPG-FB on bilateral-only problems against CG and MINRES. The Tasora
+ * paper says SPG "converges as fast as" CG / MINRES on linear problems; the
+ * issue's target is P-SPG-FB within 2x of MINRES's iterations on b1_net-like
+ * problems. Measured here (cold starts, the same assembled problem, CCP
+ * residual 1e-8): the 2x is not reached. The SPG solution must equal the
+ * Krylov ones, and its iteration ratio must stay within the bounds that
+ * hold today (b1_net: 3.8x; chains are worse conditioned: 9.6x at 20
+ * links, 20x at 100), so that a regression shows. */
+typedef struct ratio_run {
+    int its[4];
+    double res[4], diff; /* max |g_k - g_cg| / max |g_cg| over spg, apgd, minres */
+} ratio_run;
+
+static ratio_run spg_krylov_run(mo_world *w, const char *what)
+{
+    static const struct {
+        mo_solver_fn fn;
+        const char *name;
+    } sv[4] = {{mo_solver_cg, "cg"}, {mo_solver_minres, "minres"}, {mo_solver_spg, "spg"}, {mo_solver_apgd, "apgd"}};
+    ratio_run rr;
+    memset(&rr, 0, sizeof rr);
+    mo_step_predict(w);
+    mo_step_collide(w);
+    mo_problem p;
+    if (mo_step_assemble(w, &p) != 0) {
+        CHECK(0);
+        return rr;
+    }
+    int m = p.m, n = p.n;
+    double *v = malloc(sizeof(double) * (size_t)n), *g[4];
+    for (int k = 0; k < 4; k++) {
+        g[k] = calloc((size_t)m, sizeof(double));
+        mo_solver_settings s = settings(1e-8, 20000);
+        s.warm_start = false;
+        mo_solve_out o = run(sv[k].fn, &p, &s, g[k], v, NULL, NULL, NULL);
+        CHECK(o.converged);
+        rr.its[k] = o.iterations;
+        rr.res[k] = o.residual;
+        printf("  %-8s %-7s %5d iterations to CCP residual %.2e\n", what, sv[k].name, o.iterations, o.residual);
+    }
+    double scale = max_abs(g[0], m);
+    for (int k = 1; k < 4; k++) rr.diff = fmax(rr.diff, max_diff(g[k], g[0], m) / scale);
+    for (int k = 0; k < 4; k++) free(g[k]);
+    free(v);
+    return rr;
+}
+
+static void test_spg_vs_krylov(void)
+{
+    group_begin();
+    static const int sizes[] = {20, 100};
+    static const double bound[] = {12.0, 25.0};
+    for (int si = 0; si < 2; si++) {
+        const int NL = sizes[si];
+        mo_world *w = new_world(MO_SOLVER_PGS);
+        mo_body_id *b = malloc(sizeof(mo_body_id) * (size_t)NL);
+        mo_joint_id *j = malloc(sizeof(mo_joint_id) * (size_t)NL);
+        build_chain(w, NL, b, j);
+        for (int i = 0; i < 30; i++) mo_world_step(w);
+        char what[32];
+        snprintf(what, sizeof what, "chain%d", NL);
+        ratio_run rr = spg_krylov_run(w, what);
+        /* the chain's N is nonsingular: one solution; 1e-8 residuals put them within ~1e-6 */
+        CHECK(rr.diff < 1e-5);
+        CHECK(rr.its[2] <= bound[si] * rr.its[1]);
+        printf("  %-8s spg / minres iterations %.1f, solutions agree to %.1e\n", what,
+               (double)rr.its[2] / rr.its[1], rr.diff);
+        free(b);
+        free(j);
+        mo_world_destroy(w);
+    }
+    /* b1_net (SCENES.md): 2991 bilateral rows, redundant (N singular), after
+     * 120 steps of the scene with APGD; impulses are not unique, so only residuals and
+     * iterations are compared */
+    {
+        mo_world_def wd = mo_default_world_def();
+        wd.solver.kind = MO_SOLVER_APGD; /* as moreau-bench convergence b1_net */
+        wd.solver.max_iterations = 100;
+        mo_world *w = world_or_exit(&wd, "world: ", 2);
+        mo_scene sc;
+        char err[256];
+        CHECK(mo_scene_build("b1_net", w, &sc, err, sizeof err) == MO_OK);
+        for (int i = 0; i < 120; i++) mo_world_step(w);
+        ratio_run rr = spg_krylov_run(w, "b1_net");
+        CHECK(rr.its[2] <= 5.0 * rr.its[1]);
+        printf("  b1_net   spg / minres iterations %.1f (the 2x target is not met)\n", (double)rr.its[2] / rr.its[1]);
+        mo_scene_free(&sc);
+        mo_world_destroy(w);
+    }
+    group_end("P-SPG-FB against CG and MINRES (bilateral)");
+}
+
 int main(void)
 {
     printf("CHOLMOD: %s\n", mo_cholesky_available() ? "yes" : "no (cholesky parts skipped)");
@@ -838,6 +956,7 @@ int main(void)
     test_histories();
     test_singular();
     test_chain20();
+    test_spg_vs_krylov();
     test_mixed();
     test_chain200();
     test_settings();
