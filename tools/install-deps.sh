@@ -12,6 +12,8 @@ pkgs=(
   libsuitesparse-dev
   # FCLIB contact problems (HDF5; libfclib for the interoperability test)
   libhdf5-dev libfclib-dev
+  # scene files (Lua 5.4), URDF (libxml2), meshes (Assimp: OBJ, STL, Collada, glTF)
+  liblua5.4-dev libxml2-dev libassimp-dev
   # tests and CI helpers
   valgrind
 )
