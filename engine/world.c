@@ -138,6 +138,7 @@ mo_world_def mo_default_world_def(void)
     d.max_push_velocity = 1.0;
     d.contact_margin = 0.01;
     d.threads = 1;
+    d.substeps = 1;
     d.internal_value = MO_DEF_COOKIE;
     return d;
 }
@@ -245,6 +246,10 @@ static int check_world_def(const mo_world_def *d, char *err, size_t n)
     }
     if (d->threads < 0) {
         snprintf(err, n, "world threads must be >= 0, got %d", d->threads);
+        return 0;
+    }
+    if (d->substeps < 1 || d->substeps > 1000) {
+        snprintf(err, n, "world substeps must be in [1, 1000], got %d", d->substeps);
         return 0;
     }
     return mo_solver_check(&d->solver, err, n);
@@ -355,6 +360,18 @@ mo_status mo_world_set_threads(mo_world *w, int threads)
     w->def.threads = threads;
     return MO_OK;
 }
+
+mo_status mo_world_set_substeps(mo_world *w, int substeps)
+{
+    if (substeps < 1 || substeps > 1000) {
+        mo_set_error(w, "world substeps must be in [1, 1000], got %d", substeps);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    w->def.substeps = substeps;
+    return MO_OK;
+}
+
+int mo_world_substeps(const mo_world *w) { return w->def.substeps; }
 
 double mo_world_time(const mo_world *w) { return w->time; }
 

@@ -144,6 +144,7 @@ typedef struct mo_world_def {
     double max_push_velocity;      /* cap on the stabilisation push-out speed of a penetrating contact, m/s, > 0; default 1 */
     double contact_margin;         /* contacts are generated for gaps below this, m, >= 0; default 0.01 */
     int threads;                   /* worker threads for per-element loops (OpenMP); 0 = library default; default 1 */
+    int substeps;                  /* k in [1, 1000]: each mo_world_step runs k steps of time_step / k; default 1 */
     int internal_value;            /* set by mo_default_world_def(); do not touch */
 } mo_world_def;
 
@@ -164,6 +165,13 @@ MO_API double mo_world_time_step(const mo_world *w);
 MO_API mo_status mo_world_set_solver(mo_world *w, const mo_solver_settings *s);
 MO_API mo_solver_settings mo_world_solver(const mo_world *w);
 MO_API mo_status mo_world_set_threads(mo_world *w, int threads);
+/* Substeps k (1..1000): every mo_world_step runs k whole steps (predict,
+ * collide, assemble, solve, integrate, projections) of time_step / k. The
+ * step's statistics then sum the stage times and iterations over the
+ * substeps, keep the largest penetration and NaN count, and the rest (counts,
+ * residuals, histories, joint error) are the last substep's. */
+MO_API mo_status mo_world_set_substeps(mo_world *w, int substeps);
+MO_API int mo_world_substeps(const mo_world *w);
 /* simulated time, s */
 MO_API double mo_world_time(const mo_world *w);
 
