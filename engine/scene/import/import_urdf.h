@@ -1,0 +1,111 @@
+/* import_urdf.h: the URDF importer's private parts, shared by the parser
+ * (import_urdf.c: XML -> validated robot description) and the builder
+ * (import_urdf_build.c: description -> bodies, shapes, joints). */
+#ifndef MO_IMPORT_URDF_H
+#define MO_IMPORT_URDF_H
+
+#include <math.h>
+#include <stdio.h>
+
+#include "moreau/import.h"
+
+#define UR_OPTIONS_COOKIE 0x55524446 /* "URDF": set by mo_default_urdf_options() */
+
+/* ---- small pose math (quaternions w, x, y, z) ---- */
+
+static inline mo_vec3 ur_v(double x, double y, double z) { return (mo_vec3){x, y, z}; }
+static inline mo_vec3 ur_add(mo_vec3 a, mo_vec3 b) { return ur_v(a.x + b.x, a.y + b.y, a.z + b.z); }
+static inline mo_vec3 ur_sub(mo_vec3 a, mo_vec3 b) { return ur_v(a.x - b.x, a.y - b.y, a.z - b.z); }
+static inline mo_quat ur_qmul(mo_quat a, mo_quat b)
+{
+    return (mo_quat){a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+                     a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x, a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w};
+}
+/* rotation matrix of a unit quaternion, row-major */
+static inline void ur_qmat(mo_quat q, double R[3][3])
+{
+    double w = q.w, x = q.x, y = q.y, z = q.z;
+    R[0][0] = 1 - 2 * (y * y + z * z); R[0][1] = 2 * (x * y - w * z); R[0][2] = 2 * (x * z + w * y);
+    R[1][0] = 2 * (x * y + w * z); R[1][1] = 1 - 2 * (x * x + z * z); R[1][2] = 2 * (y * z - w * x);
+    R[2][0] = 2 * (x * z - w * y); R[2][1] = 2 * (y * z + w * x); R[2][2] = 1 - 2 * (x * x + y * y);
+}
+static inline mo_vec3 ur_rot(mo_quat q, mo_vec3 v)
+{
+    double R[3][3];
+    ur_qmat(q, R);
+    return ur_v(R[0][0] * v.x + R[0][1] * v.y + R[0][2] * v.z, R[1][0] * v.x + R[1][1] * v.y + R[1][2] * v.z,
+                R[2][0] * v.x + R[2][1] * v.y + R[2][2] * v.z);
+}
+static inline mo_quat ur_qnorm(mo_quat q)
+{
+    double n = sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+    return (mo_quat){q.w / n, q.x / n, q.y / n, q.z / n};
+}
+/* URDF rpy: fixed-axis roll about x, then pitch about y, then yaw about z: R = Rz Ry Rx */
+static inline mo_quat ur_rpy(double r, double p, double y)
+{
+    mo_quat qx = {cos(r / 2), sin(r / 2), 0, 0}, qy = {cos(p / 2), 0, sin(p / 2), 0},
+            qz = {cos(y / 2), 0, 0, sin(y / 2)};
+    return ur_qmul(qz, ur_qmul(qy, qx));
+}
+
+/* ---- the validated description ---- */
+
+#define UR_NAME 64
+#define UR_PATH 512
+
+typedef struct ur_geom {
+    int link;                  /* parse-order link index */
+    int line;
+    int type;                  /* mo_urdf_geometry_type */
+    mo_vec3 size;
+    char mesh_path[UR_PATH];   /* resolved */
+    mo_vec3 pos;
+    mo_quat q;
+    char material[UR_NAME];
+    float rgba[4];
+    mo_mesh_data mesh;         /* collision meshes: loaded at validation */
+    bool flat;                 /* collision mesh without volume: no convex hull */
+} ur_geom;
+
+typedef struct ur_link {
+    char name[UR_NAME];
+    int line;
+    bool has_mass;             /* <inertial> with mass > 0 */
+    double mass;
+    mo_vec3 com;               /* in the link frame */
+    mo_mat3 inertia;           /* about the com, in the link frame's axes */
+    int parent_joint;          /* parse-order joint index, -1 root */
+} ur_link;
+
+typedef struct ur_joint {
+    char name[UR_NAME];
+    int line;
+    int type;                  /* mo_urdf_joint_type */
+    int parent, child;         /* parse-order link indices */
+    mo_vec3 pos;               /* origin in the parent link frame */
+    mo_quat q;
+    mo_vec3 axis;              /* unit, joint frame */
+    bool has_limits;
+    double lower, upper, effort, velocity, damping;
+} ur_joint;
+
+typedef struct ur_robot {
+    char name[UR_NAME];
+    int nlinks, njoints, nvisuals, ncollisions;
+    ur_link *links;
+    ur_joint *joints;
+    ur_geom *visuals, *collisions;
+    int *order;                /* (nlinks) parse-order link index of each model link, root first, parents first */
+} ur_robot;
+
+void ur_robot_free(ur_robot *r);
+/* parses and validates path (collision meshes loaded); on failure err holds "FILE:LINE: what" */
+mo_status ur_robot_parse(const char *path, const mo_urdf_options *opt, ur_robot *r, char *err, size_t err_size);
+/* sets w's last error to msg (NULL msg: nothing) */
+void ur_set_world_error(mo_world *w, const char *msg);
+/* creates the robot in w (all or nothing) and fills out */
+mo_status ur_robot_build(mo_world *w, const char *path, const ur_robot *r, const mo_urdf_options *opt,
+                         mo_urdf_model *out, char *err, size_t err_size);
+
+#endif
