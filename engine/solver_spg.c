@@ -9,6 +9,10 @@
  *   s = x_j+1 - x_j, y = g_j+1 - g_j
  *   a_j+1 = <s, P s>/<s, y> (j odd, BB1) or <s, y>/<y, P^-1 y> (j even, BB2),
  *           clamped to [alpha_min, alpha_max]
+ *           (or, with step_rule MO_SPG_ABBMIN, not the listing's: ABBmin2 of
+ *           Frassoldati, Zanni and Zanghirati 2008: BB1, unless BB2 < tau BB1,
+ *           then the smallest of the last 9 BB2 and tau *= 0.9; else tau *= 1.1;
+ *           tau_0 = 0.5)
  *   fallback: keep the x with the smallest w = |x - P_K(x - tau_g g)| / tau_g.
  *
  * Choices where the paper gives no value (documented in the README too):
@@ -103,6 +107,8 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
     bool stop = mo_solve_stop(p, s, res, err, &o->converged);
 
     int it = 0;
+    double bb2hist[9], abb_tau = 0.5; /* MO_SPG_ABBMIN: the last 9 BB2 steps, the switching threshold */
+    int nbb2 = 0;
     while (!stop && it < s->max_iterations) {
         /* direction: preconditioned projected step, retried unpreconditioned if not descent */
         for (int i = 0; i < m; i++) xt[i] = x[i] - alpha * g[i] / pd[i];
@@ -159,7 +165,25 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
         }
         double sy = lambda * lambda * dnd;
         double a_new;
-        if (it % 2 == 0) { /* j = it - 1 odd: BB1 = <s, P s> / <s, y> */
+        if (c->step_rule == MO_SPG_ABBMIN) {
+            double sps = 0.0, ypy = 0.0;
+            for (int i = 0; i < m; i++) {
+                sps += d[i] * pd[i] * d[i];
+                ypy += nd[i] * nd[i] / pd[i];
+            }
+            double bb1 = sy > 0.0 ? lambda * lambda * sps / sy : c->alpha_max;
+            double bb2 = ypy > 0.0 ? sy / (lambda * lambda * ypy) : c->alpha_max;
+            bb2hist[nbb2 % 9] = bb2;
+            nbb2++;
+            if (bb2 < abb_tau * bb1) {
+                a_new = bb2;
+                for (int q = 0; q < (nbb2 < 9 ? nbb2 : 9); q++) a_new = fmin(a_new, bb2hist[q]);
+                abb_tau *= 0.9;
+            } else {
+                a_new = bb1;
+                abb_tau *= 1.1;
+            }
+        } else if (it % 2 == 0) { /* j = it - 1 odd: BB1 = <s, P s> / <s, y> */
             double sps = 0.0;
             for (int i = 0; i < m; i++) sps += d[i] * pd[i] * d[i];
             a_new = sy > 0.0 ? lambda * lambda * sps / sy : c->alpha_max;

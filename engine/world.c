@@ -104,6 +104,7 @@ mo_solver_settings mo_default_solver_settings(void)
     s.spg.tau_g = 0.0;
     s.spg.alpha0 = 0.0;
     s.spg.preconditioner = true;
+    s.spg.step_rule = MO_SPG_ALTERNATE;
     return s;
 }
 
@@ -201,6 +202,10 @@ int mo_solver_check(const mo_solver_settings *s, char *err, size_t n)
     }
     if (g->n_gll < 1 || g->n_gll > 100) {
         snprintf(err, n, "SPG n_gll must be in [1, 100], got %d", g->n_gll);
+        return 0;
+    }
+    if (g->step_rule != MO_SPG_ALTERNATE && g->step_rule != MO_SPG_ABBMIN) {
+        snprintf(err, n, "SPG step_rule must be MO_SPG_ALTERNATE or MO_SPG_ABBMIN, got %d", (int)g->step_rule);
         return 0;
     }
     if (!(g->armijo > 0.0 && g->armijo < 1.0 && g->sigma_min > 0.0 && g->sigma_min < g->sigma_max &&

@@ -195,6 +195,9 @@ static void test_settings(void)
     s.spg.n_gll = 0;
     expect_refused(w, &s, "SPG n_gll must be in [1, 100], got 0");
     s = d;
+    s.spg.step_rule = (mo_spg_step_rule)7;
+    expect_refused(w, &s, "SPG step_rule must be MO_SPG_ALTERNATE or MO_SPG_ABBMIN, got 7");
+    s = d;
     s.spg.sigma_max = 1.5;
     expect_refused(w, &s, "SPG needs 0 < armijo < 1, 0 < sigma_min < sigma_max < 1, tau_g >= 0, alpha0 >= 0; "
                           "got 0.0001, 0.1, 1.5, 0, 0");

@@ -96,6 +96,13 @@ typedef struct mo_apgd_settings {
     double rho_ratio_max, rho_ratio_min, rho_factor; /* L, L_min, w; defaults 0.9, 0.3, 2/3 */
 } mo_apgd_settings;
 
+typedef enum mo_spg_step_rule {
+    MO_SPG_ALTERNATE = 0, /* BB1 on odd iterations, BB2 on even ones (the P-SPG-FB listing) */
+    MO_SPG_ABBMIN         /* adaptive BB (Frassoldati-Zanni-Zanghirati ABBmin2): BB1, or the smallest BB2 of the
+                           * last 9 when BB2 / BB1 < tau (tau adapted by 0.9 / 1.1); fewer iterations on
+                           * bilateral problems, mixed on contact problems (README) */
+} mo_spg_step_rule;
+
 typedef struct mo_spg_settings {
     double alpha_min, alpha_max; /* BB step safeguards; defaults 1e-9, 1e9 (the paper's) */
     int n_gll;                   /* non-monotone window; default 10 (the paper's) */
@@ -104,6 +111,7 @@ typedef struct mo_spg_settings {
     double tau_g;                /* fallback measure's step; 0 = 1 / max diag N (the CCP residual's); default 0 */
     double alpha0;               /* first step alpha-hat_0; 0 = 1 / max diag of P^-1 N; default 0 */
     bool preconditioner;         /* per-cone averaged diagonal P; default true */
+    mo_spg_step_rule step_rule;  /* spectral step: MO_SPG_ALTERNATE (the paper's BB1/BB2) or MO_SPG_ABBMIN; default the paper's */
 } mo_spg_settings;
 
 typedef struct mo_solver_settings {
