@@ -55,7 +55,30 @@ static void expect_error(const char *path, const char *tail, mo_status want)
     CHECK_STR(err, expected);
 }
 
-int main(void)
+/* ASCII STL cut inside a vertex. Run alone (argument "stl-ascii-error") under a leak
+ * suppression: Assimp 5.2's STLImporter::LoadASCIIFile keeps its new aiMesh (1320 bytes)
+ * and aiNode (1144 bytes) in local std::vectors of raw pointers until the end of the
+ * parse, so the DeadlyImportError thrown by fast_atoreal_move unwinds past them and
+ * both leak inside Assimp (tests/import/lsan_assimp_stl_ascii.supp) */
+static int stl_ascii_error(void)
+{
+    char dir[] = "/tmp/moreau_import_meshXXXXXX";
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    char p[256];
+    snprintf(p, sizeof p, "%s/cut.stl", dir);
+    const char *stl_cut = "solid cut\n facet normal 0 0 1\n  outer loop\n   vertex 0 0 0\n   vertex 1 0\n";
+    write_file(p, stl_cut, strlen(stl_cut));
+    expect_error(p, "cannot read: Cannot parse string \"?\" as a real number: does not start with digit or "
+                    "decimal point followed by digit.", MO_ERR_IO);
+    unlink(p);
+    rmdir(dir);
+    return check_result_counted("import_mesh_stl_ascii_error");
+}
+
+int main(int argc, char **argv)
 {
     mo_mesh_data m;
     char err[512];
@@ -64,6 +87,7 @@ int main(void)
         return 77;
     }
     mo_mesh_free(&m);
+    if (argc > 1 && strcmp(argv[1], "stl-ascii-error") == 0) return stl_ascii_error();
 
     /* ---- the same box in every format ---- */
     static const char *const files[] = {"box.obj", "box_binary.stl", "box_ascii.stl", "box.dae", "box.gltf",
@@ -129,11 +153,6 @@ int main(void)
     write_file(p[5], obj_degenerate, strlen(obj_degenerate));
     expect_error(p[5], "cannot read: the file has no triangles (empty mesh)", MO_ERR_IO);
     unlink(p[5]);
-    /* ASCII STL cut inside a vertex */
-    const char *stl_cut = "solid cut\n facet normal 0 0 1\n  outer loop\n   vertex 0 0 0\n   vertex 1 0\n";
-    write_file(p[2], stl_cut, strlen(stl_cut));
-    expect_error(p[2], "cannot read: Cannot parse string \"?\" as a real number: does not start with digit or "
-                       "decimal point followed by digit.", MO_ERR_IO);
     /* binary STL announcing 12 triangles but holding 2 */
     unsigned char bin[84 + 2 * 50];
     memset(bin, 0, sizeof bin);
