@@ -14,6 +14,8 @@ pkgs=(
   libhdf5-dev libfclib-dev
   # scene files (Lua 5.4), URDF (libxml2), meshes (Assimp: OBJ, STL, Collada, glTF)
   liblua5.4-dev libxml2-dev libassimp-dev
+  # moreau-view: GLFW, an OpenGL loader, cglm, PNG screenshots; Xvfb + Mesa for headless GL in CI
+  libglfw3-dev libepoxy-dev libcglm-dev libpng-dev xvfb xauth libgl1-mesa-dri
   # tests and CI helpers
   valgrind
 )
