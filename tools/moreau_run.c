@@ -1,7 +1,10 @@
 /* moreau-run: runs a scene headless for a given time or step count, with a
  * progress bar on a terminal, per-stage timings, the scene's own metrics
- * (those of the outside engines' benchmark programs) and a CSV of per-step
- * statistics. Until scene files exist it runs the built-in scenes by name. */
+ * (those of the outside engines' benchmark programs), a CSV of per-step
+ * statistics and optionally the bodies' trajectories. A scene is a Lua scene
+ * file (scenes/X.lua, run in its sandbox, with its on_step callbacks and, with
+ * --check, its claims) or a built-in C scene by name (tools/scenes_builtin.c,
+ * also an example of building worlds through the C API). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,15 +12,23 @@
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <moreau/fclib.h>
+#include <moreau/scene.h>
 #include "scenes_builtin.h"
+
+#ifndef MO_SCENES_DIR
+#define MO_SCENES_DIR "scenes"
+#endif
+#define DEFAULT_SCENE "stack20.lua"
 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: moreau-run SCENE [options]\n"
-            "  SCENE               built-in scene: stack20, heavy_stack, pile1000, chain1000, b4_wall,\n"
-            "                      mixed1000, or pile:N (N spheres, for scaling runs)\n"
+            "usage: moreau-run [SCENE] [options]\n"
+            "  SCENE               a scene file (scenes/X.lua), or a built-in scene: stack20, heavy_stack,\n"
+            "                      pile1000, chain1000, b1_net, b2_spheres, b3_plates, b4_wall, mixed1000,\n"
+            "                      or pile:N (N spheres, for scaling runs); none: scenes/stack20.lua\n"
             "  --steps N           number of steps (default: the scene's duration, SCENES.md)\n"
             "  --time T            simulated seconds instead of --steps\n"
             "  --solver NAME       pgs (default), jacobi, apgd, spg, cg, minres or cholesky\n"
@@ -33,6 +44,13 @@ static void usage(FILE *f)
             "  --csv FILE          per-step statistics as CSV\n"
             "  --residuals FILE    per-iteration residuals of every step as CSV (step,iteration,ccp,coulomb)\n"
             "  --export-fclib DIR  write each step's contact problem as FCLIB HDF5 (DIR/SCENE-stepNNNNNN.hdf5)\n"
+            "  --trajectory FILE   body poses per step as CSV (step,time,body,name,x,y,z,qw,qx,qy,qz)\n"
+            "  --out DIR           write DIR/steps.csv and DIR/trajectory.csv (unless --csv/--trajectory say)\n"
+            "  --check             evaluate the scene file's checks at the end; exit 1 if one fails\n"
+            "  --path DIR          another folder scene files may include/require/load from (repeatable)\n"
+            "  --set NAME=VALUE    value for param(NAME, default) in the scene file (repeatable)\n"
+            "  --instructions N    Lua instruction budget for loading the scene file (default 200000000)\n"
+            "  --memory MIB        memory cap of the scene file's Lua state (default 512)\n"
             "  --progress          force the progress bar (default: only on a terminal)\n"
             "  --quiet             no progress bar\n");
 }
@@ -62,18 +80,61 @@ static void progress(int done, int total, double elapsed)
     fflush(stderr);
 }
 
+/* solver options given on the command line (applied over the scene's own settings) */
+typedef struct cli_solver {
+    bool kind, friction, facets, coulomb, iterations, tolerance, omega, projections, no_warm, residuals;
+    mo_solver_settings s;
+} cli_solver;
+
+static void apply_cli(const cli_solver *c, mo_solver_settings *s)
+{
+    if (c->kind) s->kind = c->s.kind;
+    if (c->friction) s->friction = c->s.friction;
+    if (c->facets) s->friction_facets = c->s.friction_facets;
+    if (c->coulomb) s->coulomb_updates = c->s.coulomb_updates;
+    if (c->iterations) s->max_iterations = c->s.max_iterations;
+    if (c->tolerance) s->tolerance = c->s.tolerance;
+    if (c->omega) s->omega = c->s.omega;
+    if (c->projections) s->position_projections = c->s.position_projections;
+    if (c->no_warm) s->warm_start = false;
+    if (c->residuals) s->record_residuals = true;
+}
+
+static bool is_scene_file(const char *name)
+{
+    size_t n = strlen(name);
+    return strchr(name, '/') || (n > 4 && !strcmp(name + n - 4, ".lua"));
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-        usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
+    if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+        usage(stdout);
+        return 0;
     }
-    const char *scene = argv[1], *csv_path = NULL, *res_path = NULL, *export_dir = NULL;
+    const char *scene = NULL, *csv_path = NULL, *res_path = NULL, *export_dir = NULL, *traj_path = NULL,
+               *out_dir = NULL;
     int exported = 0;
-    int steps = -1, threads = 1, show = isatty(STDERR_FILENO);
+    int steps = -1, threads = 1, show = isatty(STDERR_FILENO), do_check = 0, threads_given = 0;
     double seconds = -1.0;
-    mo_world_def wd = mo_default_world_def();
-    for (int i = 2; i < argc; i++) {
+    cli_solver cli;
+    memset(&cli, 0, sizeof cli);
+    cli.s = mo_default_solver_settings();
+    const char **paths = calloc((size_t)argc, sizeof(char *)), **params = calloc((size_t)argc, sizeof(char *));
+    int npaths = 0, nparams = 0;
+    mo_scene_options sopt = mo_default_scene_options();
+    if (!paths || !params) {
+        fprintf(stderr, "moreau-run: out of memory\n");
+        return 1;
+    }
+    for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
 #define NEED()                                                        \
@@ -84,56 +145,125 @@ int main(int argc, char **argv)
         }                                                             \
         i++;                                                          \
     } while (0)
-        if (!strcmp(a, "--steps")) { NEED(); steps = atoi(val); }
+        if (a[0] != '-' && !scene) scene = a;
+        else if (!strcmp(a, "--steps")) { NEED(); steps = atoi(val); }
         else if (!strcmp(a, "--time")) { NEED(); seconds = atof(val); }
         else if (!strcmp(a, "--solver")) {
             NEED();
-            if (!mo_solver_from_name(val, &wd.solver.kind)) {
+            if (!mo_solver_from_name(val, &cli.s.kind)) {
                 fprintf(stderr, "moreau-run: unknown solver '%s' (pgs, jacobi, apgd, spg, cg, minres, cholesky)\n", val);
                 return 2;
             }
+            cli.kind = true;
         } else if (!strcmp(a, "--friction")) {
             NEED();
-            if (!strcmp(val, "cone")) wd.solver.friction = MO_FRICTION_CONE;
-            else if (!strcmp(val, "box")) wd.solver.friction = MO_FRICTION_BOX;
-            else if (!strcmp(val, "polyhedral")) wd.solver.friction = MO_FRICTION_POLYHEDRAL;
+            if (!strcmp(val, "cone")) cli.s.friction = MO_FRICTION_CONE;
+            else if (!strcmp(val, "box")) cli.s.friction = MO_FRICTION_BOX;
+            else if (!strcmp(val, "polyhedral")) cli.s.friction = MO_FRICTION_POLYHEDRAL;
             else { fprintf(stderr, "moreau-run: unknown friction model '%s' (cone, box, polyhedral)\n", val); return 2; }
-        } else if (!strcmp(a, "--facets")) { NEED(); wd.solver.friction_facets = atoi(val); }
-        else if (!strcmp(a, "--coulomb-updates")) { NEED(); wd.solver.coulomb_updates = atoi(val);
-        } else if (!strcmp(a, "--iterations")) { NEED(); wd.solver.max_iterations = atoi(val); }
-        else if (!strcmp(a, "--tolerance")) { NEED(); wd.solver.tolerance = atof(val); }
-        else if (!strcmp(a, "--omega")) { NEED(); wd.solver.omega = atof(val); }
-        else if (!strcmp(a, "--projections")) { NEED(); wd.solver.position_projections = atoi(val); }
-        else if (!strcmp(a, "--no-warm-start")) wd.solver.warm_start = false;
-        else if (!strcmp(a, "--threads")) { NEED(); threads = atoi(val); }
+            cli.friction = true;
+        } else if (!strcmp(a, "--facets")) { NEED(); cli.s.friction_facets = atoi(val); cli.facets = true; }
+        else if (!strcmp(a, "--coulomb-updates")) { NEED(); cli.s.coulomb_updates = atoi(val); cli.coulomb = true; }
+        else if (!strcmp(a, "--iterations")) { NEED(); cli.s.max_iterations = atoi(val); cli.iterations = true; }
+        else if (!strcmp(a, "--tolerance")) { NEED(); cli.s.tolerance = atof(val); cli.tolerance = true; }
+        else if (!strcmp(a, "--omega")) { NEED(); cli.s.omega = atof(val); cli.omega = true; }
+        else if (!strcmp(a, "--projections")) { NEED(); cli.s.position_projections = atoi(val); cli.projections = true; }
+        else if (!strcmp(a, "--no-warm-start")) cli.no_warm = true;
+        else if (!strcmp(a, "--threads")) { NEED(); threads = atoi(val); threads_given = 1; }
         else if (!strcmp(a, "--csv")) { NEED(); csv_path = val; }
-        else if (!strcmp(a, "--residuals")) { NEED(); res_path = val; wd.solver.record_residuals = true; }
+        else if (!strcmp(a, "--residuals")) { NEED(); res_path = val; cli.residuals = true; }
         else if (!strcmp(a, "--export-fclib")) { NEED(); export_dir = val; }
+        else if (!strcmp(a, "--trajectory")) { NEED(); traj_path = val; }
+        else if (!strcmp(a, "--out")) { NEED(); out_dir = val; }
+        else if (!strcmp(a, "--check")) do_check = 1;
+        else if (!strcmp(a, "--path")) { NEED(); paths[npaths++] = val; }
+        else if (!strcmp(a, "--set")) { NEED(); params[nparams++] = val; }
+        else if (!strcmp(a, "--instructions")) { NEED(); sopt.load_instructions = strtoull(val, NULL, 10); }
+        else if (!strcmp(a, "--memory")) { NEED(); sopt.memory_limit = (size_t)(atof(val) * 1048576.0); }
         else if (!strcmp(a, "--progress")) show = 1;
         else if (!strcmp(a, "--quiet")) show = 0;
         else { fprintf(stderr, "moreau-run: unknown option '%s'\n", a); usage(stderr); return 2; }
 #undef NEED
     }
-    wd.threads = threads;
 
-    char err[512];
-    mo_world *w = NULL;
-    if (mo_world_create(&wd, &w, err, sizeof err) != MO_OK) {
-        fprintf(stderr, "moreau-run: %s\n", err);
-        return 1;
+    /* the default demo: scenes/stack20.lua here, else in the source tree */
+    char default_path[4096];
+    if (!scene) {
+        struct stat st;
+        snprintf(default_path, sizeof default_path, "scenes/%s", DEFAULT_SCENE);
+        if (stat(default_path, &st) != 0) snprintf(default_path, sizeof default_path, "%s/%s", MO_SCENES_DIR, DEFAULT_SCENE);
+        scene = default_path;
+        fprintf(stderr, "moreau-run: no scene given, running the demo scene %s\n", scene);
     }
+    char out_csv[4096], out_traj[4096];
+    if (out_dir) {
+        mkdir(out_dir, 0777);
+        struct stat st;
+        if (stat(out_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "moreau-run: --out: cannot create the folder '%s'\n", out_dir);
+            return 1;
+        }
+        snprintf(out_csv, sizeof out_csv, "%s/steps.csv", out_dir);
+        snprintf(out_traj, sizeof out_traj, "%s/trajectory.csv", out_dir);
+        if (!csv_path) csv_path = out_csv;
+        if (!traj_path) traj_path = out_traj;
+    }
+
+    char err[1024];
+    mo_world *w = NULL;
     mo_scene sc;
-    if (mo_scene_build(scene, w, &sc, err, sizeof err) != MO_OK) {
-        fprintf(stderr, "moreau-run: %s\n", err);
-        mo_scene_free(&sc);
-        mo_world_destroy(w);
-        return 1;
+    memset(&sc, 0, sizeof sc);
+    mo_scene_file *sf = NULL;
+    const bool file = is_scene_file(scene);
+    if (file) {
+        sopt.search_paths = paths;
+        sopt.search_path_count = npaths;
+        sopt.params = params;
+        sopt.param_count = nparams;
+        if (mo_scene_file_load(scene, &sopt, &sf, err, sizeof err) != MO_OK) {
+            fprintf(stderr, "moreau-run: %s\n", err);
+            return 1;
+        }
+        w = mo_scene_file_world(sf);
+        mo_solver_settings ss = mo_world_solver(w);
+        apply_cli(&cli, &ss);
+        if (mo_world_set_solver(w, &ss) != MO_OK || (threads_given && mo_world_set_threads(w, threads) != MO_OK)) {
+            fprintf(stderr, "moreau-run: %s\n", mo_world_last_error(w));
+            mo_scene_file_destroy(sf);
+            return 2;
+        }
+    } else {
+        if (do_check || npaths || nparams) {
+            fprintf(stderr, "moreau-run: --check, --path and --set apply to scene files (scenes/X.lua), not to the "
+                            "built-in scene '%s'\n", scene);
+            return 2;
+        }
+        mo_world_def wd = mo_default_world_def();
+        apply_cli(&cli, &wd.solver);
+        wd.threads = threads;
+        if (mo_world_create(&wd, &w, err, sizeof err) != MO_OK) {
+            fprintf(stderr, "moreau-run: %s\n", err);
+            return 1;
+        }
+        if (mo_scene_build(scene, w, &sc, err, sizeof err) != MO_OK) {
+            fprintf(stderr, "moreau-run: %s\n", err);
+            mo_scene_free(&sc);
+            mo_world_destroy(w);
+            return 1;
+        }
     }
     double h = mo_world_time_step(w);
     if (seconds >= 0.0) steps = (int)llround(seconds / h);
-    if (steps < 0) steps = sc.default_steps;
+    if (steps < 0) {
+        if (file) {
+            double dur = mo_scene_file_duration(sf);
+            steps = (int)llround((dur > 0.0 ? dur : 5.0) / h);
+        } else {
+            steps = sc.default_steps;
+        }
+    }
 
-    FILE *csv = NULL, *res = NULL;
+    FILE *csv = NULL, *res = NULL, *traj = NULL;
     if (csv_path && !(csv = fopen(csv_path, "w"))) {
         fprintf(stderr, "moreau-run: cannot write '%s'\n", csv_path);
         return 1;
@@ -142,11 +272,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "moreau-run: cannot write '%s'\n", res_path);
         return 1;
     }
+    if (traj_path && !(traj = fopen(traj_path, "w"))) {
+        fprintf(stderr, "moreau-run: cannot write '%s'\n", traj_path);
+        return 1;
+    }
     if (csv)
         fprintf(csv, "step,time,pairs,contacts,rows,nonzeros,iterations,residual,coulomb_error,max_penetration,"
                      "max_joint_error,t_predict_ms,t_collide_ms,t_assemble_ms,t_solve_ms,t_integrate_ms,t_step_ms,"
                      "scene_metric\n");
     if (res) fprintf(res, "step,iteration,ccp_residual,coulomb_error\n");
+    if (traj) fprintf(traj, "step,time,body,name,x,y,z,qw,qx,qy,qz\n");
+    mo_scene_body *tb = NULL;
+    int ntb = 0;
 
     double *t_step = calloc((size_t)steps + 1, sizeof(double)), *t_stage[5];
     for (int k = 0; k < 5; k++) t_stage[k] = calloc((size_t)steps + 1, sizeof(double));
@@ -154,14 +291,24 @@ int main(int argc, char **argv)
     double max_pen_metric = 0.0, max_contact_pen = 0.0, max_joint = 0.0, wall0 = 0.0;
     mo_step_stats st;
     memset(&st, 0, sizeof st);
-    int shown = -1;
+    int shown = -1, done = 0;
     for (int s = 0; s < steps; s++) {
-        if (wall0 == 0.0) {
-            struct timespec ts;
-            clock_gettime(CLOCK_MONOTONIC, &ts);
-            wall0 = ts.tv_sec + 1e-9 * ts.tv_nsec;
-        }
-        if (mo_world_step(w) != MO_OK) {
+        if (wall0 == 0.0) wall0 = now_s();
+        if (file) {
+            if (mo_scene_file_step(sf) != MO_OK) {
+                fprintf(stderr, "\nmoreau-run: step %d failed: %s\n", s, mo_scene_file_last_error(sf));
+                return 1;
+            }
+            const char *why = NULL;
+            if (mo_scene_file_done(sf, &why)) {
+                if (show) fputc('\n', stderr);
+                printf("stopped by the scene at step %d (t = %.4f s)%s%s\n", s, mo_world_time(w), why[0] ? ": " : "",
+                       why);
+                steps = s;
+                done = 1;
+                break;
+            }
+        } else if (mo_world_step(w) != MO_OK) {
             fprintf(stderr, "\nmoreau-run: step %d failed: %s\n", s, mo_world_last_error(w));
             return 1;
         }
@@ -170,8 +317,11 @@ int main(int argc, char **argv)
             /* this step's contact problem, as FCLIB HDF5 */
             mo_fc_problem fc;
             char path[4096], base[256];
-            /* the scene name as a file name: path separators and ':' become '_' */
-            snprintf(base, sizeof base, "%s", scene);
+            /* the scene name as a file name: its base name without .lua; separators and ':' become '_' */
+            const char *b0 = file && strrchr(scene, '/') ? strrchr(scene, '/') + 1 : scene;
+            snprintf(base, sizeof base, "%s", b0);
+            size_t bl = strlen(base);
+            if (bl > 4 && !strcmp(base + bl - 4, ".lua")) base[bl - 4] = '\0';
             for (char *c = base; *c; c++)
                 if (*c == '/' || *c == ':' || *c == '\\') *c = '_';
             snprintf(path, sizeof path, "%s/%s-step%06d.hdf5", export_dir, base, s);
@@ -187,6 +337,30 @@ int main(int argc, char **argv)
             mo_fc_free(&fc);
             exported++;
         }
+        if (traj) {
+            double t = mo_world_time(w);
+            if (file) {
+                int n = mo_scene_file_bodies(sf, NULL, 0);
+                if (n > ntb) {
+                    mo_scene_body *nb = realloc(tb, (size_t)n * sizeof *tb);
+                    if (!nb) {
+                        fprintf(stderr, "\nmoreau-run: out of memory\n");
+                        return 1;
+                    }
+                    tb = nb;
+                }
+                ntb = mo_scene_file_bodies(sf, tb, n);
+            }
+            int n = file ? ntb : sc.nbodies;
+            for (int b = 0; b < n; b++) {
+                mo_body_id id = file ? tb[b].id : sc.bodies[b];
+                mo_vec3 p;
+                mo_quat q;
+                if (mo_body_position(w, id, &p) != MO_OK || mo_body_orientation(w, id, &q) != MO_OK) continue;
+                fprintf(traj, "%d,%.6f,%u,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", s, t, id.index,
+                        file ? tb[b].name : "", p.x, p.y, p.z, q.w, q.x, q.y, q.z);
+            }
+        }
         double stage[5] = {st.t_predict, st.t_collide, st.t_assemble, st.t_solve, st.t_integrate};
         double tot = 0.0;
         for (int k = 0; k < 5; k++) {
@@ -200,10 +374,10 @@ int main(int argc, char **argv)
         if (st.max_penetration > max_contact_pen) max_contact_pen = st.max_penetration;
         if (st.max_joint_error > max_joint) max_joint = st.max_joint_error;
         double metric = 0.0;
-        if (sc.kind == MO_SCENE_STACK) {
+        if (!file && sc.kind == MO_SCENE_STACK) {
             metric = mo_scene_stack_penetration(w, &sc);
             if (metric > max_pen_metric) max_pen_metric = metric;
-        } else if (sc.kind == MO_SCENE_CHAIN) {
+        } else if (file || sc.kind == MO_SCENE_CHAIN) {
             metric = st.max_joint_error;
         }
         if (csv)
@@ -217,15 +391,15 @@ int main(int argc, char **argv)
                 fprintf(res, "%d,%d,%.6e,%.6e\n", s, k + 1, st.residual_history[k], st.coulomb_error_history[k]);
         int pct = (int)(100LL * (s + 1) / steps);
         if (show && pct != shown) {
-            struct timespec ts;
-            clock_gettime(CLOCK_MONOTONIC, &ts);
-            progress(s + 1, steps, ts.tv_sec + 1e-9 * ts.tv_nsec - wall0);
+            progress(s + 1, steps, now_s() - wall0);
             shown = pct;
         }
     }
-    if (show) fputc('\n', stderr);
+    if (show && !done) fputc('\n', stderr);
     if (csv) fclose(csv);
     if (res) fclose(res);
+    if (traj) fclose(traj);
+    free(tb);
 
     const char *names[5] = {"predict", "collide", "assemble", "solve", "integrate"};
     double med_stage[5];
@@ -236,9 +410,10 @@ int main(int argc, char **argv)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
 
+    static const char *const friction_names[] = {"cone", "box", "polyhedral"};
     mo_solver_settings ss = mo_world_solver(w);
     printf("scene=%s steps=%d h=%.6f solver=%s friction=%s iterations=%d warm_start=%d threads=%d\n", scene, steps, h,
-           mo_solver_name(ss.kind), ss.friction == MO_FRICTION_CONE ? "cone" : "box",
+           mo_solver_name(ss.kind), ss.friction <= MO_FRICTION_POLYHEDRAL ? friction_names[ss.friction] : "?",
            ss.max_iterations, (int)ss.warm_start, threads);
     printf("ms_per_step median=%.4f mean=%.4f", med, steps ? 1e3 * total_s / steps : 0.0);
     for (int k = 0; k < 5; k++) printf(" %s=%.4f", names[k], med_stage[k]);
@@ -250,7 +425,25 @@ int main(int argc, char **argv)
            st.contacts, st.rows, steps ? (double)iter_sum / steps : 0.0, st.residual, st.coulomb_error,
            max_contact_pen, max_joint, ru.ru_maxrss / 1024.0);
     if (export_dir) printf("exported %d contact problems to %s\n", exported, export_dir);
-    if (sc.kind == MO_SCENE_STACK) {
+    int status = 0;
+    if (file) {
+        if (do_check) {
+            int n = mo_scene_file_check_count(sf);
+            mo_scene_check_result *cr = calloc((size_t)(n ? n : 1), sizeof *cr);
+            if (!cr) {
+                fprintf(stderr, "moreau-run: out of memory\n");
+                return 1;
+            }
+            int failed = mo_scene_file_checks(sf, cr, n);
+            for (int i = 0; i < n; i++)
+                printf("check %s: %s%s%s%s\n", cr[i].passed ? "PASS" : "FAIL", cr[i].name, cr[i].detail[0] ? " (" : "",
+                       cr[i].detail, cr[i].detail[0] ? ")" : "");
+            printf("checks: %d passed, %d failed\n", n - failed, failed);
+            if (n == 0) printf("checks: the scene declares none\n");
+            free(cr);
+            if (failed) status = 1;
+        }
+    } else if (sc.kind == MO_SCENE_STACK) {
         double dxy, dz;
         mo_scene_stack_top(w, &sc, &dxy, &dz);
         int stands = dxy < 0.1 && fabs(dz) < 0.1;
@@ -282,7 +475,13 @@ int main(int argc, char **argv)
     if (st.nan_warnings) printf("warnings: nan=%d\n", st.nan_warnings);
     free(t_step);
     for (int k = 0; k < 5; k++) free(t_stage[k]);
-    mo_scene_free(&sc);
-    mo_world_destroy(w);
-    return 0;
+    free(paths);
+    free(params);
+    if (file) {
+        mo_scene_file_destroy(sf);
+    } else {
+        mo_scene_free(&sc);
+        mo_world_destroy(w);
+    }
+    return status;
 }

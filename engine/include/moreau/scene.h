@@ -1,0 +1,115 @@
+/* scene.h: Lua scene files.
+ *
+ * A scene file is a Lua 5.4 script that builds a world through the same
+ * checks as the C API (it fills *_def structs and calls mo_*_create), adds
+ * per-step callbacks for scripted scenarios and states its claims as checks.
+ * Scene files are untrusted input: they run in a sandbox (base functions
+ * without dofile/loadfile, text-only load, math, string, table, os.clock;
+ * files only from the scene's folder and the search folders), under an
+ * instruction budget and a memory cap, so a broken or hostile script ends
+ * with an error sentence, never a crash or a hang. The Lua API is described
+ * in docs/readme-scenes.md.
+ *
+ * Errors name the file and line: "scenes/arm.lua:12: body 'link3': mass must
+ * be finite and > 0, got -1". A scene that fails to load leaves nothing
+ * behind (it is built into a fresh world that is destroyed on failure).
+ *
+ * Without Lua (-Dlua=disabled, or liblua5.4-dev missing) these functions
+ * exist but mo_scene_file_load returns MO_ERR_UNSUPPORTED with a sentence. */
+#ifndef MOREAU_SCENE_H
+#define MOREAU_SCENE_H
+
+#include "moreau.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mo_scene_file mo_scene_file;
+
+typedef struct mo_scene_options {
+    /* more folders from which include()/require()/moreau.urdf()/moreau.mesh() may read,
+       after the scene's own folder; NULL allowed when search_path_count is 0 */
+    const char *const *search_paths;
+    int search_path_count;
+    /* values for param(name, default) in the script, each "name=value"; NULL allowed
+       when param_count is 0 */
+    const char *const *params;
+    int param_count;
+    uint64_t load_instructions;     /* Lua VM instructions for running the file; default 200 000 000 */
+    uint64_t step_instructions;     /* for one step's callbacks together; default 20 000 000 */
+    uint64_t check_instructions;    /* for each check; default 20 000 000 */
+    size_t memory_limit;            /* bytes the Lua state may hold; default 512 MiB */
+    int max_objects;                /* bodies + shapes + joints + particles a scene may create; default 1 000 000 */
+    /* where print() in the script writes (one call per line, without newline); NULL = stdout */
+    void (*print)(void *user, const char *line);
+    void *print_user;
+    int internal_value;             /* set by mo_default_scene_options(); do not touch */
+} mo_scene_options;
+
+MO_API mo_scene_options mo_default_scene_options(void);
+
+/* Runs the scene file at path (opt NULL = defaults) and returns the scene with its
+ * world in *out. On failure *out is NULL, err (may be NULL) gets a sentence naming
+ * the file and line, and nothing is left allocated. MO_ERR_IO for an unreadable
+ * file, MO_ERR_UNSUPPORTED without Lua, MO_ERR_INVALID_ARGUMENT for script errors,
+ * bad values, budget or memory exhaustion. */
+MO_API mo_status mo_scene_file_load(const char *path, const mo_scene_options *opt, mo_scene_file **out, char *err,
+                                    size_t err_size);
+/* Destroys the scene and its world. NULL is allowed. */
+MO_API void mo_scene_file_destroy(mo_scene_file *s);
+
+/* The scene's world, owned by the scene. Callers may step it, change its solver
+ * settings or read it; mo_scene_file_step also runs the scene's callbacks. */
+MO_API mo_world *mo_scene_file_world(const mo_scene_file *s);
+
+/* Duration the scene asks for (world{duration = ...}), s; 0 when it does not say. */
+MO_API double mo_scene_file_duration(const mo_scene_file *s);
+
+/* One step of the scenario: runs the on_step callbacks (in registration order,
+ * with the simulated time and the step index), then mo_world_step unless a
+ * callback called stop(). A callback error or an exhausted budget returns
+ * MO_ERR_INVALID_ARGUMENT (the world is not stepped); the sentence is in
+ * mo_scene_file_last_error. */
+MO_API mo_status mo_scene_file_step(mo_scene_file *s);
+
+/* True once a callback called stop(reason); reason (may be NULL) gets the reason
+ * ("" when none was given), owned by the scene. */
+MO_API bool mo_scene_file_done(const mo_scene_file *s, const char **reason);
+
+/* Last error sentence of the scene (script errors, or the world's), "" when none. */
+MO_API const char *mo_scene_file_last_error(const mo_scene_file *s);
+
+/* Steps taken through mo_scene_file_step. */
+MO_API uint64_t mo_scene_file_steps(const mo_scene_file *s);
+
+/* Bodies the scene created (body{}, ground{}, moreau.urdf()) that are still alive, in
+ * creation order: writes up to cap of them into out (may be NULL) and returns how many
+ * there are. Names are those given in the script ("" when none), owned by the scene. */
+typedef struct mo_scene_body {
+    mo_body_id id;
+    const char *name;
+} mo_scene_body;
+MO_API int mo_scene_file_bodies(const mo_scene_file *s, mo_scene_body *out, int cap);
+
+/* ---- checks: the scene's claims -------------------------------------------- */
+
+typedef struct mo_scene_check_result {
+    const char *name;     /* as given to check(); owned by the scene */
+    bool passed;          /* the check function returned a true first value without error */
+    const char *detail;   /* its other return values joined by ", ", or the error sentence; "" when none */
+} mo_scene_check_result;
+
+/* Number of checks the scene declared. */
+MO_API int mo_scene_file_check_count(const mo_scene_file *s);
+
+/* Evaluates every check now (each under its own instruction budget) and writes up
+ * to cap results into out (may be NULL when cap is 0). Returns the number of
+ * checks that failed. Strings in the results stay valid until the next call or
+ * mo_scene_file_destroy. */
+MO_API int mo_scene_file_checks(mo_scene_file *s, mo_scene_check_result *out, int cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

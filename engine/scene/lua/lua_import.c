@@ -1,0 +1,254 @@
+/* lua_import.c: moreau.mesh() and moreau.urdf() for scene files, compiled when
+ * the importers are built (MO_HAVE_ASSIMP, MO_HAVE_URDF from scene_c_args).
+ * Paths go through the sandbox's path check; a URDF's meshes must also lie in
+ * the allowed folders (checked after loading; the robot is removed otherwise). */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lua_internal.h"
+
+#if defined(MO_HAVE_ASSIMP) || defined(MO_HAVE_URDF)
+#include "moreau/import.h"
+#endif
+
+#ifdef MO_HAVE_ASSIMP
+static int mesh_gc(lua_State *L)
+{
+    mo_mesh_free((mo_mesh_data *)lua_touserdata(L, 1));
+    return 0;
+}
+
+/* moreau.mesh(path [, {scale = s or {sx, sy, sz}}]) -> {vertices = {{x, y, z}...}, triangles = {{i, j, k}...}}
+   (1-based vertex numbers), for hull and mesh shapes */
+static int l_mesh(lua_State *L)
+{
+    size_t len;
+    const char *path = luaL_checklstring(L, 1, &len);
+    mo_vec3 scale = {1, 1, 1};
+    if (!lua_isnoneornil(L, 2)) {
+        static const char *const keys[] = {"scale", NULL};
+        if (!lua_istable(L, 2)) mo_lua_fail(L, "mesh", "options must be a table, got %s", luaL_typename(L, 2));
+        mo_lua_check_keys(L, 2, "mesh", keys);
+        int t = lua_getfield(L, 2, "scale");
+        if (t == LUA_TNUMBER) {
+            double s = lua_tonumber(L, -1);
+            scale = (mo_vec3){s, s, s};
+        } else if (t != LUA_TNIL) {
+            scale = mo_lua_to_vec(L, -1, "mesh", "scale");
+        }
+        lua_pop(L, 1);
+    }
+    char abs[MO_LUA_PATH_MAX], display[MO_LUA_PATH_MAX];
+    mo_lua_resolve_path(L, "mesh", path, len, abs, display);
+    /* the arrays live in a userdata freed by __gc, so a Lua error while copying leaks nothing */
+    mo_mesh_data *mp = (mo_mesh_data *)lua_newuserdatauv(L, sizeof *mp, 0);
+    memset(mp, 0, sizeof *mp);
+    lua_createtable(L, 0, 1);
+    lua_pushcfunction(L, mesh_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_setmetatable(L, -2);
+    char err[768];
+    if (mo_mesh_load(abs, scale, mp, err, sizeof err) != MO_OK) mo_lua_fail(L, "mesh", "%s", err);
+    const mo_mesh_data m = *mp;
+    lua_createtable(L, 0, 2);
+    lua_createtable(L, m.nvertices, 0);
+    for (int i = 0; i < m.nvertices; i++) {
+        lua_createtable(L, 3, 0);
+        for (int c = 0; c < 3; c++) {
+            lua_pushnumber(L, m.vertices[3 * i + c]);
+            lua_rawseti(L, -2, c + 1);
+        }
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "vertices");
+    lua_createtable(L, m.ntriangles, 0);
+    for (int i = 0; i < m.ntriangles; i++) {
+        lua_createtable(L, 3, 0);
+        for (int c = 0; c < 3; c++) {
+            lua_pushinteger(L, m.triangles[3 * i + c] + 1);
+            lua_rawseti(L, -2, c + 1);
+        }
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "triangles");
+    return 1;
+}
+#endif
+
+#ifdef MO_HAVE_URDF
+static bool inside_roots(mo_scene_file *s, const char *path)
+{
+    char real[PATH_MAX];
+    if (!path[0]) return true;
+    if (!realpath(path, real)) return false;
+    for (int r = 0; r < s->nroots; r++) {
+        size_t n = strlen(s->roots[r]);
+        if (!strncmp(real, s->roots[r], n) && (real[n] == '/' || real[n] == '\0' || (n == 1 && real[0] == '/')))
+            return true;
+    }
+    return false;
+}
+
+static const char *const mesh_modes[] = {"auto", "hull", "triangles", NULL};
+
+/* the model's arrays, freed by __gc whatever happens */
+typedef struct lurdf { mo_urdf_model m; } lurdf;
+
+static int urdf_gc(lua_State *L)
+{
+    lurdf *u = (lurdf *)lua_touserdata(L, 1);
+    mo_urdf_model_free(&u->m);
+    return 0;
+}
+
+/* moreau.urdf(path [, {fixed_base, position, orientation, search_paths, meshes, self_collision,
+   drive_stiffness, drive_damping, friction}]) -> {name, root, links = {name = body}, joints = {name = joint}} */
+static int l_urdf(lua_State *L)
+{
+    static const char *const keys[] = {"fixed_base", "position", "orientation", "search_paths", "meshes",
+                                       "self_collision", "drive_stiffness", "drive_damping", "friction", NULL};
+    mo_scene_file *s = mo_lua_scene(L);
+    mo_world *w = mo_lua_world(L);
+    size_t len;
+    const char *path = luaL_checklstring(L, 1, &len);
+    char abs[MO_LUA_PATH_MAX], display[MO_LUA_PATH_MAX];
+    mo_lua_resolve_path(L, "urdf", path, len, abs, display);
+    mo_urdf_options o = mo_default_urdf_options();
+    /* search folders: those given (each inside the allowed folders), else the allowed folders */
+    int nsp = 0;
+    const char **sp = (const char **)lua_newuserdatauv(L, (size_t)(s->nroots + 64) * sizeof(char *), 0);
+    int sp_index = lua_gettop(L);
+    lua_newtable(L); /* keeps the resolved strings alive */
+    int keep = lua_gettop(L);
+    if (!lua_isnoneornil(L, 2)) {
+        if (!lua_istable(L, 2)) mo_lua_fail(L, "urdf", "options must be a table, got %s", luaL_typename(L, 2));
+        mo_lua_check_keys(L, 2, "urdf", keys);
+        o.fixed_base = mo_lua_bool_field(L, 2, "fixed_base", o.fixed_base, "urdf");
+        o.base_position = mo_lua_vec_field(L, 2, "position", o.base_position, "urdf");
+        if (lua_getfield(L, 2, "orientation") != LUA_TNIL) {
+            static const char *const wxyz[] = {"w", "x", "y", "z"};
+            double q[4];
+            int t = lua_gettop(L);
+            bool named = lua_getfield(L, t, "w") != LUA_TNIL;
+            lua_pop(L, 1);
+            for (int i = 0; i < 4; i++) {
+                if ((named ? lua_getfield(L, t, wxyz[i]) : lua_rawgeti(L, t, i + 1)) != LUA_TNUMBER)
+                    mo_lua_fail(L, "urdf", "orientation must be {w, x, y, z}");
+                q[i] = lua_tonumber(L, -1);
+                lua_pop(L, 1);
+            }
+            o.base_orientation = (mo_quat){q[0], q[1], q[2], q[3]};
+        }
+        lua_pop(L, 1);
+        o.self_collision = mo_lua_bool_field(L, 2, "self_collision", o.self_collision, "urdf");
+        o.drive_stiffness = mo_lua_num_field(L, 2, "drive_stiffness", o.drive_stiffness, "urdf");
+        o.drive_damping = mo_lua_num_field(L, 2, "drive_damping", o.drive_damping, "urdf");
+        o.friction = mo_lua_num_field(L, 2, "friction", o.friction, "urdf");
+        if (lua_getfield(L, 2, "meshes") != LUA_TNIL) {
+            const char *m = lua_tostring(L, -1);
+            int k = -1;
+            for (int i = 0; m && mesh_modes[i]; i++)
+                if (!strcmp(m, mesh_modes[i])) k = i;
+            if (k < 0) mo_lua_fail(L, "urdf", "meshes must be auto, hull or triangles");
+            o.collision_meshes = (mo_urdf_mesh_mode)k;
+        }
+        lua_pop(L, 1);
+        if (lua_getfield(L, 2, "search_paths") != LUA_TNIL) {
+            int t = lua_gettop(L);
+            if (!lua_istable(L, t)) mo_lua_fail(L, "urdf", "search_paths must be a table of folder names");
+            lua_Unsigned n = lua_rawlen(L, t);
+            if (n > 64) mo_lua_fail(L, "urdf", "at most 64 search_paths");
+            for (lua_Unsigned i = 1; i <= n; i++) {
+                lua_rawgeti(L, t, (lua_Integer)i);
+                const char *d = lua_tostring(L, -1);
+                if (!d || lua_type(L, -1) != LUA_TSTRING) mo_lua_fail(L, "urdf", "search_paths[%d] must be a string", (int)i);
+                /* a folder inside the allowed folders */
+                bool found = false;
+                for (int r = 0; r < s->nroots && !found; r++) {
+                    char cand[2 * MO_LUA_PATH_MAX], real[PATH_MAX];
+                    snprintf(cand, sizeof cand, "%s/%s", s->roots[r], d);
+                    struct stat st;
+                    if (d[0] != '/' && realpath(cand, real) && stat(real, &st) == 0 && S_ISDIR(st.st_mode) &&
+                        inside_roots(s, real)) {
+                        lua_pushstring(L, real);
+                        sp[nsp++] = lua_tostring(L, -1);
+                        lua_rawseti(L, keep, (lua_Integer)lua_rawlen(L, keep) + 1);
+                        found = true;
+                    }
+                }
+                if (!found) mo_lua_fail(L, "urdf", "search path '%s' is not a folder inside the scene's folder or the search paths", d);
+                lua_pop(L, 1);
+            }
+        }
+        lua_pop(L, 1);
+    }
+    if (nsp == 0)
+        for (int r = 0; r < s->nroots; r++) sp[nsp++] = s->roots[r];
+    o.search_paths = sp;
+    o.nsearch_paths = nsp;
+    (void)sp_index;
+    lurdf *u = (lurdf *)lua_newuserdatauv(L, sizeof *u, 0);
+    memset(u, 0, sizeof *u);
+    lua_createtable(L, 0, 1);
+    lua_pushcfunction(L, urdf_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_setmetatable(L, -2);
+    char err[768];
+    if (mo_urdf_load(w, abs, &o, &u->m, err, sizeof err) != MO_OK) mo_lua_fail(L, "urdf", "%s", err);
+    mo_urdf_model *m = &u->m;
+    /* every file it read must be inside the allowed folders */
+    const char *bad = NULL;
+    for (int i = 0; i < m->ncollisions && !bad; i++)
+        if (!inside_roots(s, m->collisions[i].mesh_path)) bad = m->collisions[i].mesh_path;
+    for (int i = 0; i < m->nvisuals && !bad; i++)
+        if (!inside_roots(s, m->visuals[i].mesh_path)) bad = m->visuals[i].mesh_path;
+    s->objects += m->nlinks + m->njoints + m->ncollisions;
+    if (bad || s->objects > s->opt.max_objects) {
+        char b[600];
+        snprintf(b, sizeof b, "%s", bad ? bad : "");
+        for (int i = 0; i < m->nlinks; i++) mo_body_destroy(w, m->links[i].body); /* also their joints */
+        if (bad) mo_lua_fail(L, "urdf", "%s: mesh '%s' is outside the scene's folder and the search paths", display, b);
+        mo_lua_fail(L, "", "object limit of %d bodies, shapes, joints and particles reached", s->opt.max_objects);
+    }
+    lua_createtable(L, 0, 4);
+    lua_pushstring(L, m->name);
+    lua_setfield(L, -2, "name");
+    lua_createtable(L, 0, m->nlinks);
+    for (int i = 0; i < m->nlinks; i++) {
+        mo_lua_record_body(L, m->links[i].body, m->links[i].name);
+        mo_lua_push_body(L, m->links[i].body, m->links[i].name);
+        if (i == 0) {
+            lua_pushvalue(L, -1);
+            lua_setfield(L, -4, "root");
+        }
+        lua_setfield(L, -2, m->links[i].name);
+    }
+    lua_setfield(L, -2, "links");
+    lua_createtable(L, 0, m->njoints);
+    for (int i = 0; i < m->njoints; i++) {
+        if (mo_joint_id_is_null(m->joints[i].joint)) continue;
+        mo_lua_push_joint(L, m->joints[i].joint, m->joints[i].name);
+        lua_setfield(L, -2, m->joints[i].name);
+    }
+    lua_setfield(L, -2, "joints");
+    return 1;
+}
+#endif
+
+void mo_lua_open_import(lua_State *L)
+{
+#ifdef MO_HAVE_ASSIMP
+    lua_pushcfunction(L, l_mesh);
+    lua_setfield(L, -2, "mesh");
+#endif
+#ifdef MO_HAVE_URDF
+    lua_pushcfunction(L, l_urdf);
+    lua_setfield(L, -2, "urdf");
+#endif
+    (void)L;
+}
