@@ -12,6 +12,12 @@
  *       of a built-in scene (the same problem for all: the world is rebuilt and
  *       stepped identically before the measured step); CSV and a log-scale SVG.
  *
+ *   moreau-bench scenes [DIR] [options]
+ *       every scene file of DIR (default scenes/) with every solver: median
+ *       ms/step and per stage, iterations, residual, penetration, joint drift,
+ *       the scene's claims held or not; CSV, a table, and an SVG performance
+ *       profile of ms/step over the runs whose claims held.
+ *
  * Times are wall-clock medians over --repeat runs (a run over 1 s is not
  * repeated); the machine is whatever this runs on: quote it with the figures. */
 #include <ctype.h>
@@ -28,6 +34,7 @@
 
 #include <moreau/fclib.h>
 #include <moreau/moreau.h>
+#include <moreau/scene.h>
 
 #include "scenes_builtin.h"
 #include "svgplot.h"
@@ -56,7 +63,16 @@ static void usage(FILE *f)
             "  --steps N           steps before the measured one, with the reference solver (default 120)\n"
             "  --iterations K      iterations of every solver on the measured step (default 500)\n"
             "  --solvers LIST      (default pgs,jacobi,apgd,spg, and cg,minres,cholesky on bilateral scenes)\n"
-            "  --out DIR           convergence_SCENE.csv and .svg (default .)\n");
+            "  --out DIR           convergence_SCENE.csv and .svg (default .)\n"
+            "\n"
+            "usage: moreau-bench scenes [DIR] [options]   (DIR: scene files, default scenes)\n"
+            "  --scenes LIST       only these scene names (e.g. stack20,b4_wall; default all *.lua in DIR)\n"
+            "  --solvers LIST      solver kinds replacing each scene's (default pgs,apgd,spg)\n"
+            "  --time T            simulate at most T seconds of each scene (default: the scene's duration)\n"
+            "  --iterations N      solver iterations per step instead of each scene's\n"
+            "  --path DIR          more folders scene files may read from (repeatable)\n"
+            "  --out DIR           scenes.csv and scenes_profile.svg (default .)\n"
+            "  --progress / --quiet\n");
 }
 
 /* ---- small helpers ---- */
@@ -590,6 +606,231 @@ static int bench_convergence(int argc, char **argv)
     return 0;
 }
 
+/* ---- scenes mode ---- */
+
+typedef struct scene_run {
+    char scene[64], solver[32];
+    int steps;
+    double ms_median, collide, assemble, solve; /* ms per step, medians */
+    double iterations_mean, residual_final, max_penetration, max_joint_error;
+    int checks, checks_failed;
+    bool loaded, claim;
+    char error[256];
+} scene_run;
+
+static double median_of(double *v, int n)
+{
+    if (n <= 0) return 0.0;
+    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void run_scene(const char *path, const char *solver, double tmax, int iters, const mo_scene_options *opt,
+                      bool show, const char *label, scene_run *r)
+{
+    mo_scene_file *sf = NULL;
+    if (mo_scene_file_load(path, opt, &sf, r->error, sizeof r->error) != MO_OK) return;
+    r->loaded = true;
+    mo_world *w = mo_scene_file_world(sf);
+    mo_solver_settings s = mo_world_solver(w);
+    if (!mo_solver_from_name(solver, &s.kind)) {
+        snprintf(r->error, sizeof r->error, "unknown solver '%.31s'", solver);
+        mo_scene_file_destroy(sf);
+        r->loaded = false;
+        return;
+    }
+    if (iters > 0) s.max_iterations = iters;
+    if (mo_world_set_solver(w, &s) != MO_OK) {
+        snprintf(r->error, sizeof r->error, "%s", mo_world_last_error(w));
+        mo_scene_file_destroy(sf);
+        r->loaded = false;
+        return;
+    }
+    double dur = mo_scene_file_duration(sf), h = mo_world_time_step(w);
+    if (!(dur > 0.0)) dur = 5.0;
+    if (tmax > 0.0 && tmax < dur) dur = tmax;
+    int steps = (int)(dur / h + 0.5);
+    if (steps < 1) steps = 1;
+    double *t = malloc(sizeof(double) * (size_t)steps * 4);
+    double *tc = t + steps, *ta = tc + steps, *ts = ta + steps;
+    long iter_sum = 0;
+    int done = 0;
+    for (int k = 0; k < steps; k++) {
+        double t0 = now_s();
+        if (mo_scene_file_step(sf) != MO_OK) {
+            snprintf(r->error, sizeof r->error, "step %d: %s", k, mo_scene_file_last_error(sf));
+            break;
+        }
+        t[done] = 1e3 * (now_s() - t0);
+        mo_step_stats st = mo_world_last_stats(w);
+        tc[done] = 1e3 * st.t_collide;
+        ta[done] = 1e3 * st.t_assemble;
+        ts[done] = 1e3 * st.t_solve;
+        iter_sum += st.iterations;
+        r->residual_final = st.residual;
+        if (st.max_penetration > r->max_penetration) r->max_penetration = st.max_penetration;
+        if (st.max_joint_error > r->max_joint_error) r->max_joint_error = st.max_joint_error;
+        done++;
+        if (show && (k % 10 == 0 || k + 1 == steps)) progress(true, k + 1, steps, label);
+        if (mo_scene_file_done(sf, NULL)) break;
+    }
+    r->steps = done;
+    r->iterations_mean = done ? (double)iter_sum / done : 0.0;
+    r->ms_median = median_of(t, done);
+    r->collide = median_of(tc, done);
+    r->assemble = median_of(ta, done);
+    r->solve = median_of(ts, done);
+    free(t);
+    r->checks = mo_scene_file_check_count(sf);
+    r->checks_failed = r->error[0] ? r->checks : mo_scene_file_checks(sf, NULL, 0);
+    r->claim = !r->error[0] && r->checks_failed == 0;
+    mo_scene_file_destroy(sf);
+}
+
+static int bench_scenes(int argc, char **argv)
+{
+    const char *dir = "scenes", *out = ".", *scene_list = NULL, *solver_list = "pgs,apgd,spg";
+    double tmax = 0.0;
+    int iters = 0;
+    bool show = isatty(STDERR_FILENO);
+    const char *paths[16];
+    int npaths = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-') {
+            dir = a;
+            continue;
+        }
+        if (!strcmp(a, "--progress")) {
+            show = true;
+            continue;
+        }
+        if (!strcmp(a, "--quiet")) {
+            show = false;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "moreau-bench: %s needs a value\n", a);
+            return 2;
+        }
+        const char *v = argv[++i];
+        if (!strcmp(a, "--scenes")) scene_list = v;
+        else if (!strcmp(a, "--solvers")) solver_list = v;
+        else if (!strcmp(a, "--time")) tmax = atof(v);
+        else if (!strcmp(a, "--iterations")) iters = atoi(v);
+        else if (!strcmp(a, "--out")) out = v;
+        else if (!strcmp(a, "--path") && npaths < 16) paths[npaths++] = v;
+        else {
+            fprintf(stderr, "moreau-bench: unknown option '%s'\n", a);
+            return 2;
+        }
+    }
+    char solvers[MAX_CONFIGS][32];
+    int nsol = parse_list(solver_list, solvers, MAX_CONFIGS);
+    for (int k = 0; k < nsol; k++) {
+        mo_solver_kind kind;
+        if (!mo_solver_from_name(solvers[k], &kind)) {
+            fprintf(stderr, "moreau-bench: unknown solver '%s'\n", solvers[k]);
+            return 2;
+        }
+    }
+    /* the scene files: --scenes, else every *.lua of DIR, sorted */
+    char *names[256];
+    int nsc = 0;
+    if (scene_list) {
+        char tmp[64][32];
+        int n = parse_list(scene_list, tmp, 64);
+        for (int k = 0; k < n; k++) names[nsc++] = strdup(tmp[k]);
+    } else {
+        DIR *d = opendir(dir);
+        if (!d) {
+            fprintf(stderr, "moreau-bench: cannot open scene folder '%s': %s\n", dir, strerror(errno));
+            return 1;
+        }
+        struct dirent *e;
+        while ((e = readdir(d)) && nsc < 256) {
+            size_t len = strlen(e->d_name);
+            if (len > 4 && !strcmp(e->d_name + len - 4, ".lua")) {
+                names[nsc] = strdup(e->d_name);
+                names[nsc][len - 4] = '\0';
+                nsc++;
+            }
+        }
+        closedir(d);
+        qsort(names, (size_t)nsc, sizeof(char *), cmp_str);
+    }
+    if (nsc == 0) {
+        fprintf(stderr, "moreau-bench: no scene files in '%s'\n", dir);
+        return 1;
+    }
+    if (ensure_dir(out)) return 1;
+    mo_scene_options opt = mo_default_scene_options();
+    opt.search_paths = paths;
+    opt.search_path_count = npaths;
+    scene_run *runs = calloc((size_t)(nsc * nsol), sizeof(scene_run));
+    for (int i = 0; i < nsc; i++)
+        for (int k = 0; k < nsol; k++) {
+            scene_run *r = &runs[i * nsol + k];
+            snprintf(r->scene, sizeof r->scene, "%.63s", names[i]);
+            snprintf(r->solver, sizeof r->solver, "%.31s", solvers[k]);
+            char path[4096], label[128];
+            snprintf(path, sizeof path, "%s/%s.lua", dir, names[i]);
+            snprintf(label, sizeof label, "%.60s %.31s", names[i], solvers[k]);
+            run_scene(path, solvers[k], tmax, iters, &opt, show, label, r);
+            if (!r->loaded || r->error[0]) fprintf(stderr, "\nmoreau-bench: %s with %s: %s\n", names[i], solvers[k], r->error);
+        }
+    /* CSV */
+    char path[4096];
+    snprintf(path, sizeof path, "%s/scenes.csv", out);
+    FILE *csv = fopen(path, "w");
+    if (!csv) {
+        fprintf(stderr, "moreau-bench: cannot write %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    fprintf(csv, "scene,solver,steps,ms_step_median,collide_ms,assemble_ms,solve_ms,iterations_mean,residual_final,"
+                 "max_penetration_m,max_joint_error_m,checks,checks_failed,claim_held,error\n");
+    printf("# moreau-bench scenes %s: %d scenes x %d solvers%s\n\n", dir, nsc, nsol,
+           tmax > 0.0 ? " (time capped)" : "");
+    printf("| scene | solver | steps | ms/step | collide | assemble | solve | iterations | residual | max pen. m | "
+           "max joint err. m | claims |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < nsc * nsol; i++) {
+        const scene_run *r = &runs[i];
+        char err[256];
+        snprintf(err, sizeof err, "%s", r->error);
+        for (char *c = err; *c; c++)
+            if (*c == ',' || *c == '\n' || *c == '"') *c = ';';
+        fprintf(csv, "%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%.2f,%.4e,%.6f,%.6f,%d,%d,%d,%s\n", r->scene, r->solver, r->steps,
+                r->ms_median, r->collide, r->assemble, r->solve, r->iterations_mean, r->residual_final,
+                r->max_penetration, r->max_joint_error, r->checks, r->checks_failed, r->claim ? 1 : 0, err);
+        if (!r->loaded) {
+            printf("| %s | %s | — | not loaded: %.80s |||||||| |\n", r->scene, r->solver, r->error);
+            continue;
+        }
+        printf("| %s | %s | %d | %.3f | %.3f | %.3f | %.3f | %.1f | %.2e | %.4f | %.5f | %s (%d/%d) |\n", r->scene,
+               r->solver, r->steps, r->ms_median, r->collide, r->assemble, r->solve, r->iterations_mean,
+               r->residual_final, r->max_penetration, r->max_joint_error, r->claim ? "held" : "**failed**",
+               r->checks - r->checks_failed, r->checks);
+    }
+    fclose(csv);
+    /* performance profile of ms/step, "solved" = claims held */
+    result *res = calloc((size_t)(nsc * nsol), sizeof(result));
+    char pnames[MAX_CONFIGS][40];
+    for (int k = 0; k < nsol; k++) snprintf(pnames[k], 40, "%.31s", solvers[k]);
+    for (int i = 0; i < nsc * nsol; i++) {
+        res[i].solved = runs[i].claim && runs[i].steps > 0;
+        res[i].time = runs[i].ms_median;
+    }
+    char svg[4096];
+    snprintf(svg, sizeof svg, "%s/scenes_profile.svg", out);
+    printf("\n");
+    profile(svg, "scene catalogue: ms per step where the scene's claims held", nsc, nsol, pnames, res, stdout);
+    printf("\nprofile: %s\ncsv: %s\n", svg, path);
+    free(res);
+    free(runs);
+    for (int i = 0; i < nsc; i++) free(names[i]);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -598,7 +839,8 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "fclib")) return bench_fclib(argc - 2, argv + 2);
     if (!strcmp(argv[1], "convergence")) return bench_convergence(argc - 2, argv + 2);
-    fprintf(stderr, "moreau-bench: unknown benchmark '%s' (fclib, convergence)\n", argv[1]);
+    if (!strcmp(argv[1], "scenes")) return bench_scenes(argc - 2, argv + 2);
+    fprintf(stderr, "moreau-bench: unknown benchmark '%s' (fclib, convergence, scenes)\n", argv[1]);
     usage(stderr);
     return 2;
 }
