@@ -465,6 +465,51 @@ MO_API mo_status mo_gpu_probe(mo_gpu_info *info, char *err, size_t err_size);
  * without a module or device. */
 MO_API mo_status mo_gpu_selftest(int n, double *max_diff, char *err, size_t err_size);
 
+/* ==== viewer support (issue 6; engine/shape_info.c, engine/debug_draw.c) =====
+ * Read-only views of a world for drawing it: every shape with its geometry and
+ * pose, and each contact's share of the last step's residual. The debug-draw
+ * interface (contacts, joints, boxes) is in moreau/debug_draw.h. */
+
+/* Live shapes in slot order: writes up to cap ids to out (may be NULL) and returns how many there are. */
+MO_API int mo_world_shapes(const mo_world *w, mo_shape_id *out, int cap);
+
+/* A shape as created (mo_shape_get_info). Array pointers are owned by the world
+ * and stay valid until the shape is destroyed; they are NULL for other types. */
+typedef struct mo_shape_info {
+    mo_shape_type type;
+    mo_body_id body;            /* owning body */
+    mo_body_type body_type;     /* its type (static, dynamic, kinematic) */
+    double radius;              /* sphere, capsule, cylinder, m */
+    double half_height;         /* capsule, cylinder: half the segment / axis length along local z, m */
+    mo_vec3 half_extents;       /* box, m */
+    double margin, friction, density;
+    mo_vec3 position;           /* pose in the body frame */
+    mo_quat orientation;
+    int vertex_count;           /* convex hull: the hull's vertices; mesh: the mesh's vertices */
+    const double *vertices;     /* (vertex_count x 3) x, y, z in the shape frame, m */
+    int triangle_count;         /* mesh */
+    const int *triangles;       /* (triangle_count x 3) counter-clockwise seen from outside */
+    int face_count;             /* convex hull: polygons (coplanar facets merged) */
+    const int *face_first;      /* (face_count + 1) offsets into face_vertices */
+    const int *face_vertices;   /* each face's vertex indices, counter-clockwise seen from outside */
+} mo_shape_info;
+
+/* Fills *out (not NULL) for a live shape; MO_ERR_STALE_ID otherwise. */
+MO_API mo_status mo_shape_get_info(const mo_world *w, mo_shape_id id, mo_shape_info *out);
+/* World pose of a shape's frame: its body's pose composed with its local pose.
+ * Either output may be NULL. */
+MO_API mo_status mo_shape_world_pose(const mo_world *w, mo_shape_id id, mo_vec3 *position, mo_quat *orientation);
+
+/* Each contact's share of the last step's CCP residual, in the order of
+ * mo_world_contacts: e_c = |g_c - P_K(g_c - a u_c)| / a (m/s) with g_c the
+ * contact's impulse, u_c = (N g + r)_c its relative velocity after the step
+ * (normal, tangents), K its friction cone and a = 1 / max_i N_ii over all the
+ * step's rows, so that the sum of e_c^2 and of the joints' like terms is
+ * stats.residual^2. Writes up to cap values to out (may be NULL) and returns
+ * the number of contacts (0 before the first step). */
+MO_API int mo_world_contact_residuals(const mo_world *w, double *out, int cap);
+/* ==== end of viewer support ================================================ */
+
 #ifdef __cplusplus
 }
 #endif

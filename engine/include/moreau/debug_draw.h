@@ -1,0 +1,79 @@
+/* debug_draw.h: what the engine knows, drawn by whoever asks.
+ *
+ * The engine has no graphics code. mo_world_debug_draw walks the world's last
+ * step (contacts, their impulses and residuals), its joints and its shapes'
+ * bounding boxes and calls the caller's primitives; a viewer implements them
+ * with OpenGL, a test records them. Everything is in world coordinates (m);
+ * colours are 0xRRGGBBAA. Only `line` is required: a NULL point, arrow, frame
+ * or box callback is drawn with lines instead (see each one). */
+#ifndef MOREAU_DEBUG_DRAW_H
+#define MOREAU_DEBUG_DRAW_H
+
+#include "moreau.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* what to draw (flags of mo_world_debug_draw) */
+enum {
+    MO_DRAW_CONTACTS = 1u << 0,  /* contact points (colour MO_DRAW_COLOR_CONTACT) */
+    MO_DRAW_NORMALS = 1u << 1,   /* contact normals, from A to B, normal_length long */
+    MO_DRAW_FORCES = 1u << 2,    /* contact forces on B (impulse / h, world vector) as arrows force_scale m/N long */
+    MO_DRAW_JOINTS = 1u << 3,    /* joint frames at both anchors, joint axes, the anchor-to-anchor error */
+    MO_DRAW_AABBS = 1u << 4,     /* every bounded shape's box (margin included; planes have none) */
+    MO_DRAW_RESIDUALS = 1u << 5, /* contact points coloured by their share of the CCP residual (implies points) */
+    MO_DRAW_ALL = 0x3fu
+};
+
+/* fixed colours (0xRRGGBBAA) */
+#define MO_DRAW_COLOR_CONTACT 0xff2020ffu   /* contact point */
+#define MO_DRAW_COLOR_NORMAL 0x20e0ffffu    /* contact normal */
+#define MO_DRAW_COLOR_FORCE 0xffd000ffu     /* contact force arrow */
+#define MO_DRAW_COLOR_AABB 0xff40ffffu      /* bounding box */
+#define MO_DRAW_COLOR_JOINT_AXIS 0xffffffffu /* revolute / prismatic axis, distance joint segment */
+#define MO_DRAW_COLOR_JOINT_ERROR 0xff8000ffu /* anchor A to anchor B (the joint's position error) */
+#define MO_DRAW_COLOR_X 0xff3030ffu         /* frame axes x, y, z */
+#define MO_DRAW_COLOR_Y 0x30ff30ffu
+#define MO_DRAW_COLOR_Z 0x3060ffffu
+
+typedef struct mo_debug_draw {
+    void *user;                   /* passed to every callback */
+    /* segment a-b (required) */
+    void (*line)(void *user, mo_vec3 a, mo_vec3 b, uint32_t rgba);
+    /* a point of the given size (pixels for a viewer); NULL: a 3-line cross of
+       half-size point_size m */
+    void (*point)(void *user, mo_vec3 p, double size, uint32_t rgba);
+    /* an arrow from tail to head; NULL: the shaft and two head lines */
+    void (*arrow)(void *user, mo_vec3 tail, mo_vec3 head, uint32_t rgba);
+    /* a frame: origin and orientation, axes scale m long in x, y, z colours; NULL: three lines */
+    void (*frame)(void *user, mo_vec3 origin, mo_quat q, double scale);
+    /* an axis-aligned box; NULL: its twelve edges */
+    void (*box)(void *user, mo_vec3 lo, mo_vec3 hi, uint32_t rgba);
+    double point_size;            /* default 0.02 */
+    double normal_length;         /* m; default 0.2 */
+    double force_scale;           /* m per N; default 0.01 */
+    double frame_scale;           /* m; default 0.15 */
+    /* residual colouring: contacts at or below residual_low are green, at or above
+       residual_high red, log-interpolated between; defaults 1e-6 and 1e-1 (m/s) */
+    double residual_low, residual_high;
+    int internal_value;           /* set by mo_default_debug_draw(); do not touch */
+} mo_debug_draw;
+
+MO_API mo_debug_draw mo_default_debug_draw(void);
+
+/* Calls dd's primitives for the last step's contacts (points, normals, forces,
+ * residual colours), the joints as they are now, and the shapes' bounding boxes
+ * as they are now, as flags choose, in that order: for each contact point, normal,
+ * force; then each joint; then each box. Before the first step there are no
+ * contacts. Returns MO_ERR_INVALID_ARGUMENT (and draws nothing) when w or dd is
+ * NULL, dd->line is NULL, or dd was not made by mo_default_debug_draw. */
+MO_API mo_status mo_world_debug_draw(const mo_world *w, const mo_debug_draw *dd, unsigned flags);
+
+/* Colour of a residual with dd's residual_low/high (green - yellow - red, opaque). */
+MO_API uint32_t mo_debug_draw_residual_color(const mo_debug_draw *dd, double residual);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
