@@ -15,7 +15,7 @@ mo_solver_fn mo_solver_table(mo_solver_kind k)
 
 void mo_problem_velocity(const mo_problem *p, const double *gamma, double *v)
 {
-    memcpy(v, p->v_tilde, (size_t)p->n * sizeof(double));
+    if (p->n > 0) memcpy(v, p->v_tilde, (size_t)p->n * sizeof(double)); /* n = 0: both may be NULL */
     /* serial scatter: the sum order is fixed, so results do not depend on threads */
     for (int r = 0; r < p->m; r++) {
         double g = gamma[r];

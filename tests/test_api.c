@@ -288,6 +288,31 @@ static void test_solver_switch(void)
     mo_world_destroy(w);
 }
 
+/* worlds with no dynamic degree of freedom step (every solver), and time advances */
+static void test_static_worlds(void)
+{
+    for (int k = MO_SOLVER_PGS; k < MO_SOLVER_COUNT; k++) {
+        mo_world *w = new_world();
+        mo_solver_settings ss = mo_world_solver(w);
+        ss.kind = (mo_solver_kind)k;
+        if (mo_world_set_solver(w, &ss) != MO_OK) { /* cholesky without CHOLMOD */
+            mo_world_destroy(w);
+            continue;
+        }
+        CHECK(mo_world_step(w) == MO_OK); /* empty */
+        mo_body_def g = mo_default_body_def();
+        g.type = MO_BODY_STATIC;
+        g.shape.type = MO_SHAPE_PLANE;
+        mo_body_id gid;
+        CHECK(mo_body_create(w, &g, &gid) == MO_OK);
+        for (int s = 0; s < 3; s++) CHECK(mo_world_step(w) == MO_OK);
+        mo_step_stats st = mo_world_last_stats(w);
+        CHECK(st.dofs == 0 && st.rows == 0 && st.contacts == 0 && st.nan_warnings == 0);
+        CHECK_NEAR(mo_world_time(w), 4.0 / 120.0, 1e-15);
+        mo_world_destroy(w);
+    }
+}
+
 int main(void)
 {
     test_defaults_and_world_errors();
@@ -295,5 +320,6 @@ int main(void)
     test_bad_input();
     test_determinism();
     test_solver_switch();
+    test_static_worlds();
     return check_result("test_api");
 }
