@@ -53,7 +53,7 @@ struct app {
     int res_count;
     float hist_iter[HIST], hist_ms[HIST], hist_solve_ms[HIST];
     int hist_n, hist_head;
-    double rtf, rtf_sim, rtf_wall, frame_ms, last_frame, force_max;
+    double rtf, frame_ms, last_frame, force_max;
     /* camera */
     double target[3], yaw, pitch, dist;
     double eye[3], right[3], up[3], fwd[3];
@@ -93,6 +93,7 @@ struct app {
     long frame_index;
     int shot_count;
     bool shot_requested;
+    bool creating; /* in app_create: messages go to its err, not stderr */
 };
 
 static double now_s(void)
@@ -114,7 +115,7 @@ static void message(app *a, const char *fmt, ...)
     vsnprintf(a->msg, sizeof a->msg, fmt, ap);
     va_end(ap);
     a->msg_time = now_s();
-    fprintf(stderr, "moreau-view: %s\n", a->msg);
+    if (!a->creating) fprintf(stderr, "moreau-view: %s\n", a->msg);
 }
 
 /* ---- scene ------------------------------------------------------------- */
@@ -230,7 +231,9 @@ static int load_scene(app *a, const char *path, bool reset)
     char err[1024] = "";
     mo_status st = mo_scene_file_load(path, &o, &s, err, sizeof err);
     if (st != MO_OK) {
-        message(a, "cannot open %s: %s", path, err[0] ? err : mo_status_name(st));
+        /* the loader's sentences name the file already */
+        if (err[0] && strstr(err, path)) message(a, "%s", err);
+        else message(a, "cannot open %s: %s", path, err[0] ? err : mo_status_name(st));
         return -1;
     }
     mo_scene_file_destroy(a->scene);
@@ -427,16 +430,13 @@ static void simulate(app *a, double dt)
             }
         }
     }
-    /* real-time factor over the last half second or so (wall time between frames) */
-    (void)t0;
-    a->rtf_sim += mo_world_time(a->w) - t_sim0;
-    double tn = now_s();
-    if (a->last_frame > 0) a->rtf_wall += tn - a->last_frame;
-    a->last_frame = tn;
-    if (a->rtf_wall > 0.5) {
-        a->rtf = a->rtf_sim / a->rtf_wall;
-        a->rtf_sim = a->rtf_wall = 0;
+    /* real-time factor: simulated time over wall time between frames, smoothed */
+    double tn = now_s(), dsim = mo_world_time(a->w) - t_sim0;
+    if (a->last_frame > 0 && tn > a->last_frame) {
+        double inst = dsim / (tn - a->last_frame);
+        a->rtf = a->rtf > 0 ? 0.95 * a->rtf + 0.05 * inst : inst;
     }
+    a->last_frame = tn;
 }
 
 /* ---- drawing the world ------------------------------------------------- */
@@ -1002,7 +1002,7 @@ void app_key(app *a, int key, int action, int mods)
     case GLFW_KEY_F: frame_scene(a); break;
     case GLFW_KEY_O:
         a->prompt = true;
-        snprintf(a->prompt_buf, sizeof a->prompt_buf, "%s", a->path);
+        a->prompt_buf[0] = 0;
         break;
     case GLFW_KEY_P:
     case GLFW_KEY_F12: a->shot_requested = true; break;
@@ -1205,6 +1205,8 @@ static void script_run(app *a)
             int b = button_of(tok[1]);
             if (b < 0) { script_fail(a, "unknown mouse button '%s'", tok[1]); return; }
             app_mouse_button(a, b, c[0] == 'p' ? GLFW_PRESS : GLFW_RELEASE, mods_of(tok, nt, 2));
+        } else if (!strcmp(c, "moveby") && nt == 3) {
+            app_cursor(a, a->mx + atof(tok[1]), a->my + atof(tok[2]));
         } else if (!strcmp(c, "scroll") && nt == 2) {
             app_scroll(a, atof(tok[1]));
         } else if (!strcmp(c, "drop") && nt == 2) {
@@ -1223,6 +1225,9 @@ static void script_run(app *a)
             if (!strcmp(tok[1], "step")) {
                 printf("step %llu time %.6f paused %d hash %016llx\n", (unsigned long long)mo_scene_file_steps(a->scene),
                        mo_world_time(a->w), a->paused ? 1 : 0, (unsigned long long)mo_world_state_hash(a->w));
+            } else if (!strcmp(tok[1], "camera")) {
+                printf("camera yaw %.6f pitch %.6f dist %.6f target %.6f %.6f %.6f\n", a->yaw * 180 / VM_PI,
+                       a->pitch * 180 / VM_PI, a->dist, a->target[0], a->target[1], a->target[2]);
             } else if (!strcmp(tok[1], "solver")) {
                 mo_solver_settings s = mo_world_solver(a->w);
                 printf("solver %s %d record %d last_iterations %d residuals %d\n", mo_solver_name(s.kind),
@@ -1314,11 +1319,13 @@ app *app_create(gfx *g, const app_options *o, char *err, size_t err_size)
             return NULL;
         }
     }
+    a->creating = true;
     if (load_scene(a, o->scene_path, false)) {
         snprintf(err, err_size, "%s", a->msg);
         app_destroy(a);
         return NULL;
     }
+    a->creating = false;
     return a;
 }
 

@@ -1,0 +1,557 @@
+/* test_viewer.c: moreau-view under Xvfb + Mesa, driven by scripts.
+ *
+ *   test_viewer VIEWER DATA_DIR OUT_DIR
+ *
+ * Starts Xvfb (-displayfd: it picks a free display) when DISPLAY is unset,
+ * runs the viewer headless on small scenes with --script, and asserts on the
+ * PNGs it writes (not blank, the sky, the ground and the box where the
+ * viewer's own projection puts it, overlay colours only when enabled, HUD
+ * text) and on what the scripts print (pause holds the state bit for bit,
+ * single steps, solver switching, the camera under the mouse, dragging a box
+ * up with the spring and letting it fall back, reset, opening and dropping
+ * scene files). Bad input: missing and broken scene files, no display, bad
+ * options. Exits 77 only when no OpenGL context can be made at all. */
+#include <errno.h>
+#include <fcntl.h>
+#include <png.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../check.h"
+
+static const char *viewer, *data_dir, *out_dir;
+static pid_t xvfb_pid = -1;
+
+static void stop_xvfb(void)
+{
+    if (xvfb_pid > 0) {
+        kill(xvfb_pid, SIGTERM);
+        waitpid(xvfb_pid, NULL, 0);
+        xvfb_pid = -1;
+    }
+}
+
+/* 0: a display is there (given or started); -1: none */
+static int ensure_display(void)
+{
+    const char *d = getenv("DISPLAY");
+    if (d && d[0]) return 0;
+    int fd[2];
+    if (pipe(fd)) return -1;
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        close(fd[0]);
+        if (fd[1] != 3) {
+            dup2(fd[1], 3);
+            close(fd[1]);
+        }
+        int nul = open("/dev/null", O_WRONLY);
+        if (nul >= 0) dup2(nul, 2), dup2(nul, 1);
+        execlp("Xvfb", "Xvfb", "-displayfd", "3", "-screen", "0", "1280x720x24", "-nolisten", "tcp", (char *)NULL);
+        _exit(127);
+    }
+    close(fd[1]);
+    xvfb_pid = pid;
+    atexit(stop_xvfb);
+    /* Xvfb writes the display number once it accepts connections */
+    char buf[32] = "";
+    size_t n = 0;
+    struct pollfd p = {fd[0], POLLIN, 0};
+    while (n < sizeof buf - 1 && poll(&p, 1, 15000) > 0) {
+        ssize_t r = read(fd[0], buf + n, sizeof buf - 1 - n);
+        if (r <= 0) break;
+        n += (size_t)r;
+        if (memchr(buf, '\n', n)) break;
+    }
+    close(fd[0]);
+    buf[n] = 0;
+    int num = atoi(buf);
+    if (n == 0 || (num == 0 && buf[0] != '0')) {
+        fprintf(stderr, "test_viewer: Xvfb did not start (is the xvfb package installed?)\n");
+        stop_xvfb();
+        return -1;
+    }
+    char disp[32];
+    snprintf(disp, sizeof disp, ":%d", num);
+    setenv("DISPLAY", disp, 1);
+    printf("started Xvfb on %s\n", disp);
+    return 0;
+}
+
+/* ---- running the viewer ---- */
+
+static char out_text[65536], err_text[65536];
+
+static void slurp(const char *path, char *buf, size_t n)
+{
+    buf[0] = 0;
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    size_t r = fread(buf, 1, n - 1, f);
+    buf[r] = 0;
+    fclose(f);
+}
+
+/* runs the viewer with args (NULL-terminated), stdout/stderr into out_text/err_text;
+   display: NULL = as set, else DISPLAY for the child; returns the exit code (-1 killed) */
+static int run(const char *name, const char *display, ...)
+{
+    const char *argv[32];
+    int argc = 0;
+    argv[argc++] = viewer;
+    va_list ap;
+    va_start(ap, display);
+    for (const char *a; argc < 31 && (a = va_arg(ap, const char *));) argv[argc++] = a;
+    va_end(ap);
+    argv[argc] = NULL;
+    char po[1024], pe[1024];
+    snprintf(po, sizeof po, "%s/%s.out", out_dir, name);
+    snprintf(pe, sizeof pe, "%s/%s.err", out_dir, name);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int o = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0644), e = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (o < 0 || e < 0) _exit(126);
+        dup2(o, 1), dup2(e, 2);
+        if (display) setenv("DISPLAY", display, 1);
+        execv(viewer, (char *const *)argv);
+        _exit(127);
+    }
+    int status = 0;
+    /* 50 s is far beyond any of these runs (ASan builds included) */
+    for (int i = 0; i < 1000; i++) {
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid) break;
+        if (i == 999) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            fprintf(stderr, "%s: killed after 50 s\n", name);
+            return -1;
+        }
+        struct timespec ts = {0, 50000000};
+        nanosleep(&ts, NULL);
+    }
+    slurp(po, out_text, sizeof out_text);
+    slurp(pe, err_text, sizeof err_text);
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (code != 0) fprintf(stderr, "--- %s exited %d; stderr:\n%s---\n", name, code, err_text);
+    return code;
+}
+
+static const char *write_script(const char *name, const char *text)
+{
+    static char path[8][1024];
+    static int k;
+    char *p = path[k++ % 8];
+    snprintf(p, 1024, "%s/%s.script", out_dir, name);
+    FILE *f = fopen(p, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+    return p;
+}
+
+static const char *data(const char *file)
+{
+    static char path[8][1024];
+    static int k;
+    char *p = path[k++ % 8];
+    snprintf(p, 1024, "%s/%s", data_dir, file);
+    return p;
+}
+
+static const char *out(const char *file)
+{
+    static char path[8][1024];
+    static int k;
+    char *p = path[k++ % 8];
+    snprintf(p, 1024, "%s/%s", out_dir, file);
+    return p;
+}
+
+/* the value after "key" in the first output line starting with prefix; NAN when absent */
+static double field(const char *prefix, int nth_line, const char *key)
+{
+    const char *s = out_text;
+    int seen = 0;
+    size_t lp = strlen(prefix);
+    while (*s) {
+        const char *e = strchr(s, '\n');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        if (len >= lp && !strncmp(s, prefix, lp) && seen++ == nth_line) {
+            char line[512];
+            snprintf(line, sizeof line, "%.*s", (int)len, s);
+            char *k = strstr(line, key);
+            if (!k) return NAN;
+            return atof(k + strlen(key));
+        }
+        s += len + (e ? 1 : 0);
+    }
+    return NAN;
+}
+
+/* the word after "key" in the nth line starting with prefix ("" when absent) */
+static const char *word(const char *prefix, int nth_line, const char *key)
+{
+    static char w[128];
+    w[0] = 0;
+    const char *s = out_text;
+    int seen = 0;
+    size_t lp = strlen(prefix);
+    while (*s) {
+        const char *e = strchr(s, '\n');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        if (len >= lp && !strncmp(s, prefix, lp) && seen++ == nth_line) {
+            char line[512];
+            snprintf(line, sizeof line, "%.*s", (int)len, s);
+            char *k = strstr(line, key);
+            if (k) sscanf(k + strlen(key), "%127s", w);
+            return w;
+        }
+        s += len + (e ? 1 : 0);
+    }
+    return w;
+}
+
+/* ---- images ---- */
+
+typedef struct image { int w, h; unsigned char *rgb; } image;
+
+static int read_png(const char *path, image *im)
+{
+    memset(im, 0, sizeof *im);
+    png_image p;
+    memset(&p, 0, sizeof p);
+    p.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_file(&p, path)) {
+        fprintf(stderr, "cannot read %s\n", path);
+        return -1;
+    }
+    p.format = PNG_FORMAT_RGB;
+    im->w = (int)p.width, im->h = (int)p.height;
+    im->rgb = malloc(PNG_IMAGE_SIZE(p));
+    if (!im->rgb || !png_image_finish_read(&p, NULL, im->rgb, 0, NULL)) {
+        free(im->rgb);
+        im->rgb = NULL;
+        png_image_free(&p);
+        return -1;
+    }
+    return 0;
+}
+
+static const unsigned char *px(const image *im, int x, int y) { return im->rgb + 3 * ((size_t)y * im->w + x); }
+
+/* pixels of exactly this colour in [x0, x1) x [y0, y1) */
+static int count_color(const image *im, unsigned rgb, int x0, int y0, int x1, int y1)
+{
+    int n = 0;
+    for (int y = y0; y < y1 && y < im->h; y++)
+        for (int x = x0; x < x1 && x < im->w; x++) {
+            const unsigned char *p = px(im, x, y);
+            n += p[0] == (rgb >> 16 & 255) && p[1] == (rgb >> 8 & 255) && p[2] == (rgb & 255);
+        }
+    return n;
+}
+
+/* pixels in the residual ramp (green - yellow - red, blue 0, one channel full) */
+static int count_ramp(const image *im)
+{
+    int n = 0;
+    for (int i = 0; i < im->w * im->h; i++) {
+        const unsigned char *p = im->rgb + 3 * (size_t)i;
+        n += p[2] == 0 && (p[0] == 255 || p[1] == 255);
+    }
+    return n;
+}
+
+static int distinct_colors(const image *im)
+{
+    static unsigned char seen[1 << 18];
+    memset(seen, 0, sizeof seen);
+    int n = 0;
+    for (int i = 0; i < im->w * im->h; i++) {
+        const unsigned char *p = im->rgb + 3 * (size_t)i;
+        unsigned k = (unsigned)(p[0] >> 2) << 12 | (unsigned)(p[1] >> 2) << 6 | (unsigned)(p[2] >> 2);
+        if (!seen[k]) seen[k] = 1, n++;
+    }
+    return n;
+}
+
+#define BG 0x292e38u /* the clear colour (0.16, 0.18, 0.22) */
+
+static bool near_rgb(const unsigned char *p, unsigned rgb, int tol)
+{
+    return abs(p[0] - (int)(rgb >> 16 & 255)) <= tol && abs(p[1] - (int)(rgb >> 8 & 255)) <= tol &&
+           abs(p[2] - (int)(rgb & 255)) <= tol;
+}
+
+/* ---- the tests ---- */
+
+/* render the box scene; plain, with contacts + forces, with residual colours, with AABBs */
+static void test_render(void)
+{
+    char text[4096];
+    snprintf(text, sizeof text,
+             "camera -60 10 4 0 0 0.25\n"
+             "key g\n"
+             "frames 20\n"
+             "print project box\n"
+             "print step\n"
+             "screenshot %s/plain.png\n"
+             "key 1\nkey 3\n"
+             "frames 2\n"
+             "screenshot %s/overlay.png\n"
+             "key 1\nkey 3\nkey 7\n"
+             "frames 2\n"
+             "screenshot %s/residual.png\n"
+             "key 7\nkey 5\n"
+             "frames 1\n"
+             "screenshot %s/aabb.png\n",
+             out_dir, out_dir, out_dir, out_dir);
+    const char *s = write_script("render", text);
+    int code = run("render", NULL, data("box.lua"), "--headless", "--script", s, NULL);
+    CHECK(code == 0);
+    if (code) return;
+    double bx = NAN, by = NAN;
+    const char *pl = strstr(out_text, "project box ");
+    if (pl) sscanf(pl, "project box %lf %lf", &bx, &by);
+    CHECK(field("step", 0, "step ") == 20);
+    image plain, ov, res, ab;
+    if (read_png(out("plain.png"), &plain) || read_png(out("overlay.png"), &ov) ||
+        read_png(out("residual.png"), &res) || read_png(out("aabb.png"), &ab)) {
+        CHECK(!"screenshots readable");
+        return;
+    }
+    CHECK(plain.w == 1280 && plain.h == 720);
+    /* not blank */
+    int dc = distinct_colors(&plain);
+    printf("distinct colours (6 bits per channel): %d\n", dc);
+    CHECK(dc >= 8); /* sky, ground, grid, three lit box faces, HUD panel and text */
+    /* the box where the viewer projects its centre: a saturated body colour, not sky nor ground */
+    CHECK(bx > 400 && bx < 880 && by > 200 && by < 600);
+    if (bx > 0 && by > 0) {
+        const unsigned char *p = px(&plain, (int)bx, (int)by);
+        int mx = p[0] > p[1] ? (p[0] > p[2] ? p[0] : p[2]) : (p[1] > p[2] ? p[1] : p[2]);
+        int mn = p[0] < p[1] ? (p[0] < p[2] ? p[0] : p[2]) : (p[1] < p[2] ? p[1] : p[2]);
+        printf("box pixel (%.0f, %.0f): %d %d %d\n", bx, by, p[0], p[1], p[2]);
+        CHECK(mx - mn > 40);
+        /* and the same pixel 200 px to the side is not the box */
+        const unsigned char *q = px(&plain, (int)bx + 200, (int)by);
+        CHECK(!near_rgb(q, (unsigned)p[0] << 16 | (unsigned)p[1] << 8 | p[2], 8));
+    }
+    /* sky above the horizon: the clear colour; the ground below the box: grey, lit, not the sky */
+    CHECK(near_rgb(px(&plain, 640, 160), BG, 1));
+    const unsigned char *gp = px(&plain, 640, 700);
+    printf("sky pixel: %d %d %d, ground pixel: %d %d %d\n", px(&plain, 640, 160)[0], px(&plain, 640, 160)[1],
+           px(&plain, 640, 160)[2], gp[0], gp[1], gp[2]);
+    CHECK(!near_rgb(gp, BG, 6));
+    CHECK(abs(gp[0] - gp[1]) < 20 && abs(gp[1] - gp[2]) < 25 && gp[0] > 50);
+    /* HUD text (white) in the top left */
+    CHECK(count_color(&plain, 0xffffff, 0, 0, 900, 120) > 500);
+    /* overlays: contact points (ff2020) and force arrows (ffd000) only when on */
+    int c0 = count_color(&plain, 0xff2020, 0, 0, plain.w, plain.h), c1 = count_color(&ov, 0xff2020, 0, 0, ov.w, ov.h);
+    int f0 = count_color(&plain, 0xffd000, 0, 0, plain.w, plain.h), f1 = count_color(&ov, 0xffd000, 0, 0, ov.w, ov.h);
+    int r0 = count_ramp(&plain), r1 = count_ramp(&res);
+    int a0 = count_color(&plain, 0xff40ff, 0, 0, plain.w, plain.h), a1 = count_color(&ab, 0xff40ff, 0, 0, ab.w, ab.h);
+    printf("overlay pixels off/on: contacts %d/%d, forces %d/%d, residual ramp %d/%d, aabb %d/%d\n", c0, c1, f0, f1,
+           r0, r1, a0, a1);
+    CHECK(c0 == 0 && c1 >= 4 * 20);
+    CHECK(f0 == 0 && f1 >= 40);
+    CHECK(r0 == 0 && r1 >= 4 * 20);
+    CHECK(a0 == 0 && a1 >= 200);
+    /* the contact points sit near the bottom of the box, below its centre on screen */
+    int below = count_color(&ov, 0xff2020, (int)bx - 150, (int)by, (int)bx + 150, (int)by + 150);
+    CHECK(below == c1);
+    free(plain.rgb), free(ov.rgb), free(res.rgb), free(ab.rgb);
+}
+
+/* pause, single steps, solver keys, orbit and zoom, drag the box up with the spring, release, reset */
+static void test_input(void)
+{
+    const char *s = write_script("input", "camera -60 10 4 0 0 0.25\n"
+                                          "frames 5\n"
+                                          "key space\n"
+                                          "print step\n"
+                                          "frames 30\n"
+                                          "print step\n"
+                                          "key n\nkey n\nkey n\n"
+                                          "frames 1\n"
+                                          "print step\n"
+                                          "key tab\nkey [\n"
+                                          "print solver\n"
+                                          "key tab shift\nkey ]\nkey ]\n"
+                                          "print solver\n"
+                                          "print camera\n"
+                                          "move 100 300\npress left\nmoveby 50 0\nmoveby 50 -20\nrelease left\n"
+                                          "scroll 1\n"
+                                          "print camera\n"
+                                          "camera -60 10 4 0 0 0.25\n"
+                                          "key space\n"
+                                          "move body box\n"
+                                          "press left ctrl\n"
+                                          "moveby 0 -30\nframes 2\nmoveby 0 -30\nframes 2\nmoveby 0 -30\nframes 2\n"
+                                          "moveby 0 -30\nframes 2\nmoveby 0 -30\nframes 2\n"
+                                          "frames 240\n"
+                                          "print body box\n"
+                                          "release left\n"
+                                          "frames 240\n"
+                                          "print body box\n"
+                                          "print step\n"
+                                          "key r\n"
+                                          "print step\n"
+                                          "print body box\n");
+    int code = run("input", NULL, data("box.lua"), "--headless", "--script", s, "--size", "800x600", NULL);
+    CHECK(code == 0);
+    if (code) return;
+    /* pause holds the state bit for bit; three single steps advance exactly three */
+    double s0 = field("step", 0, "step "), s1 = field("step", 1, "step "), s2 = field("step", 2, "step ");
+    CHECK(s0 == 5 && s1 == 5 && s2 == 8);
+    CHECK(!strcmp(word("step", 0, "hash "), word("step", 1, "hash ")));
+    CHECK(field("step", 1, "paused ") == 1);
+    /* Tab: next solver (pgs -> jacobi); [ halves the budget; shift+Tab back; ] ] quadruples */
+    CHECK(!strcmp(word("solver", 0, "solver "), "jacobi"));
+    CHECK(field("solver", 0, "jacobi ") == 20);
+    CHECK(field("solver", 0, "record ") == 1);
+    CHECK(!strcmp(word("solver", 1, "solver "), "pgs"));
+    CHECK(field("solver", 1, "pgs ") == 80);
+    /* the stepped solves recorded their residual history */
+    CHECK(field("solver", 0, "residuals ") > 0);
+    /* left drag by (100, -20) px turns the camera by 0.006 rad per px; one wheel notch: distance x 0.88 */
+    double y0 = field("camera", 0, "yaw "), y1 = field("camera", 1, "yaw ");
+    double p0 = field("camera", 0, "pitch "), p1 = field("camera", 1, "pitch ");
+    CHECK_NEAR(y1 - y0, -0.006 * 100 * 180 / 3.14159265358979, 1e-4);
+    CHECK_NEAR(p1 - p0, 0.006 * -20 * 180 / 3.14159265358979, 1e-4);
+    CHECK_NEAR(field("camera", 1, "dist "), 4 * 0.88, 1e-6);
+    /* the spring lifted the box (150 px up at 4 m is about 0.75 m), it fell back once released */
+    double z_up = NAN, z_down = NAN;
+    {
+        const char *l = strstr(out_text, "body box ");
+        double x, y, z;
+        if (l && sscanf(l, "body box %lf %lf %lf", &x, &y, &z) == 3) z_up = z;
+        l = l ? strstr(l + 1, "body box ") : NULL;
+        if (l && sscanf(l, "body box %lf %lf %lf", &x, &y, &z) == 3) z_down = z;
+    }
+    printf("box held at z = %.4f m, released at z = %.4f m\n", z_up, z_down);
+    CHECK(z_up > 0.7 && z_up < 1.3);
+    CHECK_NEAR(z_down, 0.25, 0.01);
+    /* reset: step 0, the box back at its start */
+    CHECK(field("step", 4, "step ") == 0);
+    CHECK(strstr(out_text, "step 0 time 0.000000") != NULL);
+    CHECK(strstr(out_text, "body box 0.000000 0.000000 0.250000") != NULL);
+}
+
+/* the path prompt and drag and drop: bad paths keep the scene and say why; a good one replaces it */
+static void test_open(void)
+{
+    char text[4096];
+    snprintf(text, sizeof text,
+             "frames 2\n"
+             "key o\ntype %s/no_such_scene.lua\nkey enter\n"
+             "print body box\n"
+             "key o\ntype %s\nkey enter\n"
+             "print body box\n"
+             "key o\ntype abc\nkey escape\n"
+             "print body box\n"
+             "drop %s\n"
+             "frames 2\n"
+             "print body ball\n"
+             "print step\n",
+             data_dir, data("broken.lua"), data("ball.lua"));
+    const char *s = write_script("open", text);
+    int code = run("open", NULL, data("box.lua"), "--headless", "--script", s, "--size", "320x240", NULL);
+    CHECK(code == 0);
+    CHECK(strstr(err_text, "no_such_scene.lua") != NULL);
+    CHECK(strstr(err_text, "broken.lua:4:") != NULL);
+    CHECK(strstr(out_text, "body box 0.000000 0.000000 0.250000") != NULL);
+    /* three prints of the box: the scene survived both failures and the cancelled prompt */
+    const char *p = out_text;
+    int boxes = 0;
+    while ((p = strstr(p, "body box "))) boxes++, p++;
+    CHECK(boxes == 3);
+    CHECK(strstr(out_text, "body ball 0.000000 0.000000 0.3") != NULL);
+    CHECK(field("step", 0, "step ") == 2);
+}
+
+/* bad input and no display: plain messages and exit codes, never a crash */
+static void test_errors(void)
+{
+    CHECK(run("missing", NULL, data("no_such.lua"), "--headless", "--frames", "1", NULL) == 1);
+    CHECK(strstr(err_text, "cannot open") && strstr(err_text, "no_such.lua"));
+    CHECK(run("broken", NULL, data("broken.lua"), "--headless", "--frames", "1", NULL) == 1);
+    CHECK(strstr(err_text, "broken.lua:4:") != NULL);
+    CHECK(run("nodisplay", "", data("box.lua"), NULL) == 3);
+    CHECK(strstr(err_text, "no display") && strstr(err_text, "--headless") && strstr(err_text, "moreau-run"));
+    CHECK(run("badopt", NULL, "--frobnicate", NULL) == 2);
+    CHECK(strstr(err_text, "--frobnicate") != NULL);
+    const char *s = write_script("badscript", "frames 1\nwiggle 3\n");
+    CHECK(run("badscript", NULL, data("box.lua"), "--headless", "--script", s, "--size", "64x64", NULL) == 1);
+    CHECK(strstr(err_text, "badscript.script:2: unknown command 'wiggle'") != NULL);
+}
+
+/* --record writes one PNG per frame; --frames + --screenshot */
+static void test_record(void)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/record", out_dir);
+    for (int i = 0; i < 8; i++) {
+        char f[1100];
+        snprintf(f, sizeof f, "%s/frame-%06d.png", dir, i);
+        unlink(f);
+    }
+    int code = run("record", NULL, data("shapes.lua"), "--headless", "--frames", "3", "--record", dir, "--size",
+                   "320x240", "--screenshot", out("shapes.png"), NULL);
+    CHECK(code == 0);
+    for (int i = 0; i < 4; i++) {
+        char f[1100];
+        snprintf(f, sizeof f, "%s/frame-%06d.png", dir, i);
+        image im = {0, 0, NULL};
+        int ok = access(f, F_OK) == 0 && read_png(f, &im) == 0;
+        CHECK(ok == (i < 3));
+        if (ok) {
+            CHECK(im.w == 320 && im.h == 240 && distinct_colors(&im) > 20);
+            free(im.rgb);
+        }
+    }
+    image im;
+    CHECK(read_png(out("shapes.png"), &im) == 0);
+    if (im.rgb) {
+        CHECK(im.w == 320 && im.h == 240);
+        free(im.rgb);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        fprintf(stderr, "usage: test_viewer VIEWER DATA_DIR OUT_DIR\n");
+        return 2;
+    }
+    viewer = argv[1], data_dir = argv[2], out_dir = argv[3];
+    if (ensure_display()) {
+        printf("SKIP: no display and Xvfb could not be started\n");
+        return 77;
+    }
+    /* can a GL 3.3 context be made at all? */
+    int code = run("probe", NULL, data("box.lua"), "--headless", "--frames", "1", "--size", "64x64", NULL);
+    if (code == 3) {
+        printf("SKIP: no OpenGL 3.3 core context: %s\n", err_text);
+        return 77;
+    }
+    CHECK(code == 0);
+    test_render();
+    test_input();
+    test_open();
+    test_errors();
+    test_record();
+    return check_result_counted("viewer");
+}
