@@ -115,6 +115,12 @@ const char *mo_solver_name(mo_solver_kind k)
     return (int)k >= 0 && k < MO_SOLVER_COUNT ? solver_names[k] : "?";
 }
 
+bool mo_solver_available(mo_solver_kind k)
+{
+    if ((int)k < 0 || k >= MO_SOLVER_COUNT) return false;
+    return k != MO_SOLVER_CHOLESKY || mo_cholesky_available();
+}
+
 bool mo_solver_from_name(const char *name, mo_solver_kind *out)
 {
     if (!name) return false;

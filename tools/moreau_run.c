@@ -41,6 +41,7 @@ static void usage(FILE *f)
             "  --projections P     Gauss-Newton position projections of rigid joint rows per step (default 0)\n"
             "  --no-warm-start     start each solve from zero impulses\n"
             "  --threads N         worker threads (default 1)\n"
+            "  --substeps K        each step runs K steps of h/K (default 1, or the scene's)\n"
             "  --csv FILE          per-step statistics as CSV\n"
             "  --residuals FILE    per-iteration residuals of every step as CSV (step,iteration,ccp,coulomb)\n"
             "  --export-fclib DIR  write each step's contact problem as FCLIB HDF5 (DIR/SCENE-stepNNNNNN.hdf5)\n"
@@ -122,7 +123,7 @@ int main(int argc, char **argv)
     const char *scene = NULL, *csv_path = NULL, *res_path = NULL, *export_dir = NULL, *traj_path = NULL,
                *out_dir = NULL;
     int exported = 0;
-    int steps = -1, threads = 1, show = isatty(STDERR_FILENO), do_check = 0, threads_given = 0;
+    int steps = -1, threads = 1, show = isatty(STDERR_FILENO), do_check = 0, threads_given = 0, substeps = 0;
     double seconds = -1.0;
     cli_solver cli;
     memset(&cli, 0, sizeof cli);
@@ -170,6 +171,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--projections")) { NEED(); cli.s.position_projections = atoi(val); cli.projections = true; }
         else if (!strcmp(a, "--no-warm-start")) cli.no_warm = true;
         else if (!strcmp(a, "--threads")) { NEED(); threads = atoi(val); threads_given = 1; }
+        else if (!strcmp(a, "--substeps")) { NEED(); substeps = atoi(val); if (substeps < 1) substeps = -1; }
         else if (!strcmp(a, "--csv")) { NEED(); csv_path = val; }
         else if (!strcmp(a, "--residuals")) { NEED(); res_path = val; cli.residuals = true; }
         else if (!strcmp(a, "--export-fclib")) { NEED(); export_dir = val; }
@@ -227,7 +229,8 @@ int main(int argc, char **argv)
         w = mo_scene_file_world(sf);
         mo_solver_settings ss = mo_world_solver(w);
         apply_cli(&cli, &ss);
-        if (mo_world_set_solver(w, &ss) != MO_OK || (threads_given && mo_world_set_threads(w, threads) != MO_OK)) {
+        if (mo_world_set_solver(w, &ss) != MO_OK || (threads_given && mo_world_set_threads(w, threads) != MO_OK) ||
+            (substeps && mo_world_set_substeps(w, substeps) != MO_OK)) {
             fprintf(stderr, "moreau-run: %s\n", mo_world_last_error(w));
             mo_scene_file_destroy(sf);
             return 2;
@@ -241,6 +244,7 @@ int main(int argc, char **argv)
         mo_world_def wd = mo_default_world_def();
         apply_cli(&cli, &wd.solver);
         wd.threads = threads;
+        if (substeps) wd.substeps = substeps;
         if (mo_world_create(&wd, &w, err, sizeof err) != MO_OK) {
             fprintf(stderr, "moreau-run: %s\n", err);
             return 1;
@@ -412,9 +416,9 @@ int main(int argc, char **argv)
 
     static const char *const friction_names[] = {"cone", "box", "polyhedral"};
     mo_solver_settings ss = mo_world_solver(w);
-    printf("scene=%s steps=%d h=%.6f solver=%s friction=%s iterations=%d warm_start=%d threads=%d\n", scene, steps, h,
+    printf("scene=%s steps=%d h=%.6f solver=%s friction=%s iterations=%d warm_start=%d threads=%d substeps=%d\n", scene, steps, h,
            mo_solver_name(ss.kind), ss.friction <= MO_FRICTION_POLYHEDRAL ? friction_names[ss.friction] : "?",
-           ss.max_iterations, (int)ss.warm_start, threads);
+           ss.max_iterations, (int)ss.warm_start, threads, mo_world_substeps(w));
     printf("ms_per_step median=%.4f mean=%.4f", med, steps ? 1e3 * total_s / steps : 0.0);
     for (int k = 0; k < 5; k++) printf(" %s=%.4f", names[k], med_stage[k]);
     printf("\n");

@@ -425,6 +425,7 @@ static void test_twin(const char *file, const char *builtin, int steps)
     mo_world *wf = mo_scene_file_world(s);
     mo_world_def wd = mo_default_world_def();
     wd.solver = mo_world_solver(wf);
+    wd.substeps = mo_world_substeps(wf);
     mo_world *wc = NULL;
     char err[512];
     mo_scene sc;

@@ -139,6 +139,8 @@ MO_API mo_solver_settings mo_default_solver_settings(void);
 MO_API const char *mo_solver_name(mo_solver_kind k);
 /* the solver of a name given by mo_solver_name; false when no solver has that name */
 MO_API bool mo_solver_from_name(const char *name, mo_solver_kind *out);
+/* True when this build can run solver k (MO_SOLVER_CHOLESKY needs CHOLMOD); false for unknown kinds. */
+MO_API bool mo_solver_available(mo_solver_kind k);
 
 /* ---- world ---------------------------------------------------------------- */
 

@@ -575,6 +575,15 @@ static int l_set_solver(lua_State *L)
     return 0;
 }
 
+/* moreau.solver_available(name): this build can run it (cholesky needs CHOLMOD) */
+static int l_solver_available(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    mo_solver_kind k;
+    lua_pushboolean(L, mo_solver_from_name(name, &k) && mo_solver_available(k));
+    return 1;
+}
+
 static int l_solver(lua_State *L)
 {
     mo_solver_settings ss = mo_world_solver(mo_lua_world(L));
@@ -1488,7 +1497,8 @@ void mo_lua_open_api(lua_State *L)
         {"gravity", l_gravity},       {"set_time_step", l_set_time_step}, {"time_step", l_time_step},
         {"time", l_time},             {"steps", l_steps},       {"state_hash", l_state_hash},
         {"stats", l_stats},           {"contacts", l_contacts}, {"raycast", l_raycast},
-        {"axis_angle", l_axis_angle}, {"rotate", l_rotate},     {NULL, NULL}};
+        {"axis_angle", l_axis_angle}, {"rotate", l_rotate},     {"solver_available", l_solver_available},
+        {NULL, NULL}};
     luaL_setfuncs(L, verbs, 0);
     luaL_setfuncs(L, queries, 0);
     for (int i = 0; verbs[i].name; i++) {
