@@ -12,14 +12,16 @@
  *               singular values, scales 1e-100..1e100): R^T R = I, det R = +1,
  *               S symmetric, R S = F, S semi-definite when det F >= 0, R the
  *               closest rotation (tr(R^T F) >= tr(Q^T F) for random and
- *               nearby Q), no NaN.
+ *               nearby Q), no NaN; bound 1e-14.
  *   dFdx        dF/dx (9 x 12) against central differences of F.
  *   jacobians   central differences, step h = 1e-6 (element size ~1), of:
  *               corotational rows with R fixed; the same rows with R = R(F(x))
  *               against mo_fem_corot_jacobian_full; Neo-Hookean rows. States:
  *               near identity, large rotations, large stretches, near
  *               inversion (sigma_3 = 0.05), inverted (sigma_3 < 0). Bound:
- *               max |J - J_fd| <= 1e-6 max(1, max |J|).
+ *               max |J - J_fd| <= 1e-6 max(1, max |J|). The fixed-R and the
+ *               full corotational Jacobians give the same force J^T V K C
+ *               (R's variation does no work) to 1e-12.
  *   forces      f = J^T lambda, lambda = -E^-1 C (compliance form) against
  *               central differences of the element energy Psi V (both
  *               materials, the same states); 1/2 C^T E^-1 C = Psi V (+ the
@@ -60,6 +62,7 @@
 /* worst figures, printed at the end */
 static double worst_polar = 0.0, worst_jac_fixed = 0.0, worst_jac_full = 0.0, worst_jac_nh = 0.0;
 static double worst_force_corot = 0.0, worst_force_nh = 0.0, worst_static = 0.0;
+static int worst_sweeps = 0;
 
 /* ---- own small math ---- */
 
@@ -303,6 +306,7 @@ static void check_polar(const double *F, const char *what)
     int fin = all_finite(R, 9) && all_finite(S, 9) && all_finite(sg, 3);
     CHECK(fin);
     CHECK(sweeps < MO_FEM_SVD_MAX_SWEEPS);
+    if (sweeps > worst_sweeps) worst_sweeps = sweeps;
     double nF = 0.0;
     for (int k = 0; k < 9; k++) nF += F[k] * F[k];
     nF = sqrt(nF);
@@ -405,6 +409,8 @@ static void test_polar(void)
     /* a rank-1 F with its vectors on the axes, and diag with a permutation */
     diag3(0, 0, 5, D);
     check_polar(D, "rank-1 axis");
+    printf("polar: max |R^T R - I|, |det R - 1|, |R S - F| / |F| = %.2g; at most %d Jacobi sweeps\n", worst_polar,
+           worst_sweeps);
 }
 
 /* ---- dF/dx ---- */
@@ -507,6 +513,14 @@ static void test_jacobians(void)
         mo_fem_corot_rows(Fx, R, C);
         CHECK_NEAR(C[0], S[0] - 1.0, 1e-13);
         CHECK_NEAR(C[3], 2.0 * S[5], 1e-13);
+        /* R's variation does no work: J_full^T (V K) C = J_fixed^T (V K) C */
+        double VK[36], ff[12], fx[12];
+        mo_fem_corot_stiffness(&m, t.V, VK);
+        mo_fem_rows_force(6, C, J6, VK, (double *)0, fx);
+        mo_fem_rows_force(6, C, Jf, VK, (double *)0, ff);
+        double dfx = 0.0;
+        for (int c = 0; c < 12; c++) dfx = fmax(dfx, fabs(ff[c] - fx[c]));
+        CHECK(dfx <= 1e-12 * fmax(m.mu_l * t.V, maxabs(fx, 12)));
     }
     printf("Jacobians, max |J - J_fd| / max(1, |J|) per state (corot R fixed / corot full / NH):\n");
     for (int k = 0; k < ST_COUNT; k++) {
