@@ -17,6 +17,7 @@
  *   jacobians   central differences, step h = 1e-6 (element size ~1), of:
  *               corotational rows with R fixed; the same rows with R = R(F(x))
  *               against mo_fem_corot_jacobian_full; Neo-Hookean rows. States:
+ *               the rest state under a rotation (F = Q, repeated stretches),
  *               near identity, large rotations, large stretches, near
  *               inversion (sigma_3 = 0.05), inverted (sigma_3 < 0). Bound:
  *               max |J - J_fd| <= 1e-6 max(1, max |J|). The fixed-R and the
@@ -165,13 +166,16 @@ static void random_F_sv(uint64_t *s, double s0, double s1, double s2, double *F)
 }
 
 /* the families of states of the Jacobian and force checks */
-enum { ST_NEAR_I, ST_ROTATED, ST_STRETCHED, ST_NEAR_INVERSION, ST_INVERTED, ST_COUNT };
-static const char *state_name[ST_COUNT] = {"near identity", "large rotation", "large stretch", "near inversion",
-                                           "inverted"};
+enum { ST_REST, ST_NEAR_I, ST_ROTATED, ST_STRETCHED, ST_NEAR_INVERSION, ST_INVERTED, ST_COUNT };
+static const char *state_name[ST_COUNT] = {"rest (F = Q)", "near identity", "large rotation", "large stretch",
+                                           "near inversion", "inverted"};
 
 static void random_state(uint64_t *s, int kind, double *F)
 {
     switch (kind) {
+    case ST_REST: /* exactly at rest under a rotation: three equal stretches */
+        sm64_rotation(s, F);
+        break;
     case ST_NEAR_I:
         for (int k = 0; k < 9; k++) F[k] = (k % 4 == 0 ? 1.0 : 0.0) + sm64_uniform(s, -0.1, 0.1);
         break;
