@@ -203,7 +203,11 @@ static void test_settings(void)
                           "got 0.0001, 0.1, 1.5, 0, 0");
     s = d;
     s.kind = MO_SOLVER_COUNT;
-    expect_refused(w, &s, "solver kind 7 is not a known solver");
+    {
+        char want[64];
+        snprintf(want, sizeof want, "solver kind %d is not a known solver", (int)MO_SOLVER_COUNT);
+        expect_refused(w, &s, want);
+    }
     /* valid changes between steps are taken */
     s = d;
     s.kind = MO_SOLVER_SPG;

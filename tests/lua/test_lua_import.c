@@ -281,10 +281,12 @@ static void expect_mesh_refused(const char *what, const char *urdf, const char *
     mo_scene_check_result r[1];
     CHECK(mo_scene_file_checks(s, r, 1) == 0);
     char want[700];
-    snprintf(want, sizeof want, "urdf: %s/%s: mesh '", scene_dir, urdf);
+    /* refused before the file is opened or even looked for (mo_urdf_options.allow_file):
+     * the URDF's file:line and the mesh as written */
+    snprintf(want, sizeof want, "urdf: %s/%s:4: link 'a': collision mesh '", scene_dir, urdf);
     if (!strstr(r[0].detail, want) ||
         !strstr(r[0].detail, mesh_in_message) ||
-        !strstr(r[0].detail, "' is outside the scene's folder and the search paths")) {
+        !strstr(r[0].detail, "' is outside the folders this load may read")) {
         fprintf(stderr, "%s: message '%s'\n", what, r[0].detail);
         check_failures++;
     }
@@ -358,12 +360,15 @@ static void test_sandbox(void)
     /* URDFs inside whose meshes are outside: relative, package:// (resolved against the scene's
        parent folder, named like the temporary folder) and absolute */
     write_mesh_urdf("scene/esc_rel.urdf", "../outside.stl");
-    expect_mesh_refused("mesh ../ in urdf", "esc_rel.urdf", "/../outside.stl");
+    expect_mesh_refused("mesh ../ in urdf", "esc_rel.urdf", "'../outside.stl'");
+    /* the same answer for a file outside that does not exist: nothing outside is looked at */
+    write_mesh_urdf("scene/esc_none.urdf", "../does_not_exist.stl");
+    expect_mesh_refused("missing mesh ../ in urdf", "esc_none.urdf", "'../does_not_exist.stl'");
     const char *base = strrchr(tmpdir, '/') + 1;
     char pkg[400];
     snprintf(pkg, sizeof pkg, "package://%s/outside.stl", base);
     write_mesh_urdf("scene/esc_pkg.urdf", pkg);
-    expect_mesh_refused("package:// mesh in urdf", "esc_pkg.urdf", "/outside.stl");
+    expect_mesh_refused("package:// mesh in urdf", "esc_pkg.urdf", "/outside.stl'");
     snprintf(path, sizeof path, "%s/outside.stl", tmpdir);
     write_mesh_urdf("scene/esc_abs.urdf", path);
     expect_mesh_refused("absolute mesh in urdf", "esc_abs.urdf", path);

@@ -63,6 +63,12 @@ typedef struct mo_urdf_options {
     double massless_link_mass;       /* mass (kg > 0) given to moving links with no <inertial> or mass 0,
                                         with the inertia of a solid sphere of radius 0.05 m; default 0.01 */
     double friction;                 /* Coulomb mu of every collision shape; default 0.5 */
+    /* when set, a mesh path candidate is looked at (even for existence) only if allow_file
+     * returns true for it: untrusted callers (scene files) confine what a URDF may make the
+     * loader open; a mesh whose every candidate is refused fails with "outside the folders
+     * this load may read". Default NULL: any path. */
+    bool (*allow_file)(void *user, const char *path);
+    void *allow_user;
     int internal_value;              /* set by mo_default_urdf_options(); do not touch */
 } mo_urdf_options;
 

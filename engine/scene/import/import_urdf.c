@@ -148,6 +148,7 @@ typedef struct ctx {
     const mo_urdf_options *opt;
     char *err;
     size_t n;
+    bool refused; /* resolve: a candidate was refused by opt->allow_file */
 } ctx;
 
 static int fail(ctx *c, const xmlNode *node, const char *fmt, ...)
@@ -285,11 +286,16 @@ static bool file_exists(const char *p)
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static bool try_path(char *out, const char *a, const char *b)
+static bool try_path(ctx *c, char *out, const char *a, const char *b)
 {
     char buf[UR_PATH];
     int k = b ? snprintf(buf, sizeof buf, "%s/%s", a, b) : snprintf(buf, sizeof buf, "%s", a);
-    if (k < 0 || (size_t)k >= sizeof buf || !file_exists(buf)) return false;
+    if (k < 0 || (size_t)k >= sizeof buf) return false;
+    if (c->opt->allow_file && !c->opt->allow_file(c->opt->allow_user, buf)) {
+        c->refused = true;
+        return false;
+    }
+    if (!file_exists(buf)) return false;
     memcpy(out, buf, (size_t)k + 1);
     return true;
 }
@@ -316,28 +322,28 @@ static bool resolve(ctx *c, const char *uri, char *out)
             if (!o->search_paths[i]) continue;
             char sp[UR_PATH];
             if (snprintf(sp, sizeof sp, "%s/%s", o->search_paths[i], name) >= (int)sizeof sp) continue;
-            if (try_path(out, sp, rest) || try_path(out, o->search_paths[i], rest)) return true;
+            if (try_path(c, out, sp, rest) || try_path(c, out, o->search_paths[i], rest)) return true;
         }
         char d[UR_PATH];
         snprintf(d, sizeof d, "%s", c->dir);
         for (int up = 0; up < 8; up++) {
             char *last = strrchr(d, '/');
             const char *base = last ? last + 1 : d;
-            if (strcmp(base, name) == 0 && try_path(out, d, rest)) return true;
+            if (strcmp(base, name) == 0 && try_path(c, out, d, rest)) return true;
             if (!last) break;
             *last = '\0';
             if (!*d) break;
         }
         char parent[UR_PATH];
-        if (snprintf(parent, sizeof parent, "%s/..", c->dir) < (int)sizeof parent && try_path(out, parent, rest))
+        if (snprintf(parent, sizeof parent, "%s/..", c->dir) < (int)sizeof parent && try_path(c, out, parent, rest))
             return true;
         return false;
     }
-    if (strncmp(uri, "file://", 7) == 0) return try_path(out, uri + 7, NULL);
-    if (uri[0] == '/') return try_path(out, uri, NULL);
-    if (try_path(out, c->dir, uri)) return true;
+    if (strncmp(uri, "file://", 7) == 0) return try_path(c, out, uri + 7, NULL);
+    if (uri[0] == '/') return try_path(c, out, uri, NULL);
+    if (try_path(c, out, c->dir, uri)) return true;
     for (int i = 0; i < ns; i++)
-        if (o->search_paths[i] && try_path(out, o->search_paths[i], uri)) return true;
+        if (o->search_paths[i] && try_path(c, out, o->search_paths[i], uri)) return true;
     return false;
 }
 
@@ -389,7 +395,11 @@ static int parse_geom(ctx *c, const xmlNode *el, ur_geom *g, const char *who, co
         if (g->size.x == 0 || g->size.y == 0 || g->size.z == 0)
             return fail(c, s, "%s: %s mesh scale (%g %g %g) must be non-zero", who, what, g->size.x, g->size.y,
                         g->size.z);
-        if (!resolve(c, uri, g->mesh_path))
+        c->refused = false;
+        bool found = resolve(c, uri, g->mesh_path);
+        if (!found && c->refused)
+            return fail(c, s, "%s: %s mesh '%s' is outside the folders this load may read", who, what, uri);
+        if (!found)
             return fail(c, s, "%s: %s mesh '%s' not found (looked in %s and %d search path%s)", who, what, uri,
                         c->dir, c->opt->search_paths ? c->opt->nsearch_paths : 0,
                         (c->opt->search_paths ? c->opt->nsearch_paths : 0) == 1 ? "" : "s");
@@ -807,7 +817,7 @@ mo_status ur_robot_parse(const char *path, const mo_urdf_options *opt, ur_robot 
         err_size = sizeof localerr;
     }
     err[0] = '\0';
-    ctx c = {path, ".", opt, err, err_size};
+    ctx c = {path, ".", opt, err, err_size, false};
     const char *slash = strrchr(path, '/');
     if (slash) {
         size_t len = (size_t)(slash - path);

@@ -94,6 +94,49 @@ static bool inside_roots(mo_scene_file *s, const char *path)
     return false;
 }
 
+/* mo_urdf_options.allow_file for scene files: the candidate is first normalised
+ * lexically (".", "..", "//" removed; relative paths are refused) and must lie inside the
+ * allowed folders before anything touches the file system; an existing file must also lie
+ * inside them once symlinks are resolved (realpath). So a URDF cannot make the loader open,
+ * parse or even test for a file outside the scene's folders. */
+static bool urdf_allow_file(void *user, const char *path)
+{
+    mo_scene_file *s = (mo_scene_file *)user;
+    if (path[0] != '/') return false;
+    char norm[PATH_MAX];
+    size_t n = 0;
+    const char *p = path;
+    while (*p) {
+        while (*p == '/') p++;
+        if (!*p) break;
+        const char *e = strchr(p, '/');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == 1 && p[0] == '.') {
+            /* nothing */
+        } else if (len == 2 && p[0] == '.' && p[1] == '.') {
+            while (n > 0 && norm[n - 1] != '/') n--;
+            if (n > 0) n--; /* the slash */
+        } else {
+            if (n + 1 + len + 1 > sizeof norm) return false;
+            norm[n++] = '/';
+            memcpy(norm + n, p, len);
+            n += len;
+        }
+        p += len;
+    }
+    if (n == 0) norm[n++] = '/';
+    norm[n] = '\0';
+    bool in = false;
+    for (int r = 0; r < s->nroots && !in; r++) {
+        size_t k = strlen(s->roots[r]);
+        in = !strncmp(norm, s->roots[r], k) && (norm[k] == '/' || norm[k] == '\0' || (k == 1 && norm[0] == '/'));
+    }
+    if (!in) return false;
+    struct stat st;
+    if (stat(norm, &st) != 0) return true; /* does not exist: the loader finds nothing there */
+    return inside_roots(s, norm);
+}
+
 static const char *const mesh_modes[] = {"auto", "hull", "triangles", NULL};
 
 /* the model's arrays, freed by __gc whatever happens */
@@ -112,6 +155,7 @@ static int l_urdf(lua_State *L)
 {
     static const char *const keys[] = {"fixed_base", "position", "orientation", "search_paths", "meshes",
                                        "self_collision", "drive_stiffness", "drive_damping", "friction", NULL};
+    lua_settop(L, 2); /* moreau.urdf(path): the options slot is nil, not whatever is pushed next */
     mo_scene_file *s = mo_lua_scene(L);
     mo_world *w = mo_lua_world(L);
     size_t len;
@@ -119,6 +163,8 @@ static int l_urdf(lua_State *L)
     char abs[MO_LUA_PATH_MAX], display[MO_LUA_PATH_MAX];
     mo_lua_resolve_path(L, "urdf", path, len, abs, display);
     mo_urdf_options o = mo_default_urdf_options();
+    o.allow_file = urdf_allow_file;
+    o.allow_user = s;
     /* search folders: those given (each inside the allowed folders), else the allowed folders */
     int nsp = 0;
     const char **sp = (const char **)lua_newuserdatauv(L, (size_t)(s->nroots + 64) * sizeof(char *), 0);
