@@ -67,7 +67,8 @@ static void usage(FILE *f)
             "\n"
             "usage: moreau-bench scenes [DIR] [options]   (DIR: scene files, default scenes)\n"
             "  --scenes LIST       only these scene names (e.g. stack20,b4_wall; default all *.lua in DIR)\n"
-            "  --solvers LIST      solver kinds replacing each scene's (default pgs,apgd,spg)\n"
+            "  --solvers LIST      solver kinds replacing each scene's, or 'scene' for the scene's own\n"
+            "                      settings (default pgs,apgd,spg)\n"
             "  --time T            simulate at most T seconds of each scene (default: the scene's duration)\n"
             "  --iterations N      solver iterations per step instead of each scene's\n"
             "  --path DIR          more folders scene files may read from (repeatable)\n"
@@ -633,7 +634,7 @@ static void run_scene(const char *path, const char *solver, double tmax, int ite
     r->loaded = true;
     mo_world *w = mo_scene_file_world(sf);
     mo_solver_settings s = mo_world_solver(w);
-    if (!mo_solver_from_name(solver, &s.kind)) {
+    if (strcmp(solver, "scene") != 0 && !mo_solver_from_name(solver, &s.kind)) {
         snprintf(r->error, sizeof r->error, "unknown solver '%.31s'", solver);
         mo_scene_file_destroy(sf);
         r->loaded = false;
@@ -729,7 +730,7 @@ static int bench_scenes(int argc, char **argv)
     int nsol = parse_list(solver_list, solvers, MAX_CONFIGS);
     for (int k = 0; k < nsol; k++) {
         mo_solver_kind kind;
-        if (!mo_solver_from_name(solvers[k], &kind)) {
+        if (strcmp(solvers[k], "scene") != 0 && !mo_solver_from_name(solvers[k], &kind)) {
             fprintf(stderr, "moreau-bench: unknown solver '%s'\n", solvers[k]);
             return 2;
         }
