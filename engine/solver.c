@@ -84,7 +84,7 @@ void mo_problem_residuals(const mo_problem *p, const double *gamma, const double
         }
     }
     if (ccp) *ccp = sqrt(sum) / alpha;
-    if (coulomb && p->base) {
+    if (coulomb && p->base && p->m != p->base->m) {
         *coulomb = NAN; /* facet problems: defined only after expanding gamma (mo_solve) */
     } else if (coulomb) {
         double den = p->q_contact_norm;

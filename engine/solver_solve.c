@@ -223,6 +223,89 @@ static void poly_to_gamma(const mo_problem *q, const double *lambda, double *gam
         for (int k = 0; k < q->poly_len[i]; k++) gamma[q->poly_src[i] + k] += q->poly_e[3 * i + k] * lambda[i];
 }
 
+/* ---- diagonal scaling (settings.diagonal_scaling) ----
+ *
+ * gamma = S gamma-hat with S = diag(s), s = 1 / sqrt(mean of diag(N) over the
+ * block) for every row of a block: the problem in gamma-hat has N' = S N S
+ * (unit mean diagonal per block), r' = S r, bounds lo / s, hi / s, and each
+ * contact's cone unchanged (one s per contact). It is the facet machinery with
+ * one generator per row (poly_len 1, poly_e = s), so N' is applied as
+ * S (N (S x)). */
+
+typedef struct scale_buf {
+    mo_problem q;
+    int *src;
+    uint8_t *len;
+    double *e, *lo, *hi, *diag, *r, *g;
+} scale_buf;
+
+static void scale_free(scale_buf *b)
+{
+    free(b->src);
+    free(b->len);
+    free(b->e);
+    free(b->lo);
+    free(b->hi);
+    free(b->diag);
+    free(b->r);
+    free(b->g);
+}
+
+static int scale_build(const mo_problem *base, scale_buf *b)
+{
+    memset(b, 0, sizeof *b);
+    const int m = base->m;
+    size_t md = (size_t)(m > 0 ? m : 1);
+    b->src = malloc(md * sizeof(int));
+    b->len = malloc(md);
+    b->e = calloc(3 * md, sizeof(double));
+    b->lo = malloc(md * sizeof(double));
+    b->hi = malloc(md * sizeof(double));
+    b->diag = malloc(md * sizeof(double));
+    b->r = malloc(md * sizeof(double));
+    b->g = malloc(md * sizeof(double));
+    if (!b->src || !b->len || !b->e || !b->lo || !b->hi || !b->diag || !b->r || !b->g) {
+        scale_free(b);
+        return -1;
+    }
+    for (int k = 0; k < base->nblocks; k++) {
+        int r0 = base->block_row[k], nr = base->block_row[k + 1] - r0;
+        double avg = 0.0;
+        for (int i = 0; i < nr; i++) avg += base->diag[r0 + i];
+        avg /= (double)nr;
+        double sc = avg > 0.0 && isfinite(avg) ? 1.0 / sqrt(avg) : 1.0;
+        for (int i = r0; i < r0 + nr; i++) {
+            b->src[i] = i;
+            b->len[i] = 1;
+            b->e[3 * i] = sc;
+            b->diag[i] = sc * sc * base->diag[i];
+            b->lo[i] = base->lo[i] / sc; /* +-inf stay */
+            b->hi[i] = base->hi[i] / sc;
+            b->r[i] = sc * base->r[i];
+        }
+    }
+    mo_problem *q = &b->q;
+    memset(q, 0, sizeof *q);
+    q->m = m;
+    q->lo = b->lo;
+    q->hi = b->hi;
+    q->diag = b->diag;
+    q->nblocks = base->nblocks;
+    q->block_row = base->block_row;
+    q->block_kind = base->block_kind;
+    q->block_mu = base->block_mu;
+    q->block_eta = base->block_eta;
+    q->r = b->r;
+    q->q_contact_norm = base->q_contact_norm;
+    q->threads = base->threads;
+    q->stop_coulomb = base->stop_coulomb;
+    q->base = base;
+    q->poly_src = b->src;
+    q->poly_len = b->len;
+    q->poly_e = b->e;
+    return 0;
+}
+
 /* ---- the solve ---- */
 
 static bool has_contacts(const mo_problem *p)
@@ -237,7 +320,8 @@ static void solve_updates(const mo_problem *p, const mo_solver_settings *s, mo_s
 {
     mo_solver_fn fn = mo_solver_table(s->kind);
     int U = s->coulomb_updates;
-    if (U == 0 || s->kind == MO_SOLVER_PGS || p->base || !has_contacts(p)) {
+    /* facet problems (m differs from the base's) take no updates; scaled ones do */
+    if (U == 0 || s->kind == MO_SOLVER_PGS || (p->base && p->m != p->base->m) || !has_contacts(p)) {
         fn(p, s, o);
         return;
     }
@@ -299,10 +383,47 @@ static void solve_updates(const mo_problem *p, const mo_solver_settings *s, mo_s
     free(work);
 }
 
+/* the solve in gamma-hat (diagonal scaling); false when out of memory (nothing done) */
+static bool solve_scaled(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
+{
+    scale_buf b;
+    if (p->m == 0 || scale_build(p, &b) != 0) return false;
+    const mo_problem *q = &b.q;
+    double *scratch = malloc((mo_solver_scratch_size(q) + 1) * sizeof(double));
+    if (!scratch) {
+        scale_free(&b);
+        return false;
+    }
+    for (int i = 0; i < p->m; i++) b.g[i] = o->gamma[i] / b.e[3 * i];
+    mo_solve_out oq = *o;
+    oq.gamma = b.g;
+    oq.v = NULL;
+    oq.scratch = scratch;
+    oq.hist_count = 0;
+    solve_updates(q, s, &oq);
+    for (int i = 0; i < p->m; i++) o->gamma[i] = b.e[3 * i] * b.g[i];
+    o->iterations = oq.iterations;
+    o->hist_count = oq.hist_count;
+    o->regularisation = oq.regularisation;
+    /* the reported measures and convergence are the base problem's */
+    double *u = o->scratch, *work = o->scratch + p->m;
+    mo_problem_u(p, o->gamma, u, work);
+    mo_problem_residuals(p, o->gamma, u, &o->residual, &o->coulomb_error);
+    bool coulomb = s->coulomb_updates > 0 || p->stop_coulomb;
+    o->converged = s->tolerance > 0.0 && (coulomb ? o->coulomb_error : o->residual) <= s->tolerance;
+    mo_solve_finish_v(p, o);
+    free(scratch);
+    scale_free(&b);
+    return true;
+}
+
 void mo_solve(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
 {
     bool poly = s->friction == MO_FRICTION_POLYHEDRAL &&
                 (s->kind == MO_SOLVER_APGD || s->kind == MO_SOLVER_SPG || s->kind == MO_SOLVER_JACOBI);
+    if (!poly && s->diagonal_scaling && !p->base && (s->kind == MO_SOLVER_APGD || s->kind == MO_SOLVER_SPG) &&
+        solve_scaled(p, s, o))
+        return;
     if (!poly) {
         solve_updates(p, s, o);
         return;

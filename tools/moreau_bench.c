@@ -415,8 +415,8 @@ static int bench_fclib(int argc, char **argv)
                         fr.iterations, 1e3 * rs->time, fr.error, fc.nc);
                 fflush(csv);
                 if (sol_dir) {
-                    char sp[4096];
-                    snprintf(sp, sizeof sp, "%s/%s.%s.%g.txt", sol_dir, files[f], cfg[c].name, tols[t]);
+                    char sp[4096 + 256]; /* room for sol_dir (4096) and the name: gcc 12 -Wformat-truncation */
+                    snprintf(sp, sizeof sp, "%.2000s/%.1000s.%.31s.%g.txt", sol_dir, files[f], cfg[c].name, tols[t]);
                     FILE *sf = fopen(sp, "w");
                     if (sf) {
                         for (int i = 0; i < m; i++) fprintf(sf, "%.17g\n", r[i]);

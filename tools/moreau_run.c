@@ -39,6 +39,7 @@ static void usage(FILE *f)
             "  --tolerance X       stop sweeps at CCP residual X m/s (default 0: all sweeps)\n"
             "  --omega W           SOR/relaxation factor in (0, 2) (default 1)\n"
             "  --projections P     Gauss-Newton position projections of rigid joint rows per step (default 0)\n"
+            "  --diagonal-scaling  APGD/SPG solve in D^1/2 gamma, D = diag(N) per block (mass ratios)\n"
             "  --no-warm-start     start each solve from zero impulses\n"
             "  --threads N         worker threads (default 1)\n"
             "  --substeps K        each step runs K steps of h/K (default 1, or the scene's)\n"
@@ -83,7 +84,7 @@ static void progress(int done, int total, double elapsed)
 
 /* solver options given on the command line (applied over the scene's own settings) */
 typedef struct cli_solver {
-    bool kind, friction, facets, coulomb, iterations, tolerance, omega, projections, no_warm, residuals;
+    bool kind, friction, facets, coulomb, iterations, tolerance, omega, projections, no_warm, residuals, scaling;
     mo_solver_settings s;
 } cli_solver;
 
@@ -98,6 +99,7 @@ static void apply_cli(const cli_solver *c, mo_solver_settings *s)
     if (c->omega) s->omega = c->s.omega;
     if (c->projections) s->position_projections = c->s.position_projections;
     if (c->no_warm) s->warm_start = false;
+    if (c->scaling) s->diagonal_scaling = true;
     if (c->residuals) s->record_residuals = true;
 }
 
@@ -168,6 +170,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--iterations")) { NEED(); cli.s.max_iterations = atoi(val); cli.iterations = true; }
         else if (!strcmp(a, "--tolerance")) { NEED(); cli.s.tolerance = atof(val); cli.tolerance = true; }
         else if (!strcmp(a, "--omega")) { NEED(); cli.s.omega = atof(val); cli.omega = true; }
+        else if (!strcmp(a, "--diagonal-scaling")) cli.scaling = true;
         else if (!strcmp(a, "--projections")) { NEED(); cli.s.position_projections = atoi(val); cli.projections = true; }
         else if (!strcmp(a, "--no-warm-start")) cli.no_warm = true;
         else if (!strcmp(a, "--threads")) { NEED(); threads = atoi(val); threads_given = 1; }

@@ -123,6 +123,9 @@ typedef struct mo_solver_settings {
     bool warm_start;               /* start from last step's impulses (contacts matched by feature key); default true */
     bool record_residuals;         /* compute both residuals after every sweep (costs one N product each); default false */
     int friction_facets;           /* p >= 4 tangent directions of MO_FRICTION_POLYHEDRAL; default 8 */
+    bool diagonal_scaling;         /* APGD and SPG solve the problem in gamma-hat = D^1/2 gamma, D = diag(N) averaged
+                                    * per block (a contact's 3 rows, a joint's rows): mass ratios between blocks no
+                                    * longer set the step; histories are in the scaled units; default false */
     int coulomb_updates;           /* outer fixed-point updates of s = mu |u_t| e_n that turn the convex relaxation
                                     * into exact Coulomb friction; 0 = relaxation (CCP) only; default 0 */
     int position_projections;      /* after each step, this many Gauss-Newton projections of the joints' rigid

@@ -473,7 +473,7 @@ static void parse_solver(lua_State *L, int idx, mo_solver_settings *s, const cha
 {
     static const char *const keys[] = {"kind", "iterations", "tolerance", "omega", "friction", "facets",
                                        "coulomb_updates", "warm_start", "record_residuals", "projections", "apgd",
-                                       "spg", NULL};
+                                       "spg", "diagonal_scaling", NULL};
     idx = lua_absindex(L, idx);
     need_table(L, idx, ctx);
     mo_lua_check_keys(L, idx, ctx, keys);
@@ -490,6 +490,7 @@ static void parse_solver(lua_State *L, int idx, mo_solver_settings *s, const cha
     s->warm_start = mo_lua_bool_field(L, idx, "warm_start", s->warm_start, ctx);
     s->record_residuals = mo_lua_bool_field(L, idx, "record_residuals", s->record_residuals, ctx);
     s->position_projections = int_field(L, idx, "projections", s->position_projections, ctx);
+    s->diagonal_scaling = mo_lua_bool_field(L, idx, "diagonal_scaling", s->diagonal_scaling, ctx);
     if (field(L, idx, "apgd") != LUA_TNIL) {
         static const char *const ak[] = {"rho", "backtracking", "adaptive_rho", "restart", "rho_ratio_max",
                                          "rho_ratio_min", "rho_factor", NULL};
