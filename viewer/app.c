@@ -855,15 +855,22 @@ static void draw_plots(app *a)
             if (h[i] > mx) mx = h[i];
             if (k == 1 && a->hist_solve_ms[i] > mx) mx = a->hist_solve_ms[i];
         }
-        plot_box p = {x, y, pw, ph, 0, HIST - 1, 0, mx * 1.1, false};
+        /* the x axis grows with the history up to HIST steps (10 s at 120 Hz) */
+        int span = a->hist_n > 120 ? a->hist_n : 120;
+        plot_box p = {x, y, pw, ph, 0, span - 1, 0, mx * 1.1, false};
         snprintf(hi, sizeof hi, "%.3g", mx * 1.1);
-        plot_frame(a, &p, k == 0 ? "iterations/step" : "ms/step (solve)", "0", hi);
+        snprintf(title, sizeof title, "%s (%d steps)", k == 0 ? "iterations/step" : "ms/step", a->hist_n);
+        plot_frame(a, &p, title, "0", hi);
+        if (k == 1) {
+            gfx_text(a->g, x + pw - 17 * MO_FONT_CELL_W, y + 2, "total", 0x80ff80ffu, 1);
+            gfx_text(a->g, x + pw - 10 * MO_FONT_CELL_W, y + 2, "solve", 0xffa040ffu, 1);
+        }
         for (int s = 0; s < (k == 1 ? 2 : 1); s++) {
             const float *d = s ? a->hist_solve_ms : h;
             uint32_t c = s ? 0xffa040ffu : 0x80ff80ffu;
             for (int i = 1; i < a->hist_n; i++) {
                 int i0 = (a->hist_head - a->hist_n + i - 1 + HIST) % HIST, i1 = (i0 + 1) % HIST;
-                double xo = HIST - a->hist_n;
+                double xo = 0;
                 gfx_line2d(a->g, plot_px(&p, xo + i - 1), plot_py(&p, d[i0]), plot_px(&p, xo + i), plot_py(&p, d[i1]),
                            c);
             }
