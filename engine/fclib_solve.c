@@ -75,6 +75,11 @@ mo_status mo_fc_solve(const mo_fc_problem *fc, const mo_solver_settings *s, doub
                  fc->W.cols);
         return MO_ERR_INVALID_ARGUMENT;
     }
+    if (s->kind == MO_SOLVER_NEWTON) { /* issue 7 */
+        snprintf(err, err_size, "mo_fc_solve: solver 'newton' is position-level and steps worlds only; "
+                 "an FCLIB problem needs pgs, jacobi, apgd or spg");
+        return MO_ERR_INVALID_ARGUMENT;
+    }
     double t0 = mo_now();
     size_t md = (size_t)(m > 0 ? m : 1), ncd = (size_t)(nc > 0 ? nc : 1);
     int *block_row = malloc((ncd + 1) * sizeof(int));

@@ -195,6 +195,7 @@ typedef struct mo_world {
     mo_buf joint_pairs; int njoint_pairs; /* sorted (min slot, max slot) keys of non-colliding joined bodies */
     void *cholmod_cache;       /* MO_SOLVER_CHOLESKY's cache across steps (solver_cholesky.c), NULL until used */
     void *proj;                /* step_project.c's buffers (and its own CHOLMOD cache), NULL until used */
+    void *newton;              /* step_newton.c's buffers (MO_SOLVER_NEWTON), NULL until used */
     mo_step_stats stats;
 } mo_world;
 
@@ -237,6 +238,13 @@ void mo_step_integrate(mo_world *w);
  * projections of the rigid bilateral joint rows (step_project.c); 0, or -1 out of memory */
 int mo_step_project(mo_world *w);
 void mo_step_project_free(void *buf);
+/* MO_SOLVER_NEWTON (issue 7): the position-level non-smooth Newton step that
+ * replaces mo_step_solve (step_newton.c): reads the assembled rows of p, leaves
+ * v+ in w->v for mo_step_integrate, forces (times h) in the joints' and
+ * contacts' impulses; 0, or -1 out of memory. mo_step_newton_free frees
+ * w->newton (NULL allowed). */
+int mo_step_newton(mo_world *w, const mo_problem *p);
+void mo_step_newton_free(void *buf);
 void mo_joint_rebuild_filter(mo_world *w);
 double mo_joint_position_error(const mo_world *w, const mo_joint *j);
 int mo_joint_row_count(const mo_joint *j);

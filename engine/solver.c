@@ -9,7 +9,9 @@
 
 mo_solver_fn mo_solver_table(mo_solver_kind k)
 {
-    static const mo_solver_fn table[MO_SOLVER_COUNT] = {mo_solver_pgs, mo_solver_jacobi, mo_solver_apgd, mo_solver_spg, mo_solver_cg, mo_solver_minres, mo_solver_cholesky};
+    /* MO_SOLVER_NEWTON has no velocity-level entry: it is position-level and
+     * needs the world (step.c calls mo_step_newton); mo_fc_solve refuses it */
+    static const mo_solver_fn table[MO_SOLVER_COUNT] = {mo_solver_pgs, mo_solver_jacobi, mo_solver_apgd, mo_solver_spg, mo_solver_cg, mo_solver_minres, mo_solver_cholesky, NULL};
     return (int)k >= 0 && k < MO_SOLVER_COUNT && table[k] ? table[k] : mo_solver_pgs;
 }
 

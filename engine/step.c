@@ -19,7 +19,11 @@ static int step_once(mo_world *w)
     mo_problem p;
     if (mo_step_assemble(w, &p)) return -1;
     double t3 = mo_now();
-    mo_step_solve(w, &p);
+    if (w->def.solver.kind == MO_SOLVER_NEWTON) { /* issue 7: position-level Newton replaces the solve */
+        if (mo_step_newton(w, &p)) return -1;
+    } else {
+        mo_step_solve(w, &p);
+    }
     double t4 = mo_now();
     mo_step_integrate(w);
     if (mo_step_project(w)) return -1;

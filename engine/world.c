@@ -105,10 +105,22 @@ mo_solver_settings mo_default_solver_settings(void)
     s.spg.alpha0 = 0.0;
     s.spg.preconditioner = true;
     s.spg.step_rule = MO_SPG_ALTERNATE;
+    /* non-smooth Newton (issue 7) */
+    s.newton.iterations = 12;
+    s.newton.linear_iterations = 20;
+    s.newton.linear_tolerance = 0.0;
+    s.newton.step_fraction = 0.8;
+    s.newton.regularisation = 1e-9;
+    s.newton.ncp = MO_NCP_FISCHER_BURMEISTER;
+    s.newton.linear = MO_NEWTON_PCR;
+    s.newton.scaling = MO_NEWTON_SCALING_MASS;
+    s.newton.scaling_constant = 1.0;
+    s.newton.jacobi_omega = 0.5;
     return s;
 }
 
-static const char *const solver_names[MO_SOLVER_COUNT] = {"pgs", "jacobi", "apgd", "spg", "cg", "minres", "cholesky"};
+static const char *const solver_names[MO_SOLVER_COUNT] = {"pgs", "jacobi", "apgd", "spg", "cg", "minres", "cholesky",
+                                                                 "newton"};
 
 const char *mo_solver_name(mo_solver_kind k)
 {
@@ -220,6 +232,48 @@ int mo_solver_check(const mo_solver_settings *s, char *err, size_t n)
                  "got %g, %g, %g, %g, %g", g->armijo, g->sigma_min, g->sigma_max, g->tau_g, g->alpha0);
         return 0;
     }
+    /* non-smooth Newton (issue 7) */
+    const mo_newton_settings *nw = &s->newton;
+    if (nw->iterations < 1 || nw->iterations > 1000) {
+        snprintf(err, n, "Newton iterations must be in [1, 1000], got %d", nw->iterations);
+        return 0;
+    }
+    if (nw->linear_iterations < 1 || nw->linear_iterations > 100000) {
+        snprintf(err, n, "Newton linear_iterations must be in [1, 100000], got %d", nw->linear_iterations);
+        return 0;
+    }
+    if (!(nw->linear_tolerance >= 0.0 && nw->linear_tolerance < 1.0)) {
+        snprintf(err, n, "Newton linear_tolerance must be in [0, 1), got %g", nw->linear_tolerance);
+        return 0;
+    }
+    if (!(nw->step_fraction > 0.0 && nw->step_fraction <= 1.0)) {
+        snprintf(err, n, "Newton step_fraction must be in (0, 1], got %g", nw->step_fraction);
+        return 0;
+    }
+    if (!(nw->regularisation >= 0.0) || !isfinite(nw->regularisation)) {
+        snprintf(err, n, "Newton regularisation must be finite and >= 0, got %g", nw->regularisation);
+        return 0;
+    }
+    if (nw->ncp != MO_NCP_FISCHER_BURMEISTER && nw->ncp != MO_NCP_MIN_MAP) {
+        snprintf(err, n, "Newton NCP function %d is not a known function", (int)nw->ncp);
+        return 0;
+    }
+    if ((int)nw->linear < 0 || nw->linear > MO_NEWTON_GAUSS_SEIDEL) {
+        snprintf(err, n, "Newton linear solver %d is not a known solver", (int)nw->linear);
+        return 0;
+    }
+    if ((int)nw->scaling < 0 || nw->scaling > MO_NEWTON_SCALING_CONSTANT) {
+        snprintf(err, n, "Newton complementarity scaling %d is not a known scaling", (int)nw->scaling);
+        return 0;
+    }
+    if (!(nw->scaling_constant > 0.0) || !isfinite(nw->scaling_constant)) {
+        snprintf(err, n, "Newton scaling_constant must be finite and > 0, got %g", nw->scaling_constant);
+        return 0;
+    }
+    if (!(nw->jacobi_omega > 0.0 && nw->jacobi_omega <= 1.0)) {
+        snprintf(err, n, "Newton jacobi_omega must be in (0, 1], got %g", nw->jacobi_omega);
+        return 0;
+    }
     return 1;
 }
 
@@ -320,6 +374,7 @@ void mo_world_destroy(mo_world *w)
     if (w->bp) mo_cl_bp_destroy(w->bp);
     mo_cholmod_cache_free(w->cholmod_cache);
     mo_step_project_free(w->proj);
+    mo_step_newton_free(w->newton); /* issue 7 */
     free(w);
 }
 

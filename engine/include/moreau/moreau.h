@@ -70,6 +70,7 @@ typedef enum mo_solver_kind {
     MO_SOLVER_CG,        /* conjugate gradient on N: bilateral-only problems (K = R^m) */
     MO_SOLVER_MINRES,    /* MINRES on N: bilateral-only problems */
     MO_SOLVER_CHOLESKY,  /* sparse Cholesky of N (CHOLMOD): bilateral-only problems */
+    MO_SOLVER_NEWTON,    /* position-level non-smooth Newton (Macklin et al. 2019): settings.newton */
     MO_SOLVER_COUNT
 } mo_solver_kind;
 
@@ -114,6 +115,39 @@ typedef struct mo_spg_settings {
     mo_spg_step_rule step_rule;  /* spectral step: MO_SPG_ALTERNATE (the paper's BB1/BB2) or MO_SPG_ABBMIN; default the paper's */
 } mo_spg_settings;
 
+/* ==== non-smooth Newton settings (issue 7; engine/step_newton.c, engine/solver_newton.c) ==== */
+typedef enum mo_ncp_function {
+    MO_NCP_FISCHER_BURMEISTER = 0, /* phi(a, b) = a + b - sqrt(a^2 + b^2) */
+    MO_NCP_MIN_MAP,                /* phi(a, b) = min(a, b) */
+} mo_ncp_function;
+
+typedef enum mo_newton_linear {
+    MO_NEWTON_PCR = 0,             /* preconditioned conjugate residual, diagonal preconditioner (the paper's) */
+    MO_NEWTON_PCG,                 /* preconditioned conjugate gradient, diagonal preconditioner */
+    MO_NEWTON_JACOBI,              /* damped Jacobi, factor newton.jacobi_omega */
+    MO_NEWTON_GAUSS_SEIDEL,        /* Gauss-Seidel sweeps in row order (matrix-free) */
+} mo_newton_linear;
+
+typedef enum mo_newton_scaling {
+    MO_NEWTON_SCALING_MASS = 0,    /* complementarity preconditioning: c_n = h^2 (J M^-1 J^T)_ii, c_f = h (J M^-1 J^T)_ii */
+    MO_NEWTON_SCALING_IDENTITY,    /* c_n = c_f = 1 */
+    MO_NEWTON_SCALING_CONSTANT,    /* c_n = h^2 k, c_f = h k with k = newton.scaling_constant (1/kg) */
+} mo_newton_scaling;
+
+typedef struct mo_newton_settings {
+    int iterations;                /* Newton iterations per step, in [1, 1000]; default 12 */
+    int linear_iterations;         /* inner linear iterations per Newton iteration (fixed budget), in [1, 100000]; default 20 */
+    double linear_tolerance;       /* stop an inner solve early at this relative residual, in [0, 1); default 0 (full budget) */
+    double step_fraction;          /* damped Newton: fraction of the step taken, in (0, 1]; default 0.8 */
+    double regularisation;         /* delta of the identity shift of the Schur system, m/N, >= 0; default 1e-9 */
+    mo_ncp_function ncp;           /* default MO_NCP_FISCHER_BURMEISTER */
+    mo_newton_linear linear;       /* default MO_NEWTON_PCR */
+    mo_newton_scaling scaling;     /* default MO_NEWTON_SCALING_MASS */
+    double scaling_constant;       /* k of MO_NEWTON_SCALING_CONSTANT, 1/kg, > 0; default 1 */
+    double jacobi_omega;           /* damping of MO_NEWTON_JACOBI, in (0, 1]; default 0.5 */
+} mo_newton_settings;
+/* ==== end of non-smooth Newton settings ==== */
+
 typedef struct mo_solver_settings {
     mo_solver_kind kind;           /* default MO_SOLVER_PGS */
     mo_friction_model friction;    /* default MO_FRICTION_CONE */
@@ -135,10 +169,12 @@ typedef struct mo_solver_settings {
                                     * velocities unchanged; in [0, 16]; default 0 */
     mo_apgd_settings apgd;
     mo_spg_settings spg;
+    mo_newton_settings newton;     /* MO_SOLVER_NEWTON (issue 7): its own iteration counts; max_iterations and omega
+                                    * are not used by it, tolerance stops it on the Newton residual (m) */
 } mo_solver_settings;
 
 MO_API mo_solver_settings mo_default_solver_settings(void);
-/* short lower-case name of a solver ("pgs", "jacobi", "apgd", "spg", "cg", "minres", "cholesky"); "?" if unknown */
+/* short lower-case name of a solver ("pgs", "jacobi", "apgd", "spg", "cg", "minres", "cholesky", "newton"); "?" if unknown */
 MO_API const char *mo_solver_name(mo_solver_kind k);
 /* the solver of a name given by mo_solver_name; false when no solver has that name */
 MO_API bool mo_solver_from_name(const char *name, mo_solver_kind *out);
@@ -214,6 +250,14 @@ typedef struct mo_step_stats {
     const double *coulomb_error_history;  /* Coulomb error after each sweep; same */
     double regularisation;         /* MO_SOLVER_CHOLESKY: delta it added to N's diagonal because N was singular
                                     * (redundant rigid constraints), 0 otherwise */
+    /* MO_SOLVER_NEWTON (issue 7): iterations is the Newton iteration count, residual the Newton residual (m,
+     * README "Non-smooth Newton"), the histories hold per Newton iteration the Newton residual and the inner
+     * solve's final relative residual; linear_history (when record_residuals) the relative residual
+     * |b - A x|_D / |b|_D (|r|_D = sqrt(r^T diag(A)^-1 r)) after every inner iteration, all Newton iterations
+     * one after the other */
+    int linear_iterations;         /* inner linear iterations of the step (Newton), 0 for other solvers */
+    int linear_count;              /* entries of linear_history */
+    const double *linear_history;  /* owned by the world, valid until next step; NULL when not recorded */
 } mo_step_stats;
 
 /* Statistics of the last step. Pointers inside stay valid until the next step. */

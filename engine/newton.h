@@ -1,0 +1,78 @@
+/* newton.h: the non-smooth Newton solver's internals (MO_SOLVER_NEWTON, issue 7;
+ * SOLVERS.md B): NCP functions, the friction fixed point, the Schur system
+ * and its inner linear solvers (solver_newton.c), and a probe of the row
+ * residuals and of the Jacobian the Newton step uses (step_newton.c), for the
+ * finite-difference tests. Not installed. */
+#ifndef MO_NEWTON_H
+#define MO_NEWTON_H
+
+#include <stdint.h>
+#include "internal.h"
+
+/* phi(a, b) and its (generalised) derivatives */
+typedef struct mo_ncp_val {
+    double phi, da, db;
+} mo_ncp_val;
+
+/* Fischer-Burmeister: phi = a + b - sqrt(a^2 + b^2), d/da = 1 - a / sqrt(a^2 + b^2), d/db likewise; at (0, 0)
+ * both derivatives are 1 - 1/sqrt(2) (the paper's choice, an element of the generalised gradient).
+ * Minimum map: phi = min(a, b), (1, 0) when a < b, else (0, 1). */
+mo_ncp_val mo_ncp_eval(mo_ncp_function f, double a, double b);
+
+/* the friction compliance of one contact (SOLVERS.md B, units corrected):
+ * W = (s - phi(s, c_f (mu ln - |lf|))) / (mu ln), s = |D v| the slip speed
+ * (m/s), ln > 0 the normal force (N), |lf| the friction force's norm (N), c_f
+ * the friction scaling ((m/s)/N); W in (m/s)/N */
+double mo_newton_friction_w(mo_ncp_function f, double slip, double ln, double lf_norm, double mu, double cf);
+
+/* the Schur system A x = b of one Newton iteration,
+ * A = h^2 Jm M~^-1 Jm^T + diag(cd), with Jm = J with the masked rows zeroed
+ * (cd of a masked row is 1: the unit diagonal of a disabled row) */
+typedef struct mo_newton_system {
+    int n, m, threads;
+    double h;
+    const int *row_ptr, *col;
+    const double *val, *wval;  /* J, and the rows of M~^-1 J^T (same pattern) */
+    const uint8_t *mask;       /* (m) 1 = row zeroed */
+    const double *cd;          /* (m) C_ii (+ delta) */
+    const double *diag;        /* (m) A_ii */
+} mo_newton_system;
+
+/* y = A x; work holds n doubles */
+void mo_newton_apply(const mo_newton_system *s, const double *x, double *y, double *work);
+/* t = M~^-1 Jm^T x (n) */
+void mo_newton_jt(const mo_newton_system *s, const double *x, double *t);
+/* doubles of scratch mo_newton_linear_solve needs */
+size_t mo_newton_linear_scratch(int n, int m);
+/* solves A x = b from x = 0 with the chosen inner solver for at most
+ * ns->linear_iterations iterations (fewer when ns->linear_tolerance is
+ * reached); hist (may be NULL) gets |b - A x|_D / |b|_D after each iteration,
+ * |r|_D = sqrt(r^T diag(A)^-1 r), the norm PCR minimises (monotone).
+ * Returns the iterations done; *rel the final relative residual. */
+int mo_newton_linear_solve(const mo_newton_system *s, const mo_newton_settings *ns, const double *b, double *x,
+                           double *scratch, double *hist, double *rel);
+
+/* ---- probe (tests) ---- */
+
+/* row types of the Newton step */
+enum {
+    MO_NROW_BILATERAL = 0, /* C(q+) + E lambda = 0 */
+    MO_NROW_NCP = 1,       /* phi(C(q+) + eps lambda, c lambda) = 0: contact normals, joint limits */
+    MO_NROW_FRICTION = 2,  /* D v + W lambda_f = 0 */
+    MO_NROW_BOX = 3,       /* motors: J v + sigma h lambda + b = 0 inside [lo, hi] / h */
+};
+
+/* After mo_step_predict, mo_step_collide and mo_step_assemble(w, p): the row
+ * residuals g(v, lambda) at the predicted positions q+ = q + h G(q+) v
+ * (bilateral: C + E lambda; NCP rows: phi; friction: D v + W lambda_f; boxes:
+ * J v + sigma h lambda + b), their derivative along (dv, dl) as the Newton step
+ * linearises them (dg = d/ds g(v + s dv, lambda + s dl) with the scalings c and
+ * W frozen and dC/dv+ = h J(q+)), and the row types. The frozen values (m
+ * scalings c, one per row, then one W per contact) are taken from fixed when it
+ * is not NULL, else computed at (v, lambda) (c from ns) and written to
+ * fixed_out (may be NULL). 0, or -1 out of memory. */
+int mo_newton_probe(mo_world *w, const mo_problem *p, const mo_newton_settings *ns, const double *v,
+                    const double *lambda, const double *dv, const double *dl, const double *fixed, double *fixed_out,
+                    double *g, double *dg, uint8_t *type);
+
+#endif

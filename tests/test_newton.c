@@ -1,0 +1,580 @@
+/* test_newton.c: the non-smooth Newton solver (MO_SOLVER_NEWTON, issue 7;
+ * SOLVERS.md B, engine/step_newton.c, engine/solver_newton.c).
+ *
+ *   1 NCP functions: Fischer-Burmeister and minimum map against central
+ *     differences, FB's choice at (0, 0), both zero exactly on complementarity.
+ *   2 contact rows: the normal NCP row (both NCP functions, both sides of the
+ *     minimum map's kink) and the friction rows (W frozen, as the Newton step
+ *     linearises them) against central differences of the row residuals in
+ *     (v+, lambda), the positions moving with q+ = q + h G(q+) v+.
+ *   3 joint rows of every joint type (fixed, spherical, revolute with limits and
+ *     a velocity motor, prismatic, distance, distance with limits) the same way;
+ *     the weld's rotation-vector rows are first-order (README): tolerance
+ *     |theta| there, 1e-6 relative elsewhere.
+ *   4 incline: a box on a 30 degree slope sticks with mu = 0.7 > tan 30 and
+ *     slides with mu = 0.3 at a = g (sin - mu cos) within 1 %.
+ *   5 heavy stack 1:512 for 2 s stands with Newton (top within 1 cm) where PGS
+ *     given at least Newton's wall time per step collapses.
+ *   6 complementarity preconditioning vs identity scaling on the heavy stack:
+ *     lower Newton residual for the same budget (the paper's Fig. 18).
+ *   7 settings refused with their sentences (world unchanged); mo_fc_solve
+ *     refuses newton; statistics per Newton and per inner iteration. */
+#include <float.h>
+#include "testutil.h"
+#include "scenes_builtin.h"
+#include "../engine/newton.h"
+#include "moreau/fclib.h"
+
+#define group_begin check_group_begin
+#define group_end(name) check_group_end(name, 70, 6)
+
+static mo_solver_settings newton_settings(void)
+{
+    mo_solver_settings s = mo_default_solver_settings();
+    s.kind = MO_SOLVER_NEWTON;
+    return s;
+}
+
+/* ---- 1 NCP functions ---- */
+
+static void test_ncp(void)
+{
+    group_begin();
+    uint64_t seed = 7;
+    double worst = 0.0;
+    for (int f = 0; f < 2; f++)
+        for (int i = 0; i < 200; i++) {
+            double a = sm64_uniform(&seed, -2, 2), b = sm64_uniform(&seed, -2, 2);
+            if (f == MO_NCP_MIN_MAP && fabs(a - b) < 1e-3) continue; /* the kink */
+            mo_ncp_val v = mo_ncp_eval((mo_ncp_function)f, a, b);
+            const double d = 1e-6;
+            double fa = (mo_ncp_eval((mo_ncp_function)f, a + d, b).phi - mo_ncp_eval((mo_ncp_function)f, a - d, b).phi) / (2 * d);
+            double fb = (mo_ncp_eval((mo_ncp_function)f, a, b + d).phi - mo_ncp_eval((mo_ncp_function)f, a, b - d).phi) / (2 * d);
+            worst = fmax(worst, fmax(fabs(fa - v.da), fabs(fb - v.db)));
+        }
+    printf("     NCP derivatives vs central differences: worst %.1e\n", worst);
+    CHECK(worst < 1e-8);
+    mo_ncp_val z = mo_ncp_eval(MO_NCP_FISCHER_BURMEISTER, 0, 0);
+    CHECK(z.phi == 0.0);
+    CHECK_NEAR(z.da, 1 - 1 / sqrt(2), 1e-15);
+    CHECK_NEAR(z.db, 1 - 1 / sqrt(2), 1e-15);
+    /* zero exactly on complementarity, non-zero off it */
+    for (int f = 0; f < 2; f++) {
+        CHECK(mo_ncp_eval((mo_ncp_function)f, 0.0, 3.0).phi == 0.0);
+        CHECK(mo_ncp_eval((mo_ncp_function)f, 2.0, 0.0).phi == 0.0);
+        CHECK(mo_ncp_eval((mo_ncp_function)f, 1.0, 1.0).phi > 0.0);
+        CHECK(mo_ncp_eval((mo_ncp_function)f, -1.0, 1.0).phi < 0.0);
+    }
+    /* friction W: 0 when sticking inside the cone, |Dv| / (mu ln) when sliding on its edge */
+    for (int f = 0; f < 2; f++) {
+        CHECK(mo_newton_friction_w((mo_ncp_function)f, 0.0, 10.0, 2.0, 0.5, 0.3) == 0.0);
+        CHECK_NEAR(mo_newton_friction_w((mo_ncp_function)f, 0.4, 10.0, 5.0, 0.5, 0.3), 0.4 / 5.0, 1e-15);
+    }
+    group_end("1  NCP functions: derivatives, (0,0) choice, zeros");
+}
+
+/* ---- finite-difference check of the rows of a world's first step ---- */
+
+typedef struct fd_report {
+    double worst[4];     /* per row type: largest |FD - analytic| / (|analytic| + scale) */
+    int count[4];
+    double worst_weld;   /* the weld's angular rows, separately */
+} fd_report;
+
+/* predict, collide, assemble the world's next step, then compare the
+ * directional derivative of every row's residual with central differences at
+ * (v, lambda): v random linear, zero angular (the Cayley map's derivative is
+ * the identity there), lambda given. weld_rows: rows (by index) to report
+ * apart; NULL none. */
+static void fd_check(mo_world *w, const mo_newton_settings *ns, const double *lam_in, uint64_t *seed,
+                     const int *weld_rows, int nweld, fd_report *rep)
+{
+    CHECK(mo_step_predict(w) == 0);
+    CHECK(mo_step_collide(w) == 0);
+    mo_problem p;
+    CHECK(mo_step_assemble(w, &p) == 0);
+    int n = p.n, m = p.m, nc = w->ncontacts;
+    double *v = calloc((size_t)n + 1, sizeof(double)), *dv = calloc((size_t)n + 1, sizeof(double));
+    double *vp = calloc((size_t)n + 1, sizeof(double)), *vm = calloc((size_t)n + 1, sizeof(double));
+    double *lam = calloc((size_t)m + 1, sizeof(double)), *dl = calloc((size_t)m + 1, sizeof(double));
+    double *lp = calloc((size_t)m + 1, sizeof(double)), *lm = calloc((size_t)m + 1, sizeof(double));
+    double *g = calloc((size_t)m + 1, sizeof(double)), *dg = calloc((size_t)m + 1, sizeof(double));
+    double *gp = calloc((size_t)m + 1, sizeof(double)), *gm = calloc((size_t)m + 1, sizeof(double));
+    double *tmp = calloc((size_t)m + 1, sizeof(double)), *wf = calloc((size_t)(m + nc) + 1, sizeof(double));
+    uint8_t *type = calloc((size_t)m + 1, 1);
+    for (int i = 0; i < n; i++) {
+        v[i] = (i % 6) < 3 ? sm64_uniform(seed, -0.3, 0.3) : 0.0;
+        dv[i] = sm64_uniform(seed, -1, 1);
+    }
+    for (int r = 0; r < m; r++) {
+        lam[r] = lam_in[r];
+        dl[r] = sm64_uniform(seed, -1, 1);
+    }
+    CHECK(mo_newton_probe(w, &p, ns, v, lam, dv, dl, NULL, wf, g, dg, type) == 0);
+    const double d = 1e-6;
+    for (int i = 0; i < n; i++) { vp[i] = v[i] + d * dv[i]; vm[i] = v[i] - d * dv[i]; }
+    for (int r = 0; r < m; r++) { lp[r] = lam[r] + d * dl[r]; lm[r] = lam[r] - d * dl[r]; }
+    CHECK(mo_newton_probe(w, &p, ns, vp, lp, dv, dl, wf, NULL, gp, tmp, type) == 0);
+    CHECK(mo_newton_probe(w, &p, ns, vm, lm, dv, dl, wf, NULL, gm, tmp, type) == 0);
+    for (int r = 0; r < m; r++) {
+        double fd = (gp[r] - gm[r]) / (2 * d);
+        double scale = 1e-3 * (1.0 + fabs(dg[r]));
+        double e = fabs(fd - dg[r]) / (fabs(dg[r]) + scale);
+        bool weld = false;
+        for (int k = 0; k < nweld; k++) weld |= weld_rows[k] == r;
+        if (weld) {
+            if (e > rep->worst_weld) rep->worst_weld = e;
+        } else {
+            if (e > rep->worst[type[r]]) rep->worst[type[r]] = e;
+            rep->count[type[r]]++;
+        }
+    }
+    free(v); free(dv); free(vp); free(vm); free(lam); free(dl); free(lp); free(lm);
+    free(g); free(dg); free(gp); free(gm); free(tmp); free(wf); free(type);
+}
+
+static mo_body_id make_box(mo_world *w, double x, double y, double z, const double *axis, double ang, double mass,
+                           double hx)
+{
+    mo_body_def d = mo_default_body_def();
+    d.shape.type = MO_SHAPE_BOX;
+    d.shape.half_extents = (mo_vec3){hx, hx, hx};
+    d.shape.friction = 0.5;
+    d.mass = mass;
+    d.position = (mo_vec3){x, y, z};
+    double s = sin(ang / 2), l = sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+    d.orientation = (mo_quat){cos(ang / 2), s * axis[0] / l, s * axis[1] / l, s * axis[2] / l};
+    mo_body_id id;
+    CHECK(mo_body_create(w, &d, &id) == MO_OK);
+    return id;
+}
+
+/* ---- 2 contact rows ---- */
+
+static void test_fd_contacts(void)
+{
+    group_begin();
+    uint64_t seed = 11;
+    for (int f = 0; f < 2; f++)
+        for (int side = 0; side < 2; side++) {
+            mo_world_def wd = mo_default_world_def();
+            wd.solver = newton_settings();
+            wd.solver.newton.ncp = (mo_ncp_function)f;
+            mo_world *w = world_or_exit(&wd, "world: ", 1);
+            mo_body_def gd = mo_default_body_def();
+            gd.type = MO_BODY_STATIC;
+            gd.shape.type = MO_SHAPE_PLANE;
+            gd.shape.friction = 0.5;
+            mo_body_id gid;
+            CHECK(mo_body_create(w, &gd, &gid) == MO_OK);
+            static const double ax[3] = {0.3, -0.2, 1.0};
+            make_box(w, 0, 0, 0.199, ax, 0.4, 2.0, 0.2);          /* on the ground, 1 mm in */
+            make_box(w, 0.05, 0.02, 0.5985, ax, 0.45, 5.0, 0.2); /* on the first box, in contact */
+            CHECK(mo_step_predict(w) == 0);
+            CHECK(mo_step_collide(w) == 0);
+            int nc = w->ncontacts;
+            CHECK(nc >= 5);
+            int m = 3 * nc;
+            double *lam = calloc((size_t)m, sizeof(double));
+            /* side 0: forces well on (the minimum map on its constraint side); side 1: tiny normal forces
+               (its multiplier side), friction inside and outside the cone */
+            for (int c = 0; c < nc; c++) {
+                lam[3 * c] = side == 0 ? 20.0 + c : 1e-4 * (1 + c);
+                lam[3 * c + 1] = side == 0 ? 3.0 * (c % 3 - 1) : 0.0;
+                lam[3 * c + 2] = side == 0 ? 12.0 * (c % 2) : 0.0;
+            }
+            fd_report rep;
+            memset(&rep, 0, sizeof rep);
+            fd_check(w, &wd.solver.newton, lam, &seed, NULL, 0, &rep);
+            printf("     %s, %s: normal rows %d worst rel %.1e; friction rows %d worst rel %.1e\n",
+                   f ? "min map" : "Fischer-Burmeister", side ? "lambda_n ~ 0" : "lambda_n > 0", rep.count[MO_NROW_NCP],
+                   rep.worst[MO_NROW_NCP], rep.count[MO_NROW_FRICTION], rep.worst[MO_NROW_FRICTION]);
+            CHECK(rep.count[MO_NROW_NCP] == nc);
+            CHECK(rep.worst[MO_NROW_NCP] < 1e-6);
+            CHECK(rep.worst[MO_NROW_FRICTION] < 1e-6);
+            free(lam);
+            mo_world_destroy(w);
+        }
+    group_end("2  contact normal (FB, min map) and friction rows: Jacobians vs FD");
+}
+
+/* ---- 3 joint rows ---- */
+
+static void test_fd_joints(void)
+{
+    group_begin();
+    uint64_t seed = 23;
+    static const char *names[] = {"fixed", "spherical", "revolute+limits+motor", "prismatic", "distance",
+                                  "distance+limits"};
+    for (int t = 0; t < 6; t++) {
+        mo_world_def wd = mo_default_world_def();
+        wd.solver = newton_settings();
+        wd.joint_compliance = 1e-6;
+        mo_world *w = world_or_exit(&wd, "world: ", 1);
+        static const double ax[3] = {0.2, 1.0, -0.4}, bx[3] = {-0.5, 0.1, 1.0};
+        mo_body_id a = make_box(w, 0, 0, 2, ax, 0.3, 2.0, 0.1);
+        mo_body_id b = make_box(w, 0.5, 0.1, 2.1, bx, -0.7, 3.0, 0.1);
+        mo_joint_def jd = mo_default_joint_def();
+        jd.body_a = a;
+        jd.body_b = b;
+        jd.anchor_a = (mo_vec3){0.25, 0.05, 0.05};
+        jd.anchor_b = (mo_vec3){-0.2, 0.0, -0.05};
+        jd.axis_a = (mo_vec3){0.3, 0.2, 1.0};
+        jd.axis_b = (mo_vec3){0.1, -0.4, 1.0};
+        jd.type = t == 0 ? MO_JOINT_FIXED : t == 1 ? MO_JOINT_SPHERICAL : t == 2 ? MO_JOINT_REVOLUTE
+                : t == 3 ? MO_JOINT_PRISMATIC : MO_JOINT_DISTANCE;
+        if (t == 2) {
+            jd.enable_limit = true;
+            jd.lower = -0.5;
+            jd.upper = 0.5;
+            jd.motor = MO_MOTOR_VELOCITY;
+            jd.target_velocity = 0.7;
+            jd.max_force = 50.0;
+        }
+        if (t == 5) {
+            jd.enable_limit = true;
+            jd.lower = 0.2;
+            jd.upper = 0.4;
+        }
+        mo_joint_id j = joint_or_exit(w, &jd, "joint: ", 1);
+        /* move B a little so that every row has an error (the rows were set up at creation) */
+        mo_vec3 pb;
+        mo_quat qb;
+        mo_body_position(w, b, &pb);
+        mo_body_orientation(w, b, &qb);
+        double e = 2e-3, n = sqrt(1 + 3 * e * e / 4);
+        mo_quat q2 = {qb.w, qb.x, qb.y, qb.z}, dq = {1 / n, 0.5 * e / n, -0.5 * e / n, 0.5 * e / n};
+        q2 = (mo_quat){dq.w * qb.w - dq.x * qb.x - dq.y * qb.y - dq.z * qb.z,
+                       dq.w * qb.x + dq.x * qb.w + dq.y * qb.z - dq.z * qb.y,
+                       dq.w * qb.y - dq.x * qb.z + dq.y * qb.w + dq.z * qb.x,
+                       dq.w * qb.z + dq.x * qb.y - dq.y * qb.x + dq.z * qb.w};
+        CHECK(mo_body_set_pose(w, b, (mo_vec3){pb.x + 3e-3, pb.y - 2e-3, pb.z + 1e-3}, q2) == MO_OK);
+        mo_joint *jj = mo_joint_get(w, j);
+        int nr = mo_joint_row_count(jj);
+        double lam[16];
+        for (int r = 0; r < nr; r++) lam[r] = 5.0 * (r + 1) * (r % 2 ? -1 : 1);
+        if (t == 5) { lam[0] = 0.0; lam[1] = 4.0; }
+        if (t == 2) { lam[5] = 3.0; lam[6] = 0.0; lam[7] = 10.0; }
+        int weld[3] = {3, 4, 5}, nweld = (t == 0 || t == 3) ? 3 : 0;
+        if (t == 3) { weld[0] = 2; weld[1] = 3; weld[2] = 4; }
+        fd_report rep;
+        memset(&rep, 0, sizeof rep);
+        fd_check(w, &wd.solver.newton, lam, &seed, weld, nweld, &rep);
+        printf("     %-22s rows: bilateral %d worst rel %.1e, limits %d %.1e, motor %d %.1e%s", names[t],
+               rep.count[MO_NROW_BILATERAL], rep.worst[MO_NROW_BILATERAL], rep.count[MO_NROW_NCP],
+               rep.worst[MO_NROW_NCP], rep.count[MO_NROW_BOX], rep.worst[MO_NROW_BOX], nweld ? "" : "\n");
+        if (nweld) printf(", weld angular 3 %.1e\n", rep.worst_weld);
+        CHECK(rep.count[MO_NROW_BILATERAL] + rep.count[MO_NROW_NCP] + rep.count[MO_NROW_BOX] + nweld == nr);
+        CHECK(rep.worst[MO_NROW_BILATERAL] < 1e-6);
+        /* the hinge angle's limit rows (angular rows about A's axis) are exact when the two axes are aligned;
+           here B's axis is 2e-3 rad off, which shows at 5e-6 */
+        CHECK(rep.worst[MO_NROW_NCP] < (t == 2 ? 1e-4 : 1e-6));
+        CHECK(rep.worst[MO_NROW_BOX] < 1e-6);
+        CHECK(rep.worst_weld < 2e-2); /* first-order rows: error ~ |theta| / 2 ~ 2e-3 of the row, more relative to small rows */
+        mo_world_destroy(w);
+    }
+    group_end("3  joint rows of every type: Jacobians vs FD");
+}
+
+/* ---- 4 incline ---- */
+
+/* a box on a plane tilted by th about x, released at rest; returns its displacement along the slope
+   (down positive) after `steps` steps and its speed along the slope */
+static void incline(const mo_solver_settings *s, double mu, double th, int steps, double *dist, double *speed)
+{
+    mo_world_def wd = mo_default_world_def();
+    wd.solver = *s;
+    mo_world *w = world_or_exit(&wd, "world: ", 1);
+    mo_body_def gd = mo_default_body_def();
+    gd.type = MO_BODY_STATIC;
+    gd.shape.type = MO_SHAPE_PLANE;
+    gd.shape.friction = mu;
+    gd.orientation = (mo_quat){cos(th / 2), sin(th / 2), 0, 0};
+    mo_body_id gid;
+    CHECK(mo_body_create(w, &gd, &gid) == MO_OK);
+    /* slope normal (0, -sin, cos); down the slope: (0, -cos, -sin) */
+    double nrm[3] = {0, -sin(th), cos(th)}, down[3] = {0, -cos(th), -sin(th)};
+    mo_body_def d = mo_default_body_def();
+    d.shape.type = MO_SHAPE_BOX;
+    d.shape.half_extents = (mo_vec3){0.2, 0.2, 0.1};
+    d.shape.friction = mu;
+    d.orientation = gd.orientation;
+    d.position = (mo_vec3){0, 0.1 * nrm[1], 0.1 * nrm[2]};
+    mo_body_id b;
+    CHECK(mo_body_create(w, &d, &b) == MO_OK);
+    for (int i = 0; i < steps; i++) CHECK(mo_world_step(w) == MO_OK);
+    mo_vec3 p, v;
+    mo_body_position(w, b, &p);
+    mo_body_linear_velocity(w, b, &v);
+    double dp[3] = {p.x - d.position.x, p.y - d.position.y, p.z - d.position.z}, vv[3] = {v.x, v.y, v.z};
+    *dist = dot3(dp, down);
+    *speed = dot3(vv, down);
+    mo_world_destroy(w);
+}
+
+static void test_incline(void)
+{
+    group_begin();
+    const double th = PI / 6, g = 9.81;
+    mo_solver_settings s = newton_settings();
+    for (int f = 0; f < 2; f++) {
+        s.newton.ncp = (mo_ncp_function)f;
+        double dist, speed;
+        incline(&s, 0.7, th, 120, &dist, &speed);
+        printf("     %s, mu 0.7 > tan 30 = 0.577: moved %.2e m, speed %.2e m/s after 1 s\n", f ? "min map" : "FB",
+               dist, speed);
+        CHECK(fabs(dist) < 1e-3);
+        CHECK(fabs(speed) < 1e-3);
+        const double mu = 0.3, a = g * (sin(th) - mu * cos(th));
+        incline(&s, mu, th, 120, &dist, &speed);
+        printf("     %s, mu 0.3: speed %.4f m/s after 1 s (a t = %.4f), distance %.4f m (a t^2/2 = %.4f)\n",
+               f ? "min map" : "FB", speed, a, dist, 0.5 * a);
+        CHECK(fabs(speed - a) < 0.01 * a);
+        CHECK(fabs(dist - 0.5 * a) < 0.02 * 0.5 * a + 0.5 * a / 120); /* backward Euler positions: a t h / 2 */
+    }
+    group_end("4  incline: sticks above tan(theta), slides at g(sin - mu cos) below");
+}
+
+/* ---- 5 heavy stack: Newton stands, PGS at the same wall time does not ---- */
+
+static mo_world *build_scene(const char *name, const mo_solver_settings *s, mo_scene *sc)
+{
+    mo_world_def wd = mo_default_world_def();
+    wd.solver = *s;
+    mo_world *w = world_or_exit(&wd, "world: ", 1);
+    char err[256];
+    if (mo_scene_build(name, w, sc, err, sizeof err) != MO_OK) {
+        fprintf(stderr, "%s\n", err);
+        exit(1);
+    }
+    CHECK(mo_world_set_solver(w, s) == MO_OK);
+    return w;
+}
+
+/* runs steps of the scene; returns the wall time per step (s); top box motion and penetration out */
+static double run_stack(const mo_solver_settings *s, int steps, double *dxy, double *dz, double *pen)
+{
+    mo_scene sc;
+    mo_world *w = build_scene("heavy_stack", s, &sc);
+    int nan = 0;
+    double t0 = mo_now();
+    for (int i = 0; i < steps; i++) {
+        mo_world_step(w);
+        nan += mo_world_last_stats(w).nan_warnings;
+    }
+    double t = (mo_now() - t0) / steps;
+    CHECK(nan == 0);
+    mo_scene_stack_top(w, &sc, dxy, dz);
+    *pen = mo_scene_stack_penetration(w, &sc);
+    mo_scene_free(&sc);
+    mo_world_destroy(w);
+    return t;
+}
+
+static void test_heavy_stack(void)
+{
+    group_begin();
+    const int steps = 240;
+    double dxy, dz, pen;
+    mo_solver_settings s = newton_settings();
+    s.tolerance = 1e-6; /* m: Newton stops once its residual is 1 micrometre */
+    double tn = run_stack(&s, steps, &dxy, &dz, &pen);
+    printf("     newton (<= %d x %d PCR, tolerance 1e-6 m): %.3f ms/step; top moved %.2e m sideways, %.2e m vertically; penetration %.2e m\n",
+           s.newton.iterations, s.newton.linear_iterations, 1e3 * tn, dxy, dz, pen);
+    CHECK(hypot(dxy, dz) < 1e-2);
+    CHECK(pen < 1e-3);
+    /* PGS with at least Newton's wall time per step: sweeps first scaled from a timed run at 50 sweeps, then
+       raised until the whole run takes at least Newton's time per step (the run that is asserted) */
+    mo_solver_settings pg = mo_default_solver_settings();
+    pg.max_iterations = 50;
+    double tp = run_stack(&pg, steps, &dxy, &dz, &pen);
+    int sweeps = (int)ceil(50.0 * tn / tp);
+    if (sweeps < 1) sweeps = 1;
+    for (int k = 0; k < 10; k++) {
+        pg.max_iterations = sweeps;
+        tp = run_stack(&pg, steps, &dxy, &dz, &pen);
+        if (tp >= tn) break;
+        sweeps = (int)ceil(1.2 * sweeps * tn / tp);
+    }
+    printf("     pgs %d sweeps: %.3f ms/step; top moved %.2e m sideways, %.2e m vertically; penetration %.2e m\n", sweeps,
+           1e3 * tp, dxy, dz, pen);
+    CHECK(tp >= tn);
+    CHECK(hypot(dxy, dz) > 1e-2); /* does not stand: the top box leaves the 1 cm Newton keeps */
+    group_end("5  heavy stack 1:512: Newton stands, PGS at Newton's wall time does not");
+}
+
+/* ---- 6 complementarity preconditioning (Fig. 18) ---- */
+
+/* mean final Newton residual over `steps` steps of the heavy stack from a standing state reached with
+   the default settings; cold starts (no warm start) so that the budget decides */
+static double stack_residual(mo_newton_scaling scaling, int iterations, int linear, int steps)
+{
+    mo_solver_settings s = newton_settings();
+    mo_scene sc;
+    mo_world *w = build_scene("heavy_stack", &s, &sc);
+    for (int i = 0; i < 30; i++) mo_world_step(w);
+    s.warm_start = false;
+    s.newton.scaling = scaling;
+    s.newton.iterations = iterations;
+    s.newton.linear_iterations = linear;
+    CHECK(mo_world_set_solver(w, &s) == MO_OK);
+    double sum = 0.0;
+    for (int i = 0; i < steps; i++) {
+        mo_world_step(w);
+        sum += mo_world_last_stats(w).residual;
+    }
+    mo_scene_free(&sc);
+    mo_world_destroy(w);
+    return sum / steps;
+}
+
+static void test_preconditioning(void)
+{
+    group_begin();
+    double rm = stack_residual(MO_NEWTON_SCALING_MASS, 8, 20, 10);
+    double ri = stack_residual(MO_NEWTON_SCALING_IDENTITY, 8, 20, 10);
+    double rc = stack_residual(MO_NEWTON_SCALING_CONSTANT, 8, 20, 10);
+    printf("     heavy stack, 8 Newton x 20 PCR, cold start, mean of 10 steps: residual %.2e (effective mass), "
+           "%.2e (identity, %.0fx), %.2e (constant k = 1)\n", rm, ri, ri / rm, rc);
+    CHECK(ri > 10.0 * rm);
+    group_end("6  complementarity preconditioning beats identity scaling (Fig. 18)");
+}
+
+/* ---- 7 settings and statistics ---- */
+
+static void expect_refused(mo_world *w, const mo_solver_settings *s, const char *sentence)
+{
+    mo_solver_settings before = mo_world_solver(w);
+    CHECK(mo_world_set_solver(w, s) == MO_ERR_INVALID_ARGUMENT);
+    CHECK_STR(mo_world_last_error(w), sentence);
+    CHECK(memcmp(&before, &(mo_solver_settings){0}, 0) == 0);
+    mo_solver_settings after = mo_world_solver(w);
+    CHECK(after.kind == before.kind && after.newton.iterations == before.newton.iterations &&
+          after.newton.step_fraction == before.newton.step_fraction);
+}
+
+static void test_settings(void)
+{
+    group_begin();
+    mo_solver_settings d = mo_default_solver_settings();
+    CHECK(d.newton.iterations == 12 && d.newton.linear_iterations == 20 && d.newton.step_fraction == 0.8 &&
+          d.newton.regularisation == 1e-9 && d.newton.ncp == MO_NCP_FISCHER_BURMEISTER &&
+          d.newton.linear == MO_NEWTON_PCR && d.newton.scaling == MO_NEWTON_SCALING_MASS);
+    mo_world_def wd = mo_default_world_def();
+    mo_world *w = world_or_exit(&wd, "world: ", 1);
+    mo_solver_settings s = d;
+    s.kind = MO_SOLVER_NEWTON;
+    s.newton.iterations = 0;
+    expect_refused(w, &s, "Newton iterations must be in [1, 1000], got 0");
+    s = d; s.newton.linear_iterations = 0;
+    expect_refused(w, &s, "Newton linear_iterations must be in [1, 100000], got 0");
+    s = d; s.newton.linear_tolerance = 1.0;
+    expect_refused(w, &s, "Newton linear_tolerance must be in [0, 1), got 1");
+    s = d; s.newton.step_fraction = 0.0;
+    expect_refused(w, &s, "Newton step_fraction must be in (0, 1], got 0");
+    s = d; s.newton.step_fraction = 1.5;
+    expect_refused(w, &s, "Newton step_fraction must be in (0, 1], got 1.5");
+    s = d; s.newton.regularisation = -1e-9;
+    expect_refused(w, &s, "Newton regularisation must be finite and >= 0, got -1e-09");
+    s = d; s.newton.ncp = (mo_ncp_function)5;
+    expect_refused(w, &s, "Newton NCP function 5 is not a known function");
+    s = d; s.newton.linear = (mo_newton_linear)9;
+    expect_refused(w, &s, "Newton linear solver 9 is not a known solver");
+    s = d; s.newton.scaling = (mo_newton_scaling)3;
+    expect_refused(w, &s, "Newton complementarity scaling 3 is not a known scaling");
+    s = d; s.newton.scaling_constant = 0.0;
+    expect_refused(w, &s, "Newton scaling_constant must be finite and > 0, got 0");
+    s = d; s.newton.jacobi_omega = 1.2;
+    expect_refused(w, &s, "Newton jacobi_omega must be in (0, 1], got 1.2");
+    /* names */
+    CHECK_STR(mo_solver_name(MO_SOLVER_NEWTON), "newton");
+    mo_solver_kind k = MO_SOLVER_PGS;
+    CHECK(mo_solver_from_name("newton", &k) && k == MO_SOLVER_NEWTON);
+    CHECK(mo_solver_available(MO_SOLVER_NEWTON));
+    mo_world_destroy(w);
+    /* world creation refuses the same way */
+    wd.solver = d;
+    wd.solver.kind = MO_SOLVER_NEWTON;
+    wd.solver.newton.iterations = 2000;
+    mo_world *w2 = NULL;
+    char err[256];
+    CHECK(mo_world_create(&wd, &w2, err, sizeof err) == MO_ERR_INVALID_ARGUMENT && w2 == NULL);
+    CHECK_STR(err, "Newton iterations must be in [1, 1000], got 2000");
+    /* mo_fc_solve refuses newton */
+    mo_fc_problem fc;
+    memset(&fc, 0, sizeof fc);
+    s = d;
+    s.kind = MO_SOLVER_NEWTON;
+    double r[3] = {0, 0, 0};
+    mo_fc_result res;
+    CHECK(mo_fc_solve(&fc, &s, r, NULL, &res, NULL, NULL, err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
+    CHECK_STR(err, "mo_fc_solve: solver 'newton' is position-level and steps worlds only; an FCLIB problem needs "
+                   "pgs, jacobi, apgd or spg");
+    group_end("7  settings refused with sentences; names; mo_fc_solve refuses");
+}
+
+/* statistics: one Newton residual and one inner final residual per Newton
+ * iteration, the inner histories concatenated; every inner solver lowers the
+ * linear residual; a tolerance stops Newton early */
+static void test_stats(void)
+{
+    group_begin();
+    for (int lin = 0; lin < 4; lin++) {
+        mo_solver_settings s = newton_settings();
+        s.record_residuals = true;
+        s.newton.linear = (mo_newton_linear)lin;
+        s.newton.linear_iterations = 30;
+        mo_scene sc;
+        mo_world *w = build_scene("heavy_stack", &s, &sc);
+        for (int i = 0; i < 5; i++) mo_world_step(w);
+        mo_step_stats st = mo_world_last_stats(w);
+        static const char *names[] = {"PCR", "PCG", "Jacobi", "Gauss-Seidel"};
+        printf("     %-12s Newton %d, linear %d, residual %.2e; first inner solve %.1e -> %.1e\n", names[lin],
+               st.iterations, st.linear_iterations, st.residual, st.linear_history ? st.linear_history[0] : -1.0,
+               st.coulomb_error_history ? st.coulomb_error_history[0] : -1.0);
+        CHECK(st.iterations == s.newton.iterations);
+        CHECK(st.residual_count == st.iterations);
+        CHECK(st.residual_history && st.residual_history[st.residual_count - 1] == st.residual);
+        CHECK(st.linear_count == st.linear_iterations && st.linear_count <= st.iterations * 30);
+        CHECK(st.coulomb_error_history[0] < 1.0);
+        CHECK(isfinite(st.residual) && st.nan_warnings == 0);
+        if (lin == 0) { /* PCR: the residual never increases within an inner solve (monotone, Fong-Saunders) */
+            int mono = 1;
+            for (int k = 1; k < 30 && k < st.linear_count; k++)
+                if (st.linear_history[k - 1] > 1e-12) /* above round-off */
+                    mono &= st.linear_history[k] <= st.linear_history[k - 1] * (1 + 1e-12);
+            CHECK(mono);
+        }
+        mo_scene_free(&sc);
+        mo_world_destroy(w);
+    }
+    /* a tolerance stops the Newton loop early */
+    mo_solver_settings s = newton_settings();
+    s.tolerance = 1e-3;
+    s.newton.iterations = 50;
+    mo_scene sc;
+    mo_world *w = build_scene("heavy_stack", &s, &sc);
+    for (int i = 0; i < 5; i++) mo_world_step(w);
+    mo_step_stats st = mo_world_last_stats(w);
+    printf("     tolerance 1e-3: %d Newton iterations, residual %.2e, converged %d\n", st.iterations, st.residual,
+           (int)st.converged);
+    CHECK(st.converged && st.residual <= 1e-3 && st.iterations < 50);
+    mo_scene_free(&sc);
+    mo_world_destroy(w);
+    group_end("8  statistics per Newton and inner iteration; inner solvers; tolerance");
+}
+
+int main(int argc, char **argv)
+{
+    const char *only = argc > 1 ? argv[1] : NULL;
+#define RUN(name, fn) do { if (!only || !strcmp(only, name)) fn(); } while (0)
+    RUN("ncp", test_ncp);
+    RUN("contacts", test_fd_contacts);
+    RUN("joints", test_fd_joints);
+    RUN("incline", test_incline);
+    RUN("stats", test_stats);
+    RUN("settings", test_settings);
+    RUN("precond", test_preconditioning);
+    RUN("stack", test_heavy_stack);
+    return check_groups_result();
+}
