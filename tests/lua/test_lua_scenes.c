@@ -161,6 +161,16 @@ static void test_sandbox(void)
 
     /* runaway loops stop: plain, inside pcall, in the message handler of xpcall */
     expect_error("loop", "local x = 0\nwhile true do x = x + 1 end\n", "t.lua:2: instruction budget of 20000000 exceeded");
+    /* pattern matching backtracks in C, out of the hook's reach: charged its worst case up front */
+    expect_error("pattern", "local s = string.rep('a', 20000)\nlocal i = s:find('.-.-.-b')\n",
+                 "t.lua:2: instruction budget of 20000000 exceeded (string pattern with a worst case of");
+    expect_error("gsub pattern", "local s = string.rep('a', 100000)\nlocal r = s:gsub('a*a*b', '')\n",
+                 "t.lua:2: instruction budget of 20000000 exceeded");
+    expect_ok("plain find", "local s = string.rep('a', 100000)\nassert(s:find('.-.-b', 1, true) == nil)\n"
+                            "assert(('key=value'):match('^(%w+)=(%w+)$') == 'key')\n"
+                            "assert(select(2, ('a,b,c'):gsub(',', ';')) == 2)\n"
+                            "local n = 0 for w in ('x y z'):gmatch('%a') do n = n + 1 end assert(n == 3)\n"
+                            "assert(('[a-z]'):find('[%[]') == 1)\n");
     expect_error("loop in pcall", "while true do pcall(function() while true do end end) end\n",
                  "instruction budget of 20000000 exceeded");
     expect_error("loop in xpcall", "xpcall(error, function() while true do end end)\n",

@@ -457,6 +457,74 @@ static void remove_field(lua_State *L, const char *lib, const char *field)
     lua_pop(L, 1);
 }
 
+/* Lua's pattern matching (string.find, match, gmatch, gsub) backtracks in C,
+ * where the instruction hook never runs: ".-.-.-x" on a long subject takes
+ * O(n^4) steps. Each call is charged its worst case up front, n^(q+1) for a
+ * subject of n bytes and q unbounded quantifiers (*, +, -) in the pattern, to
+ * the same budget; a call that cannot fit is refused before it starts. */
+static double pattern_cost(const char *p, size_t plen, size_t n)
+{
+    int q = 0;
+    for (size_t i = 0; i < plen; i++) {
+        char c = p[i];
+        if (c == '%') {
+            i++; /* escaped character, or the class letter / %b's two / %f's set follow */
+            if (i < plen && p[i] == 'b') i += 2;
+        } else if (c == '[') {
+            i++;
+            if (i < plen && p[i] == '^') i++;
+            if (i < plen && p[i] == ']') i++; /* a leading ] is literal */
+            while (i < plen && p[i] != ']') {
+                if (p[i] == '%') i++;
+                i++;
+            }
+        } else if (c == '*' || c == '+' || c == '-') {
+            q++;
+        }
+    }
+    double cost = (double)n + 1.0;
+    for (int k = 0; k < q; k++) cost *= (double)n + 1.0;
+    return cost;
+}
+
+static int sb_pattern(lua_State *L)
+{
+    mo_scene_file *s = mo_lua_scene(L);
+    size_t n = 0, plen = 0;
+    const char *subject = lua_tolstring(L, 1, &n);
+    const char *pat = lua_tolstring(L, 2, &plen);
+    /* string.find(s, p, init, plain): no pattern */
+    bool plain = lua_toboolean(L, lua_upvalueindex(2)) && lua_toboolean(L, 4);
+    if (subject && pat && !plain) {
+        double cost = pattern_cost(pat, plen, n);
+        double left = (double)s->budget - (double)s->used;
+        if (cost > left) {
+            s->dead = true;
+            luaL_where(L, 1);
+            lua_pushfstring(L, "instruction budget of %I exceeded (string pattern with a worst case of %f steps "
+                               "on %I bytes)",
+                            (lua_Integer)s->budget, cost, (lua_Integer)n);
+            lua_concat(L, 2);
+            return lua_error(L);
+        }
+        s->used += (uint64_t)cost;
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+static void guard_pattern(lua_State *L, const char *name, bool find)
+{
+    lua_getglobal(L, LUA_STRLIBNAME);
+    lua_getfield(L, -1, name);
+    lua_pushboolean(L, find);
+    lua_pushcclosure(L, sb_pattern, 2);
+    lua_setfield(L, -2, name);
+    lua_pop(L, 1);
+}
+
 static int setup_state(lua_State *L)
 {
     mo_scene_file *s = mo_lua_scene(L);
@@ -484,6 +552,10 @@ static int setup_state(lua_State *L)
         lua_setglobal(L, removed[i]);
     }
     remove_field(L, LUA_STRLIBNAME, "dump");
+    guard_pattern(L, "find", true);
+    guard_pattern(L, "match", false);
+    guard_pattern(L, "gmatch", false);
+    guard_pattern(L, "gsub", false);
     lua_getglobal(L, "setmetatable");
     lua_pushcclosure(L, sb_setmetatable, 1);
     lua_setglobal(L, "setmetatable");
