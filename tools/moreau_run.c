@@ -40,6 +40,8 @@ static void usage(FILE *f)
             "  --omega W           SOR/relaxation factor in (0, 2) (default 1)\n"
             "  --projections P     Gauss-Newton position projections of rigid joint rows per step (default 0)\n"
             "  --diagonal-scaling  APGD/SPG solve in D^1/2 gamma, D = diag(N) per block (mass ratios)\n"
+            "  --newton-iterations N, --linear-iterations N, --ncp fb|min, --linear-solver pcr|pcg|jacobi|gs,\n"
+            "  --newton-scaling mass|identity|constant   settings of --solver newton\n"
             "  --no-warm-start     start each solve from zero impulses\n"
             "  --threads N         worker threads (default 1)\n"
             "  --substeps K        each step runs K steps of h/K (default 1, or the scene's)\n"
@@ -85,6 +87,7 @@ static void progress(int done, int total, double elapsed)
 /* solver options given on the command line (applied over the scene's own settings) */
 typedef struct cli_solver {
     bool kind, friction, facets, coulomb, iterations, tolerance, omega, projections, no_warm, residuals, scaling;
+    bool newton_it, linear_it, ncp, newton_scaling, linear;
     mo_solver_settings s;
 } cli_solver;
 
@@ -100,6 +103,11 @@ static void apply_cli(const cli_solver *c, mo_solver_settings *s)
     if (c->projections) s->position_projections = c->s.position_projections;
     if (c->no_warm) s->warm_start = false;
     if (c->scaling) s->diagonal_scaling = true;
+    if (c->newton_it) s->newton.iterations = c->s.newton.iterations;
+    if (c->linear_it) s->newton.linear_iterations = c->s.newton.linear_iterations;
+    if (c->ncp) s->newton.ncp = c->s.newton.ncp;
+    if (c->newton_scaling) s->newton.scaling = c->s.newton.scaling;
+    if (c->linear) s->newton.linear = c->s.newton.linear;
     if (c->residuals) s->record_residuals = true;
 }
 
@@ -171,6 +179,30 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--tolerance")) { NEED(); cli.s.tolerance = atof(val); cli.tolerance = true; }
         else if (!strcmp(a, "--omega")) { NEED(); cli.s.omega = atof(val); cli.omega = true; }
         else if (!strcmp(a, "--diagonal-scaling")) cli.scaling = true;
+        else if (!strcmp(a, "--newton-iterations")) { NEED(); cli.s.newton.iterations = atoi(val); cli.newton_it = true; }
+        else if (!strcmp(a, "--linear-iterations")) { NEED(); cli.s.newton.linear_iterations = atoi(val); cli.linear_it = true; }
+        else if (!strcmp(a, "--ncp")) {
+            NEED();
+            if (!strcmp(val, "fb")) cli.s.newton.ncp = MO_NCP_FISCHER_BURMEISTER;
+            else if (!strcmp(val, "min")) cli.s.newton.ncp = MO_NCP_MIN_MAP;
+            else { fprintf(stderr, "moreau-run: unknown NCP function '%s' (fb, min)\n", val); return 2; }
+            cli.ncp = true;
+        } else if (!strcmp(a, "--newton-scaling")) {
+            NEED();
+            if (!strcmp(val, "mass")) cli.s.newton.scaling = MO_NEWTON_SCALING_MASS;
+            else if (!strcmp(val, "identity")) cli.s.newton.scaling = MO_NEWTON_SCALING_IDENTITY;
+            else if (!strcmp(val, "constant")) cli.s.newton.scaling = MO_NEWTON_SCALING_CONSTANT;
+            else { fprintf(stderr, "moreau-run: unknown Newton scaling '%s' (mass, identity, constant)\n", val); return 2; }
+            cli.newton_scaling = true;
+        } else if (!strcmp(a, "--linear-solver")) {
+            NEED();
+            if (!strcmp(val, "pcr")) cli.s.newton.linear = MO_NEWTON_PCR;
+            else if (!strcmp(val, "pcg")) cli.s.newton.linear = MO_NEWTON_PCG;
+            else if (!strcmp(val, "jacobi")) cli.s.newton.linear = MO_NEWTON_JACOBI;
+            else if (!strcmp(val, "gs")) cli.s.newton.linear = MO_NEWTON_GAUSS_SEIDEL;
+            else { fprintf(stderr, "moreau-run: unknown linear solver '%s' (pcr, pcg, jacobi, gs)\n", val); return 2; }
+            cli.linear = true;
+        }
         else if (!strcmp(a, "--projections")) { NEED(); cli.s.position_projections = atoi(val); cli.projections = true; }
         else if (!strcmp(a, "--no-warm-start")) cli.no_warm = true;
         else if (!strcmp(a, "--threads")) { NEED(); threads = atoi(val); threads_given = 1; }

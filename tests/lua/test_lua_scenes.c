@@ -213,6 +213,30 @@ static void test_errors(void)
     expect_error("world after body", "ground{}\nworld{ gravity = {0, 0, -1} }\n", "t.lua:2: world: world{} must come once");
     expect_error("bad time step", "world{ time_step = -1 }\n", "t.lua:1: world: ");
     expect_error("bad solver", "world{ solver = { kind = 'magic' } }\n", "t.lua:1: world solver: unknown solver 'magic'");
+    expect_error("bad ncp", "world{ solver = { kind = 'newton', newton = { ncp = 'max' } } }\n",
+                 "t.lua:1: world solver newton: ncp 'max' is not one of fischer_burmeister, min_map");
+    expect_error("bad newton key", "world{ solver = { newton = { iterationz = 3 } } }\n",
+                 "t.lua:1: world solver newton: unknown field 'iterationz'");
+    expect_error("bad step rule", "world{ solver = { spg = { step_rule = 'bb3' } } }\n",
+                 "t.lua:1: world solver spg: step_rule 'bb3' is not one of alternate, abbmin");
+    {
+        /* the Newton and SPG settings reach the world */
+        char err[512];
+        mo_scene_file *s = load_text("t.lua",
+                                     "world{ solver = { kind = 'newton', diagonal_scaling = true, spg = { step_rule = 'abbmin' },\n"
+                                     "  newton = { iterations = 6, linear_iterations = 30, step_fraction = 0.9, ncp = 'min_map',\n"
+                                     "             linear = 'pcg', scaling = 'constant', scaling_constant = 2 } } }\n",
+                                     NULL, err, sizeof err);
+        CHECK(s != NULL);
+        if (s) {
+            mo_solver_settings ss = mo_world_solver(mo_scene_file_world(s));
+            CHECK(ss.kind == MO_SOLVER_NEWTON && ss.diagonal_scaling && ss.spg.step_rule == MO_SPG_ABBMIN);
+            CHECK(ss.newton.iterations == 6 && ss.newton.linear_iterations == 30 && ss.newton.step_fraction == 0.9);
+            CHECK(ss.newton.ncp == MO_NCP_MIN_MAP && ss.newton.linear == MO_NEWTON_PCG);
+            CHECK(ss.newton.scaling == MO_NEWTON_SCALING_CONSTANT && ss.newton.scaling_constant == 2.0);
+            mo_scene_file_destroy(s);
+        }
+    }
     expect_error("bad iterations", "world{ solver = { iterations = 1.5 } }\n",
                  "t.lua:1: world solver: iterations must be an integer, got 1.5");
     expect_error("nan iterations", "world{ solver = { iterations = 0/0 } }\n", "iterations must be an integer");

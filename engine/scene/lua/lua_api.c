@@ -468,12 +468,16 @@ static bool shape_at_origin(const mo_shape_def *d)
 
 static const char *const friction_names[] = {"cone", "box", "polyhedral", NULL};
 static const char *const rho_names[] = {"eigen", "norm", "smaller", "normal", "acary", NULL};
+static const char *const spg_rules[] = {"alternate", "abbmin", NULL};
+static const char *const ncp_names[] = {"fischer_burmeister", "min_map", NULL};
+static const char *const linear_names[] = {"pcr", "pcg", "jacobi", "gauss_seidel", NULL};
+static const char *const scaling_names[] = {"mass", "identity", "constant", NULL};
 
 static void parse_solver(lua_State *L, int idx, mo_solver_settings *s, const char *ctx)
 {
     static const char *const keys[] = {"kind", "iterations", "tolerance", "omega", "friction", "facets",
                                        "coulomb_updates", "warm_start", "record_residuals", "projections", "apgd",
-                                       "spg", "diagonal_scaling", NULL};
+                                       "spg", "diagonal_scaling", "newton", NULL};
     idx = lua_absindex(L, idx);
     need_table(L, idx, ctx);
     mo_lua_check_keys(L, idx, ctx, keys);
@@ -511,7 +515,7 @@ static void parse_solver(lua_State *L, int idx, mo_solver_settings *s, const cha
     lua_pop(L, 1);
     if (field(L, idx, "spg") != LUA_TNIL) {
         static const char *const sk[] = {"alpha_min", "alpha_max", "n_gll", "armijo", "sigma_min", "sigma_max",
-                                         "tau_g", "alpha0", "preconditioner", NULL};
+                                         "tau_g", "alpha0", "preconditioner", "step_rule", NULL};
         char c[128];
         snprintf(c, sizeof c, "%s spg", ctx);
         int t = lua_gettop(L);
@@ -526,6 +530,33 @@ static void parse_solver(lua_State *L, int idx, mo_solver_settings *s, const cha
         s->spg.tau_g = mo_lua_num_field(L, t, "tau_g", s->spg.tau_g, c);
         s->spg.alpha0 = mo_lua_num_field(L, t, "alpha0", s->spg.alpha0, c);
         s->spg.preconditioner = mo_lua_bool_field(L, t, "preconditioner", s->spg.preconditioner, c);
+        const char *rule = str_field(L, t, "step_rule", c);
+        if (rule) s->spg.step_rule = (mo_spg_step_rule)enum_value(L, c, "step_rule", rule, spg_rules);
+    }
+    lua_pop(L, 1);
+    if (field(L, idx, "newton") != LUA_TNIL) {
+        static const char *const nk[] = {"iterations", "linear_iterations", "linear_tolerance", "step_fraction",
+                                         "regularisation", "ncp", "linear", "scaling", "scaling_constant",
+                                         "jacobi_omega", NULL};
+        char c[128];
+        snprintf(c, sizeof c, "%s newton", ctx);
+        int t = lua_gettop(L);
+        need_table(L, t, c);
+        mo_lua_check_keys(L, t, c, nk);
+        mo_newton_settings *nw = &s->newton;
+        nw->iterations = int_field(L, t, "iterations", nw->iterations, c);
+        nw->linear_iterations = int_field(L, t, "linear_iterations", nw->linear_iterations, c);
+        nw->linear_tolerance = mo_lua_num_field(L, t, "linear_tolerance", nw->linear_tolerance, c);
+        nw->step_fraction = mo_lua_num_field(L, t, "step_fraction", nw->step_fraction, c);
+        nw->regularisation = mo_lua_num_field(L, t, "regularisation", nw->regularisation, c);
+        nw->scaling_constant = mo_lua_num_field(L, t, "scaling_constant", nw->scaling_constant, c);
+        nw->jacobi_omega = mo_lua_num_field(L, t, "jacobi_omega", nw->jacobi_omega, c);
+        const char *v = str_field(L, t, "ncp", c);
+        if (v) nw->ncp = (mo_ncp_function)enum_value(L, c, "ncp", v, ncp_names);
+        v = str_field(L, t, "linear", c);
+        if (v) nw->linear = (mo_newton_linear)enum_value(L, c, "linear", v, linear_names);
+        v = str_field(L, t, "scaling", c);
+        if (v) nw->scaling = (mo_newton_scaling)enum_value(L, c, "scaling", v, scaling_names);
     }
     lua_pop(L, 1);
 }
