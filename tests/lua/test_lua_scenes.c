@@ -440,6 +440,19 @@ static void test_catalogue(void)
         int n = !strcmp(names[i], "pyramid") || !strcmp(names[i], "b4_wall") ? 2 : 4;
         for (int k = 0; k < n; k++) CHECK(mo_scene_file_step(s) == MO_OK);
         CHECK(mo_world_last_stats(mo_scene_file_world(s)).nan_warnings == 0);
+        /* no body left the world: every position finite and within 1 km of the origin */
+        {
+            int nb = mo_scene_file_bodies(s, NULL, 0), out = 0;
+            mo_scene_body *bs = (mo_scene_body *)calloc((size_t)nb + 1, sizeof *bs);
+            mo_scene_file_bodies(s, bs, nb);
+            for (int b = 0; b < nb; b++) {
+                mo_vec3 p;
+                if (mo_body_position(mo_scene_file_world(s), bs[b].id, &p) != MO_OK) continue;
+                if (!(fabs(p.x) < 1e3 && fabs(p.y) < 1e3 && fabs(p.z) < 1e3)) out++;
+            }
+            CHECK(out == 0);
+            free(bs);
+        }
         /* the claims hold at the start (each is stated to hold at any time of its run) */
         int nc = mo_scene_file_check_count(s);
         mo_scene_check_result r[8];
