@@ -408,6 +408,10 @@ static mo_status stale_particle(const mo_world *w, mo_particle_id id)
 mo_status mo_particle_destroy(mo_world *w, mo_particle_id id)
 {
     GET_PARTICLE(w, id);
+    if (p->fem_mesh) { /* issue 7: a node of an FEM mesh */
+        mo_set_error(w, "particle %u is a node of an FEM mesh: destroy the mesh instead", id.index);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
     p->alive = false;
     w->particle_free[w->particle_nfree++] = (int)id.index - 1;
     return MO_OK;

@@ -56,6 +56,7 @@ typedef struct mo_particle {
     double x[3], v[3], f[3];
     double mass, inv_mass, radius, friction;
     int owner;
+    int fem_mesh;              /* issue 7: slot + 1 of the FEM mesh this particle is a node of, 0 when none */
 } mo_particle;
 
 typedef struct mo_joint {
@@ -196,6 +197,7 @@ typedef struct mo_world {
     void *cholmod_cache;       /* MO_SOLVER_CHOLESKY's cache across steps (solver_cholesky.c), NULL until used */
     void *proj;                /* step_project.c's buffers (and its own CHOLMOD cache), NULL until used */
     void *newton;              /* step_newton.c's buffers (MO_SOLVER_NEWTON), NULL until used */
+    void *fem;                 /* fem_world.c's FEM meshes (issue 7), NULL until the first mesh */
     mo_step_stats stats;
 } mo_world;
 
@@ -245,6 +247,31 @@ void mo_step_project_free(void *buf);
  * w->newton (NULL allowed). */
 int mo_step_newton(mo_world *w, const mo_problem *p);
 void mo_step_newton_free(void *buf);
+/* ==== FEM meshes in the Newton step (issue 7; fem_world.c) ====
+ * The mesh rows follow the problem's rows in the Newton system: per live mesh
+ * (slot order) its elements' rows (corotational 6, Neo-Hookean 2), then one
+ * row per fixed axis. mo_fem_live_meshes: meshes alive; mo_fem_newton_rows:
+ * row count and non-zeros (*nnz); mo_fem_newton_pattern: row_ptr offsets
+ * (rows + 1 entries, starting at base) and columns (this step's particle
+ * owners); mo_fem_newton_eval: J (val), M^-1 J^T (wval), C and the diagonal
+ * compliance eps of every row at the particles' predicted positions ppx (3 per
+ * particle slot) and the fixed targets of the end of the step (h);
+ * lambda_get: the warm start (previous step's forces, else the rest
+ * multipliers), lambda_set keeps them; mo_fem_step_end advances the fixed
+ * targets by h; mo_fem_world_free frees w->fem. */
+int mo_fem_live_meshes(const mo_world *w);
+int mo_fem_newton_rows(const mo_world *w, int *nnz);
+void mo_fem_newton_pattern(const mo_world *w, int base, int *row_ptr, int *col);
+void mo_fem_newton_eval(const mo_world *w, double h, const double *ppx, const int *row_ptr, double *val,
+                        double *wval, double *C, double *eps);
+/* adds to kdiag (n, per DOF) the diagonal geometric stiffness of the FEM rows
+ * at ppx with forces lambda (the FEM rows' part), N/m, each entry >= 0 */
+void mo_fem_newton_geometric(const mo_world *w, const double *ppx, const double *lambda, double *kdiag);
+void mo_fem_newton_lambda_get(const mo_world *w, bool warm, double *lambda);
+void mo_fem_newton_lambda_set(mo_world *w, const double *lambda);
+void mo_fem_step_end(mo_world *w, double h);
+void mo_fem_world_free(mo_world *w);
+/* ==== end of FEM meshes ==== */
 void mo_joint_rebuild_filter(mo_world *w);
 double mo_joint_position_error(const mo_world *w, const mo_joint *j);
 int mo_joint_row_count(const mo_joint *j);

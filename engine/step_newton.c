@@ -48,8 +48,10 @@
  *   zeroed with a unit diagonal, e = lambda - bound.
  * Zeroed rows are zeroed in J for the Schur product and for dv; the momentum
  * residual always uses the whole J. delta (newton.regularisation) is added to
- * the rows that are not zeroed. M~ = M: the diagonal geometric stiffness is
- * for particle DOFs of FEM rows, which the world does not have yet.
+ * the rows that are not zeroed. FEM meshes (issue 7, fem_world.c) append
+ * their element and fixed-node rows after the problem's rows as bilateral
+ * rows (C = eps, their own CSR part in s->rp); M~ = M + h^2 K~ with K~ the
+ * diagonal geometric stiffness of the Neo-Hookean rows on particle DOFs.
  *
  * Complementarity scaling c (newton.scaling): c_n = h^2 (J M~^-1 J^T)_ii for NCP
  * rows, c_f = h (mean of the contact's two tangent rows' (J M~^-1 J^T)_ii) for
@@ -85,11 +87,16 @@ int mo_contact_cache_store(mo_world *w);
 
 typedef struct nw_buf {
     mo_buf rows, aux, kind, lo, hi, col, u8, dbl, hist, lhist, ehist;
+    mo_buf rp; /* issue 7 FEM: the system's row pointers (the problem's rows, then the FEM rows) */
 } nw_buf;
 
 /* this step's arrays, carved from the buffers */
 typedef struct nw {
     int n, m, nnz, nc, mj, nbody, npart, nown;
+    int mp;      /* the assembled problem's rows; rows mp..m-1 are the FEM meshes' (fem_world.c) */
+    int *rp;     /* (m + 1) row pointers of the whole system */
+    double *feps; /* (m) FEM rows' compliance from mo_fem_newton_eval */
+    double *kt, *msc; /* (n) diagonal geometric stiffness (N/m) and M~^-1 M per DOF (1 off particles) */
     double h;
     mo_k_row *rows;
     mo_row_aux *aux;
@@ -107,7 +114,7 @@ void mo_step_newton_free(void *buf)
     nw_buf *b = (nw_buf *)buf;
     if (!b) return;
     mo_buf *all[] = {&b->rows, &b->aux, &b->kind, &b->lo, &b->hi, &b->col, &b->u8, &b->dbl, &b->hist, &b->lhist,
-                     &b->ehist};
+                     &b->ehist, &b->rp};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) mo_buf_free(all[i]);
     free(b);
 }
@@ -122,8 +129,10 @@ static int nw_setup(mo_world *w, const mo_problem *p, nw *s)
     nw_buf *b = (nw_buf *)w->newton;
     memset(s, 0, sizeof *s);
     s->n = p->n;
-    s->m = p->m;
-    s->nnz = p->row_ptr[p->m];
+    s->mp = p->m;
+    int fnnz = 0;
+    s->m = p->m + mo_fem_newton_rows(w, &fnnz);
+    s->nnz = p->row_ptr[p->m] + fnnz;
     s->nc = w->ncontacts;
     s->mj = p->m - 3 * w->ncontacts;
     s->nbody = w->body_count;
@@ -131,13 +140,15 @@ static int nw_setup(mo_world *w, const mo_problem *p, nw *s)
     s->nown = w->nowners;
     s->h = w->def.time_step;
     size_t m = (size_t)s->m + 1, n = (size_t)s->n + 1, nnz = (size_t)s->nnz + 1;
-    size_t nd = 20 * m + 6 * n + 2 * nnz + 14 * ((size_t)s->nbody + 1) + 3 * ((size_t)s->npart + 1) +
+    size_t nd = 21 * m + 8 * n + 2 * nnz + 14 * ((size_t)s->nbody + 1) + 3 * ((size_t)s->npart + 1) +
                 9 * ((size_t)s->nown + 1) + 2 * ((size_t)s->nc + 1) + mo_newton_linear_scratch(s->n, s->m);
     if (mo_buf_reserve(&b->rows, m * sizeof(mo_k_row)) || mo_buf_reserve(&b->aux, m * sizeof(mo_row_aux)) ||
         mo_buf_reserve(&b->kind, m) || mo_buf_reserve(&b->lo, m * sizeof(double)) ||
         mo_buf_reserve(&b->hi, m * sizeof(double)) || mo_buf_reserve(&b->col, nnz * sizeof(int)) ||
-        mo_buf_reserve(&b->u8, 2 * m) || mo_buf_reserve(&b->dbl, nd * sizeof(double)))
+        mo_buf_reserve(&b->u8, 2 * m) || mo_buf_reserve(&b->dbl, nd * sizeof(double)) ||
+        mo_buf_reserve(&b->rp, (m + 1) * sizeof(int)))
         return -1;
+    s->rp = (int *)b->rp.p;
     s->rows = (mo_k_row *)b->rows.p;
     s->aux = (mo_row_aux *)b->aux.p;
     s->kind = (uint8_t *)b->kind.p;
@@ -159,6 +170,7 @@ static int nw_setup(mo_world *w, const mo_problem *p, nw *s)
     CARVE(s->e, m); CARVE(s->rhs, m); CARVE(s->c, m);
     CARVE(s->g, m); CARVE(s->kv, m); CARVE(s->kl, m); CARVE(s->adiag, m);
     CARVE(s->wc, (size_t)s->nc + 1); CARVE(s->cfc, (size_t)s->nc + 1);
+    CARVE(s->feps, m); CARVE(s->kt, n); CARVE(s->msc, n);
     s->scratch = d; /* the linear solver's */
 #undef CARVE
     for (int i = 0; i < s->nbody; i++) {
@@ -178,6 +190,14 @@ static int nw_setup(mo_world *w, const mo_problem *p, nw *s)
     for (int c = 0; c < s->nc; c++) {
         s->type[s->mj + 3 * c] = MO_NROW_NCP;
         s->type[s->mj + 3 * c + 1] = s->type[s->mj + 3 * c + 2] = MO_NROW_FRICTION;
+    }
+    /* the FEM rows (issue 7): bilateral rows in compliance form after the problem's rows */
+    memcpy(s->rp, p->row_ptr, ((size_t)s->mp + 1) * sizeof(int));
+    if (s->m > s->mp) mo_fem_newton_pattern(w, p->row_ptr[s->mp], s->rp + s->mp, s->col);
+    for (int r = s->mp; r < s->m; r++) {
+        s->type[r] = MO_NROW_BILATERAL;
+        memset(&s->aux[r], 0, sizeof s->aux[r]);
+        s->aux[r].mode = MO_ROW_SPOOK;
     }
     return 0;
 }
@@ -209,6 +229,7 @@ static void carry_point(const nw *s, int bs, const double *p0, double *r_plus, d
 /* rows, C(q+), J(q+) (CSR val, wval), J v (with kinematic sides), diag(J M~^-1 J^T) at q+(v) */
 static void eval_rows(mo_world *w, const mo_problem *p, nw *s, const double *v)
 {
+    (void)p; /* the pattern is s->rp (the problem's rows and the FEM rows) */
     const double h = s->h;
     const int *dof = (const int *)w->owner_dof.p, *ond = (const int *)w->owner_ndof.p;
     /* predicted poses */
@@ -292,10 +313,30 @@ static void eval_rows(mo_world *w, const mo_problem *p, nw *s, const double *v)
     const double *oim = (const double *)w->owner_inv_mass.p, *oiI = (const double *)w->owner_inv_I.p;
     const int nt = w->def.threads;
     MO_PARALLEL_FOR(nt)
+    for (int r = 0; r < s->mp; r++)
+        mo_k_fill_row(&s->rows[r], s->rp[r], dof, ond, oim, oiI, s->col, s->val, s->wval);
+    /* FEM rows at the particles' predicted positions (fem_world.c) */
+    if (s->m > s->mp) {
+        mo_fem_newton_eval(w, h, s->ppx, s->rp + s->mp, s->val, s->wval, s->cg + s->mp, s->feps + s->mp);
+        for (int r = s->mp; r < s->m; r++) s->aux[r].eps = s->feps[r];
+    }
+    /* M~ = M + h^2 K~ on particle DOFs, K~ the diagonal geometric stiffness of the FEM rows
+     * (fem_world.c: the diagonal of -lambda_D d2 C_D / dx2 of the Neo-Hookean rows, >= 0, at this
+     * iterate; not SOLVERS.md's secant of the last two iterates, README); the W rows are scaled by
+     * M~^-1 M */
+    for (int i = 0; i < s->n; i++) s->msc[i] = 1.0;
+    if (s->m > s->mp) {
+        memset(s->kt, 0, (size_t)s->n * sizeof(double));
+        mo_fem_newton_geometric(w, s->ppx, s->lam + s->mp, s->kt);
+        for (int o = 0; o < s->nown; o++)
+            if (ond[o] == 3)
+                for (int k = 0; k < 3; k++) s->msc[dof[o] + k] = 1.0 / (1.0 + h * h * s->kt[dof[o] + k] * oim[o]);
+        for (int q = 0; q < s->nnz; q++) s->wval[q] *= s->msc[s->col[q]];
+    }
+    MO_PARALLEL_FOR(nt)
     for (int r = 0; r < s->m; r++) {
-        mo_k_fill_row(&s->rows[r], p->row_ptr[r], dof, ond, oim, oiI, s->col, s->val, s->wval);
         double a = 0.0, d = 0.0;
-        for (int q = p->row_ptr[r]; q < p->row_ptr[r + 1]; q++) {
+        for (int q = s->rp[r]; q < s->rp[r + 1]; q++) {
             a += s->val[q] * v[s->col[q]];
             d += s->val[q] * s->wval[q];
         }
@@ -439,9 +480,10 @@ static void momentum(const mo_world *w, const mo_problem *p, nw *s)
     for (int r = 0; r < s->m; r++) {
         double f = s->h * s->lam[r];
         if (f == 0.0) continue;
-        for (int k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++) s->rm[s->col[k]] -= s->val[k] * f;
+        for (int k = s->rp[r]; k < s->rp[r + 1]; k++) s->rm[s->col[k]] -= s->val[k] * f;
     }
     minv(w, s, s->rm, s->t);
+    for (int i = 0; i < s->n; i++) s->t[i] *= s->msc[i]; /* M~^-1 */
 }
 
 int mo_newton_probe(mo_world *w, const mo_problem *p, const mo_newton_settings *ns, const double *v,
@@ -462,7 +504,7 @@ int mo_newton_probe(mo_world *w, const mo_problem *p, const mo_newton_settings *
     linearise(w, p, &s, ns, fixed ? fixed + s.m : NULL, s.g, s.kv, s.kl);
     for (int r = 0; r < s.m; r++) {
         double jd = 0.0;
-        for (int k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++) jd += s.val[k] * dv[s.col[k]];
+        for (int k = s.rp[r]; k < s.rp[r + 1]; k++) jd += s.val[k] * dv[s.col[k]];
         g[r] = s.g[r];
         dg[r] = s.kv[r] * jd + s.kl[r] * dl[r];
         type[r] = s.type[r];
@@ -495,10 +537,11 @@ static void schur(const mo_world *w, const mo_problem *p, nw *s, double delta)
         s->e[r] = s->g[r] / a;
         s->adiag[r] = h * h * s->dj[r] + s->cd[r];
         double jt = 0.0; /* J_i M~^-1 r_m */
-        for (int k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++) jt += s->val[k] * s->t[s->col[k]];
+        for (int k = s->rp[r]; k < s->rp[r + 1]; k++) jt += s->val[k] * s->t[s->col[k]];
         s->rhs[r] = h * jt - s->e[r];
     }
     (void)w;
+    (void)p;
 }
 
 int mo_step_newton(mo_world *w, const mo_problem *p)
@@ -521,9 +564,10 @@ int mo_step_newton(mo_world *w, const mo_problem *p)
     /* zero-velocity start; lambda from the warm start (impulses / h) */
     memset(s.v, 0, (size_t)n * sizeof(double));
     const double *gam = (const double *)w->gamma.p;
-    for (int r = 0; r < m; r++) s.lam[r] = ss->warm_start && isfinite(gam[r]) ? gam[r] / h : 0.0;
+    for (int r = 0; r < s.mp; r++) s.lam[r] = ss->warm_start && isfinite(gam[r]) ? gam[r] / h : 0.0;
+    if (m > s.mp) mo_fem_newton_lambda_get(w, ss->warm_start, s.lam + s.mp); /* FEM rows (issue 7) */
 
-    mo_newton_system sys = {n, m, w->def.threads, h, p->row_ptr, s.col, s.val, s.wval, s.mask, s.cd, s.adiag};
+    mo_newton_system sys = {n, m, w->def.threads, h, s.rp, s.col, s.val, s.wval, s.mask, s.cd, s.adiag};
     int it = 0, lin_total = 0, lcount = 0;
     double res = 0.0;
     bool converged = false;
@@ -560,14 +604,20 @@ int mo_step_newton(mo_world *w, const mo_problem *p)
     for (int r = 0; r < m; r++) {
         double f = h * s.lam[r];
         if (f == 0.0 || !isfinite(f)) continue;
-        for (int k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++) s.rm[s.col[k]] += s.val[k] * f;
+        for (int k = s.rp[r]; k < s.rp[r + 1]; k++) s.rm[s.col[k]] += s.val[k] * f;
     }
     minv(w, &s, s.rm, s.t);
     for (int i = 0; i < n; i++) v[i] = p->v_tilde[i] + s.t[i];
 
     /* forces back as impulses (h lambda): joints (warm start, reactions), contacts (cache) */
     double *gout = (double *)w->gamma.p;
-    for (int r = 0; r < m; r++) gout[r] = isfinite(s.lam[r]) ? h * s.lam[r] : 0.0;
+    for (int r = 0; r < s.mp; r++) gout[r] = isfinite(s.lam[r]) ? h * s.lam[r] : 0.0;
+    if (m > s.mp) { /* FEM rows keep their forces; fixed nodes' targets move on (issue 7) */
+        mo_fem_newton_lambda_set(w, s.lam + s.mp);
+        mo_fem_step_end(w, h);
+        st->rows = m;
+        st->nonzeros = s.nnz;
+    }
     for (int i = 0; i < w->joint_count; i++) {
         mo_joint *j = &w->joints[i];
         if (!j->alive) continue;

@@ -375,6 +375,7 @@ void mo_world_destroy(mo_world *w)
     mo_cholmod_cache_free(w->cholmod_cache);
     mo_step_project_free(w->proj);
     mo_step_newton_free(w->newton); /* issue 7 */
+    mo_fem_world_free(w);           /* issue 7: FEM meshes */
     free(w);
 }
 
@@ -411,6 +412,11 @@ mo_status mo_world_set_solver(mo_world *w, const mo_solver_settings *s)
         return MO_ERR_INVALID_ARGUMENT;
     }
     if (!mo_solver_check(s, w->err, sizeof w->err)) return MO_ERR_INVALID_ARGUMENT;
+    if (s->kind != MO_SOLVER_NEWTON && mo_fem_live_meshes(w) > 0) { /* issue 7: FEM rows exist only in Newton */
+        mo_set_error(w, "FEM meshes need the newton solver: solver '%s' would ignore the world's %d FEM mesh(es)",
+                     mo_solver_name(s->kind), mo_fem_live_meshes(w));
+        return MO_ERR_INVALID_ARGUMENT;
+    }
     w->def.solver = *s;
     return MO_OK;
 }

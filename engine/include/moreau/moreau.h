@@ -418,6 +418,78 @@ MO_API mo_status mo_particle_velocity(const mo_world *w, mo_particle_id id, mo_v
 MO_API mo_status mo_particle_set_velocity(mo_world *w, mo_particle_id id, mo_vec3 v);
 MO_API mo_status mo_particle_apply_force(mo_world *w, mo_particle_id id, mo_vec3 force);
 
+/* ==== FEM meshes (issue 7; engine/fem_world.c) ===============================
+ * Tetrahedral meshes of hyperelastic material, solved by the non-smooth Newton
+ * step (MO_SOLVER_NEWTON only: creating a mesh in a world with another solver,
+ * or setting another solver while a mesh exists, is refused). Each node is one
+ * particle (mass lumped: density x volume / 4 of every tetrahedron it belongs
+ * to), so nodes collide with rigid shapes as particles do (spheres of the
+ * mesh's radius). Each tetrahedron gives rows in compliance form
+ * (README "FEM meshes in the world"): linear corotational, 6 rows; stable
+ * Neo-Hookean without the log term, 2 rows. Fixed nodes are held by bilateral
+ * rows on the chosen axes at a target that moves with the node's fixed
+ * velocity (mo_fem_mesh_set_fixed_velocity). */
+typedef struct mo_fem_mesh_id { uint32_t index; uint32_t generation; } mo_fem_mesh_id;
+static inline bool mo_fem_mesh_id_is_null(mo_fem_mesh_id id) { return id.generation == 0; }
+
+typedef enum mo_fem_model {
+    MO_FEM_COROTATIONAL = 0, /* linear corotational: strain sym(R^T F) - I, R from the polar decomposition */
+    MO_FEM_NEO_HOOKEAN,      /* stable Neo-Hookean (Smith et al. 2018) without the log term */
+} mo_fem_model;
+
+typedef struct mo_fem_material_def {
+    double young;            /* Young's modulus, Pa, finite and > 0 */
+    double poisson;          /* Poisson's ratio in (-1, 0.5) */
+    double density;          /* kg/m^3, finite and > 0 */
+    mo_fem_model model;
+} mo_fem_material_def;
+
+struct mo_tetmesh; /* moreau/tetmesh.h */
+
+typedef struct mo_fem_mesh_def {
+    const struct mo_tetmesh *mesh; /* a loaded or checked mesh (its nodes and tets are used), or NULL: */
+    const mo_vec3 *nodes;          /*   node_count rest positions (mesh frame, m) */
+    int node_count;
+    const int *tets;               /*   4 node indices per tetrahedron, 0-based, positively oriented */
+    int tet_count;
+    const mo_fem_material_def *materials; /* material_count >= 1 materials; copied */
+    int material_count;
+    const int *element_material;   /* per tetrahedron index into materials; NULL = all use materials[0] */
+    const double *activation;      /* per tetrahedron activation a > -1 (fem.h: rest volume scaled by 1 + a); NULL = 0 */
+    mo_vec3 position;              /* pose of the mesh frame in the world; default origin, identity */
+    mo_quat orientation;
+    mo_vec3 velocity;              /* initial velocity of every node, m/s */
+    const int *fixed_nodes;        /* fixed_count node indices held in place (moved only by their fixed velocity) */
+    int fixed_count;
+    const unsigned char *fixed_axes; /* per fixed node: world axes held, bits 1 = x, 2 = y, 4 = z; NULL = all */
+    double friction;               /* Coulomb mu of the nodes against shapes, >= 0; default 0.5 */
+    double radius;                 /* collision radius of the nodes, m >= 0; default 0 */
+    int internal_value;
+} mo_fem_mesh_def;
+
+MO_API mo_fem_mesh_def mo_default_fem_mesh_def(void);
+/* Checks everything first (sentences name the element, node or material:
+ * degenerate or inverted tetrahedra by index through mo_tetmesh_check,
+ * Young's modulus, Poisson's ratio, density, material indices, activations,
+ * fixed nodes, nodes of no tetrahedron) and leaves the world unchanged when
+ * anything is refused. */
+MO_API mo_status mo_fem_mesh_create(mo_world *w, const mo_fem_mesh_def *def, mo_fem_mesh_id *out);
+/* Destroys the mesh and its particles. */
+MO_API mo_status mo_fem_mesh_destroy(mo_world *w, mo_fem_mesh_id id);
+MO_API bool mo_fem_mesh_is_valid(const mo_world *w, mo_fem_mesh_id id);
+/* Activation a > -1 of one tetrahedron from the next step on. */
+MO_API mo_status mo_fem_mesh_set_activation(mo_world *w, mo_fem_mesh_id id, int element, double a);
+/* Velocity of a fixed node's target (m/s, world): the target moves by h v each step. */
+MO_API mo_status mo_fem_mesh_set_fixed_velocity(mo_world *w, mo_fem_mesh_id id, int node, mo_vec3 v);
+MO_API mo_status mo_fem_mesh_counts(const mo_world *w, mo_fem_mesh_id id, int *nodes, int *elements);
+MO_API mo_status mo_fem_mesh_node_position(const mo_world *w, mo_fem_mesh_id id, int node, mo_vec3 *out);
+/* The particle of a node (positions, velocities, forces go through the particle API;
+ * mo_particle_destroy refuses it: destroy the mesh). */
+MO_API mo_status mo_fem_mesh_node_particle(const mo_world *w, mo_fem_mesh_id id, int node, mo_particle_id *out);
+/* Total signed volume of the tetrahedra at the nodes' current positions, and at rest (m^3); either may be NULL. */
+MO_API mo_status mo_fem_mesh_volume(const mo_world *w, mo_fem_mesh_id id, double *current, double *rest);
+/* ==== end of FEM meshes ==================================================== */
+
 /* ---- joints --------------------------------------------------------------- */
 
 typedef enum mo_joint_type {

@@ -1,0 +1,690 @@
+/* fem_world.c: FEM tetrahedral meshes in the world (issue 7, second slice):
+ * creation with validation, queries, and the rows the non-smooth Newton step
+ * (step_newton.c) appends to its system.
+ *
+ * Every node is a particle (mass lumped: density V / 4 from each of its
+ * tetrahedra). Every tetrahedron gives rows C(x) with a diagonal compliance
+ * (kernels/fem.h), solved like the joints' bilateral rows:
+ *   C(x+) + eps lambda = 0,  x+ = x + h v+,  Jacobian dC/dx (so dC/dv+ = h J).
+ * - Linear corotational (6 rows): fem.h's rows are the Voigt strains
+ *   (e_xx, e_yy, e_zz, 2e_yz, 2e_zx, 2e_xy) of sym(R^T F) - I with the
+ *   compliance E = (V K)^-1, whose normal block
+ *   (1/(E_Y V)) [[1,-nu,-nu],[-nu,1,-nu],[-nu,-nu,1]] is not diagonal. The
+ *   Newton step's Schur system takes a diagonal C, so the three normal rows
+ *   are replaced by their projections on the block's orthonormal eigenvectors
+ *   q0 = (1,1,1)/sqrt 3 (eigenvalue 1 - 2 nu: the volumetric row),
+ *   q1 = (1,-1,0)/sqrt 2 and q2 = (1,1,-2)/sqrt 6 (eigenvalue 1 + nu):
+ *   C' = Q^T C_n, J' = Q^T J_n, eps' = (1 - 2 nu, 1 + nu, 1 + nu)/(E_Y V).
+ *   Q is orthogonal, so 1/2 C'^T eps'^-1 C' = 1/2 C_n^T E_n^-1 C_n: the same
+ *   energy and the same forces. Shear rows keep eps = 1/(mu_L V). R is the
+ *   polar factor of F at the Newton iterate, refreshed each Newton iteration
+ *   and held fixed in the Jacobian (fem.h: the fixed-R force is exact).
+ * - Stable Neo-Hookean without the log term (2 rows): C_H = J - alpha with
+ *   eps = 1/(lambda V), C_D = sqrt(I_C) with eps = 1/(mu V) (fem.h). At rest
+ *   these rows are not zero: the rest multipliers lambda_H = mu V,
+ *   lambda_D = -sqrt(3) mu V balance each other (f = J^T lambda = 0) and are
+ *   the first step's starting multipliers.
+ * - Activation a: the element's rest shape scaled by (1 + a)^(1/3)
+ *   (mo_fem_tet_activate).
+ * - Fixed nodes: one row per held axis, C = x+_k - target_k, eps = 0, where
+ *   the target is the node's position at creation moved by its fixed velocity
+ *   (target of the end of the step: target + h v_fixed).
+ * Forces lambda are kept per row between steps for the warm start. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kernels/fem.h"
+#include "internal.h"
+#include "moreau/tetmesh.h"
+
+typedef struct fem_mesh {
+    uint32_t generation;
+    bool alive;
+    int nnodes, ntets, nmat, nfixed, nrows;
+    int *node_part;             /* particle slot of each node */
+    int *tets;                  /* 4 per tetrahedron */
+    int *tmat;                  /* material of each tetrahedron */
+    mo_fem_material *kmat;     /* per material */
+    mo_fem_model *model;        /* per material */
+    mo_fem_tet *rest;           /* per tetrahedron */
+    double *act;                /* per tetrahedron */
+    int *fixed;                 /* node of each fixed entry */
+    unsigned char *faxes;       /* axes held */
+    double *ftarget, *fvel;     /* 3 per fixed entry */
+    double *lam;                /* nrows: last step's forces */
+    bool have_lam;
+    double rest_volume;
+} fem_mesh;
+
+typedef struct fem_world {
+    fem_mesh *m;
+    int cap, count, nfree;
+    int *free_list;
+} fem_world;
+
+static const double SQ3 = 1.7320508075688772, SQ2 = 1.4142135623730951, SQ6 = 2.449489742783178;
+
+static int tet_rows(const fem_mesh *m, int t)
+{
+    return m->model[m->tmat[t]] == MO_FEM_NEO_HOOKEAN ? 2 : 6;
+}
+
+static int fixed_rows(const fem_mesh *m, int f)
+{
+    return (m->faxes[f] & 1) + ((m->faxes[f] >> 1) & 1) + ((m->faxes[f] >> 2) & 1);
+}
+
+static void mesh_free(fem_mesh *m)
+{
+    free(m->node_part); free(m->tets); free(m->tmat); free(m->kmat); free(m->model); free(m->rest);
+    free(m->act); free(m->fixed); free(m->faxes); free(m->ftarget); free(m->fvel); free(m->lam);
+    uint32_t gen = m->generation;
+    memset(m, 0, sizeof *m);
+    m->generation = gen;
+}
+
+void mo_fem_world_free(mo_world *w)
+{
+    fem_world *fw = (fem_world *)w->fem;
+    if (!fw) return;
+    for (int i = 0; i < fw->count; i++) mesh_free(&fw->m[i]);
+    free(fw->m);
+    free(fw->free_list);
+    free(fw);
+    w->fem = NULL;
+}
+
+int mo_fem_live_meshes(const mo_world *w)
+{
+    const fem_world *fw = (const fem_world *)w->fem;
+    int n = 0;
+    for (int i = 0; fw && i < fw->count; i++) n += fw->m[i].alive;
+    return n;
+}
+
+static fem_mesh *mesh_get(const mo_world *w, mo_fem_mesh_id id)
+{
+    fem_world *fw = (fem_world *)w->fem;
+    if (!fw || id.index == 0 || id.index > (uint32_t)fw->count) return NULL;
+    fem_mesh *m = &fw->m[id.index - 1];
+    return m->alive && m->generation == id.generation ? m : NULL;
+}
+
+#define GET_MESH(w, id)                                                                                      \
+    fem_mesh *m = mesh_get((w), (id));                                                                       \
+    if (!m) {                                                                                                \
+        mo_set_error((mo_world *)(w), "FEM mesh id (index %u, generation %u) does not name a live mesh",     \
+                     (id).index, (id).generation);                                                           \
+        return MO_ERR_STALE_ID;                                                                              \
+    }
+
+mo_fem_mesh_def mo_default_fem_mesh_def(void)
+{
+    mo_fem_mesh_def d;
+    memset(&d, 0, sizeof d);
+    d.orientation = (mo_quat){1.0, 0.0, 0.0, 0.0};
+    d.friction = 0.5;
+    d.internal_value = MO_DEF_COOKIE;
+    return d;
+}
+
+bool mo_fem_mesh_is_valid(const mo_world *w, mo_fem_mesh_id id) { return w && mesh_get(w, id) != NULL; }
+
+/* validation of everything but the geometry; 0 or a sentence in w->err */
+static int check_def(mo_world *w, const mo_fem_mesh_def *d, int nnodes, int ntets)
+{
+    if (w->def.solver.kind != MO_SOLVER_NEWTON) {
+        mo_set_error(w, "FEM meshes need the newton solver (MO_SOLVER_NEWTON); the world's solver is '%s'",
+                     mo_solver_name(w->def.solver.kind));
+        return -1;
+    }
+    if (!d->materials || d->material_count < 1) {
+        mo_set_error(w, "FEM mesh needs at least one material, got %d", d->materials ? d->material_count : 0);
+        return -1;
+    }
+    for (int i = 0; i < d->material_count; i++) {
+        const mo_fem_material_def *mt = &d->materials[i];
+        if (!(mt->young > 0.0) || !isfinite(mt->young)) {
+            mo_set_error(w, "FEM material %d: Young's modulus must be finite and > 0, got %g", i, mt->young);
+            return -1;
+        }
+        if (!(mt->poisson > -1.0 && mt->poisson < 0.5)) {
+            mo_set_error(w, "FEM material %d: Poisson's ratio must be in (-1, 0.5), got %g", i, mt->poisson);
+            return -1;
+        }
+        if (!(mt->density > 0.0) || !isfinite(mt->density)) {
+            mo_set_error(w, "FEM material %d: density must be finite and > 0, got %g", i, mt->density);
+            return -1;
+        }
+        if (mt->model != MO_FEM_COROTATIONAL && mt->model != MO_FEM_NEO_HOOKEAN) {
+            mo_set_error(w, "FEM material %d: model %d is not a known model", i, (int)mt->model);
+            return -1;
+        }
+    }
+    for (int t = 0; d->element_material && t < ntets; t++)
+        if (d->element_material[t] < 0 || d->element_material[t] >= d->material_count) {
+            mo_set_error(w, "FEM element %d: material index %d is not in [0, %d)", t, d->element_material[t],
+                         d->material_count);
+            return -1;
+        }
+    for (int t = 0; d->activation && t < ntets; t++)
+        if (!(d->activation[t] > -1.0) || !isfinite(d->activation[t])) {
+            mo_set_error(w, "FEM element %d: activation must be finite and > -1, got %g", t, d->activation[t]);
+            return -1;
+        }
+    if (d->fixed_count < 0 || (d->fixed_count > 0 && !d->fixed_nodes)) {
+        mo_set_error(w, "FEM mesh: fixed_nodes must hold fixed_count (%d) node indices", d->fixed_count);
+        return -1;
+    }
+    for (int f = 0; f < d->fixed_count; f++) {
+        if (d->fixed_nodes[f] < 0 || d->fixed_nodes[f] >= nnodes) {
+            mo_set_error(w, "FEM fixed node %d: node index %d is not in [0, %d)", f, d->fixed_nodes[f], nnodes);
+            return -1;
+        }
+        if (d->fixed_axes && (d->fixed_axes[f] < 1 || d->fixed_axes[f] > 7)) {
+            mo_set_error(w, "FEM fixed node %d (node %d): axes must be a non-empty mask of 1 (x), 2 (y), 4 (z), got %d",
+                         f, d->fixed_nodes[f], (int)d->fixed_axes[f]);
+            return -1;
+        }
+        for (int g = 0; g < f; g++)
+            if (d->fixed_nodes[g] == d->fixed_nodes[f]) {
+                mo_set_error(w, "FEM node %d is fixed twice (fixed entries %d and %d)", d->fixed_nodes[f], g, f);
+                return -1;
+            }
+    }
+    if (!(d->friction >= 0.0) || !isfinite(d->friction) || !(d->radius >= 0.0) || !isfinite(d->radius)) {
+        mo_set_error(w, "FEM mesh friction and radius must be finite and >= 0, got %g and %g", d->friction, d->radius);
+        return -1;
+    }
+    double qn = d->orientation.w * d->orientation.w + d->orientation.x * d->orientation.x +
+                d->orientation.y * d->orientation.y + d->orientation.z * d->orientation.z;
+    if (!mo_finite3(d->position) || !mo_finite3(d->velocity) || !(qn > 0.0) || !isfinite(qn)) {
+        mo_set_error(w, "FEM mesh position, orientation and velocity must be finite (orientation not zero)");
+        return -1;
+    }
+    return 0;
+}
+
+mo_status mo_fem_mesh_create(mo_world *w, const mo_fem_mesh_def *d, mo_fem_mesh_id *out)
+{
+    if (out) *out = (mo_fem_mesh_id){0, 0};
+    if (!d || !out) {
+        mo_set_error(w, "mo_fem_mesh_create: def and out must not be NULL");
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    if (d->internal_value != MO_DEF_COOKIE) {
+        mo_set_error(w, "FEM mesh def was not initialised with mo_default_fem_mesh_def()");
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    /* the mesh as a mo_tetmesh (borrowed arrays) for mo_tetmesh_check */
+    mo_tetmesh tm;
+    memset(&tm, 0, sizeof tm);
+    double *nodes_copy = NULL;
+    if (d->mesh) {
+        tm = *d->mesh;
+    } else {
+        if (d->node_count > 0 && d->nodes) {
+            nodes_copy = (double *)malloc((size_t)d->node_count * 3 * sizeof(double));
+            if (!nodes_copy) {
+                mo_set_error(w, "mo_fem_mesh_create: out of memory");
+                return MO_ERR_OUT_OF_MEMORY;
+            }
+            for (int i = 0; i < d->node_count; i++) {
+                nodes_copy[3 * i] = d->nodes[i].x;
+                nodes_copy[3 * i + 1] = d->nodes[i].y;
+                nodes_copy[3 * i + 2] = d->nodes[i].z;
+            }
+        }
+        tm.nnodes = d->node_count;
+        tm.nodes = nodes_copy;
+        tm.ntets = d->tet_count;
+        tm.tets = (int *)d->tets;
+    }
+    char msg[MO_ERR_LEN - 32];
+    if (mo_tetmesh_check(&tm, msg, sizeof msg) != MO_OK) {
+        mo_set_error(w, "FEM mesh: %s", msg);
+        free(nodes_copy);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    const int nn = tm.nnodes, nt = tm.ntets;
+    if (check_def(w, d, nn, nt)) {
+        free(nodes_copy);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    /* world positions, rest data, lumped masses */
+    mo_fem_mesh_def dd = *d;
+    double q[4] = {dd.orientation.w, dd.orientation.x, dd.orientation.y, dd.orientation.z};
+    double qn = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int k = 0; k < 4; k++) q[k] /= qn;
+    double *X = (double *)malloc(((size_t)nn * 3 + 1) * sizeof(double));
+    double *mass = (double *)calloc((size_t)nn + 1, sizeof(double));
+    fem_mesh nm;
+    memset(&nm, 0, sizeof nm);
+    nm.nnodes = nn;
+    nm.ntets = nt;
+    nm.nmat = d->material_count;
+    nm.nfixed = d->fixed_count;
+    nm.node_part = (int *)malloc(((size_t)nn + 1) * sizeof(int));
+    nm.tets = (int *)malloc(((size_t)nt * 4 + 1) * sizeof(int));
+    nm.tmat = (int *)malloc(((size_t)nt + 1) * sizeof(int));
+    nm.kmat = (mo_fem_material *)malloc((size_t)nm.nmat * sizeof(mo_fem_material));
+    nm.model = (mo_fem_model *)malloc((size_t)nm.nmat * sizeof(mo_fem_model));
+    nm.rest = (mo_fem_tet *)malloc(((size_t)nt + 1) * sizeof(mo_fem_tet));
+    nm.act = (double *)calloc((size_t)nt + 1, sizeof(double));
+    nm.fixed = (int *)malloc(((size_t)nm.nfixed + 1) * sizeof(int));
+    nm.faxes = (unsigned char *)malloc((size_t)nm.nfixed + 1);
+    nm.ftarget = (double *)malloc(((size_t)nm.nfixed * 3 + 1) * sizeof(double));
+    nm.fvel = (double *)calloc((size_t)nm.nfixed * 3 + 1, sizeof(double));
+    mo_status st = MO_OK;
+    if (!X || !mass || !nm.node_part || !nm.tets || !nm.tmat || !nm.kmat || !nm.model || !nm.rest || !nm.act ||
+        !nm.fixed || !nm.faxes || !nm.ftarget || !nm.fvel) {
+        mo_set_error(w, "mo_fem_mesh_create: out of memory");
+        st = MO_ERR_OUT_OF_MEMORY;
+        goto fail;
+    }
+    for (int i = 0; i < nn; i++) {
+        double p[3];
+        mo_q_rotate(p, q, tm.nodes + 3 * i);
+        X[3 * i] = p[0] + dd.position.x;
+        X[3 * i + 1] = p[1] + dd.position.y;
+        X[3 * i + 2] = p[2] + dd.position.z;
+    }
+    for (int i = 0; i < nm.nmat; i++) {
+        mo_fem_material_init(d->materials[i].young, d->materials[i].poisson, &nm.kmat[i]);
+        nm.model[i] = d->materials[i].model;
+    }
+    memcpy(nm.tets, tm.tets, (size_t)nt * 4 * sizeof(int));
+    for (int t = 0; t < nt; t++) {
+        nm.tmat[t] = d->element_material ? d->element_material[t] : 0;
+        nm.act[t] = d->activation ? d->activation[t] : 0.0;
+        double x[12];
+        for (int a = 0; a < 4; a++) mo_v3_copy(x + 3 * a, X + 3 * nm.tets[4 * t + a]);
+        if (mo_fem_tet_setup(x, &nm.rest[t]) != MO_FEM_OK) { /* mo_tetmesh_check passed: cannot happen */
+            mo_set_error(w, "FEM element %d: degenerate or inverted after the mesh pose", t);
+            st = MO_ERR_INVALID_ARGUMENT;
+            goto fail;
+        }
+        nm.rest_volume += nm.rest[t].V;
+        nm.nrows += tet_rows(&nm, t);
+        double mt = d->materials[nm.tmat[t]].density * nm.rest[t].V / 4.0;
+        for (int a = 0; a < 4; a++) mass[nm.tets[4 * t + a]] += mt;
+    }
+    for (int i = 0; i < nn; i++)
+        if (!(mass[i] > 0.0)) {
+            mo_set_error(w, "FEM node %d belongs to no tetrahedron (it would have no mass)", i);
+            st = MO_ERR_INVALID_ARGUMENT;
+            goto fail;
+        }
+    for (int f = 0; f < nm.nfixed; f++) {
+        nm.fixed[f] = d->fixed_nodes[f];
+        nm.faxes[f] = d->fixed_axes ? d->fixed_axes[f] : 7;
+        mo_v3_copy(nm.ftarget + 3 * f, X + 3 * nm.fixed[f]);
+        nm.nrows += fixed_rows(&nm, f);
+    }
+    nm.lam = (double *)calloc((size_t)nm.nrows + 1, sizeof(double));
+    if (!nm.lam) {
+        mo_set_error(w, "mo_fem_mesh_create: out of memory");
+        st = MO_ERR_OUT_OF_MEMORY;
+        goto fail;
+    }
+    /* the mesh slot */
+    if (!w->fem) {
+        w->fem = calloc(1, sizeof(fem_world));
+        if (!w->fem) {
+            mo_set_error(w, "mo_fem_mesh_create: out of memory");
+            st = MO_ERR_OUT_OF_MEMORY;
+            goto fail;
+        }
+    }
+    fem_world *fw = (fem_world *)w->fem;
+    int slot = mo_pool_alloc((void **)&fw->m, sizeof(fem_mesh), &fw->cap, &fw->count, &fw->free_list, &fw->nfree);
+    if (slot < 0) {
+        mo_set_error(w, "mo_fem_mesh_create: out of memory");
+        st = MO_ERR_OUT_OF_MEMORY;
+        goto fail;
+    }
+    /* particles */
+    for (int i = 0; i < nn; i++) {
+        mo_particle_def pd = mo_default_particle_def();
+        pd.position = (mo_vec3){X[3 * i], X[3 * i + 1], X[3 * i + 2]};
+        pd.velocity = dd.velocity;
+        pd.mass = mass[i];
+        pd.radius = dd.radius;
+        pd.friction = dd.friction;
+        mo_particle_id pid;
+        st = mo_particle_create(w, &pd, &pid);
+        if (st != MO_OK) {
+            for (int k = 0; k < i; k++) {
+                mo_particle *p = &w->particles[nm.node_part[k]];
+                p->alive = false;
+                w->particle_free[w->particle_nfree++] = nm.node_part[k];
+            }
+            fw->free_list[fw->nfree++] = slot;
+            goto fail;
+        }
+        nm.node_part[i] = (int)pid.index - 1;
+        w->particles[nm.node_part[i]].fem_mesh = slot + 1;
+    }
+    nm.generation = fw->m[slot].generation + 1;
+    nm.alive = true;
+    fw->m[slot] = nm;
+    *out = (mo_fem_mesh_id){(uint32_t)slot + 1, nm.generation};
+    free(X);
+    free(mass);
+    free(nodes_copy);
+    return MO_OK;
+fail:
+    mesh_free(&nm);
+    free(X);
+    free(mass);
+    free(nodes_copy);
+    return st;
+}
+
+mo_status mo_fem_mesh_destroy(mo_world *w, mo_fem_mesh_id id)
+{
+    GET_MESH(w, id);
+    for (int i = 0; i < m->nnodes; i++) {
+        mo_particle *p = &w->particles[m->node_part[i]];
+        p->alive = false;
+        p->fem_mesh = 0;
+        w->particle_free[w->particle_nfree++] = m->node_part[i];
+    }
+    fem_world *fw = (fem_world *)w->fem;
+    mesh_free(m);
+    m->alive = false;
+    fw->free_list[fw->nfree++] = (int)id.index - 1;
+    return MO_OK;
+}
+
+mo_status mo_fem_mesh_set_activation(mo_world *w, mo_fem_mesh_id id, int element, double a)
+{
+    GET_MESH(w, id);
+    if (element < 0 || element >= m->ntets) {
+        mo_set_error(w, "FEM element %d is not in [0, %d)", element, m->ntets);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    if (!(a > -1.0) || !isfinite(a)) {
+        mo_set_error(w, "FEM element %d: activation must be finite and > -1, got %g", element, a);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    m->act[element] = a;
+    return MO_OK;
+}
+
+mo_status mo_fem_mesh_set_fixed_velocity(mo_world *w, mo_fem_mesh_id id, int node, mo_vec3 v)
+{
+    GET_MESH(w, id);
+    if (!mo_finite3(v)) {
+        mo_set_error(w, "FEM node %d: fixed velocity must be finite", node);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    for (int f = 0; f < m->nfixed; f++)
+        if (m->fixed[f] == node) {
+            mo_v3_set(m->fvel + 3 * f, v.x, v.y, v.z);
+            return MO_OK;
+        }
+    mo_set_error(w, "FEM node %d is not a fixed node of the mesh", node);
+    return MO_ERR_INVALID_ARGUMENT;
+}
+
+mo_status mo_fem_mesh_counts(const mo_world *w, mo_fem_mesh_id id, int *nodes, int *elements)
+{
+    GET_MESH(w, id);
+    if (nodes) *nodes = m->nnodes;
+    if (elements) *elements = m->ntets;
+    return MO_OK;
+}
+
+static int node_ok(const mo_world *w, const fem_mesh *m, int node)
+{
+    if (node >= 0 && node < m->nnodes) return 1;
+    mo_set_error((mo_world *)w, "FEM node %d is not in [0, %d)", node, m->nnodes);
+    return 0;
+}
+
+mo_status mo_fem_mesh_node_position(const mo_world *w, mo_fem_mesh_id id, int node, mo_vec3 *out)
+{
+    GET_MESH(w, id);
+    if (!node_ok(w, m, node) || !out) return MO_ERR_INVALID_ARGUMENT;
+    const double *x = w->particles[m->node_part[node]].x;
+    *out = (mo_vec3){x[0], x[1], x[2]};
+    return MO_OK;
+}
+
+mo_status mo_fem_mesh_node_particle(const mo_world *w, mo_fem_mesh_id id, int node, mo_particle_id *out)
+{
+    GET_MESH(w, id);
+    if (!node_ok(w, m, node) || !out) return MO_ERR_INVALID_ARGUMENT;
+    int s = m->node_part[node];
+    *out = (mo_particle_id){(uint32_t)s + 1, w->particles[s].generation};
+    return MO_OK;
+}
+
+mo_status mo_fem_mesh_volume(const mo_world *w, mo_fem_mesh_id id, double *current, double *rest)
+{
+    GET_MESH(w, id);
+    if (rest) *rest = m->rest_volume;
+    if (current) {
+        double v = 0.0;
+        for (int t = 0; t < m->ntets; t++) {
+            const double *x0 = w->particles[m->node_part[m->tets[4 * t]]].x;
+            double e[3][3];
+            for (int a = 1; a < 4; a++) mo_v3_sub(e[a - 1], w->particles[m->node_part[m->tets[4 * t + a]]].x, x0);
+            double c[3];
+            mo_v3_cross(c, e[1], e[2]);
+            v += mo_v3_dot(e[0], c) / 6.0;
+        }
+        *current = v;
+    }
+    return MO_OK;
+}
+
+/* ---- the Newton step's rows ---- */
+
+int mo_fem_newton_rows(const mo_world *w, int *nnz)
+{
+    const fem_world *fw = (const fem_world *)w->fem;
+    int rows = 0, nz = 0;
+    for (int i = 0; fw && i < fw->count; i++) {
+        const fem_mesh *m = &fw->m[i];
+        if (!m->alive) continue;
+        for (int t = 0; t < m->ntets; t++) {
+            rows += tet_rows(m, t);
+            nz += 12 * tet_rows(m, t);
+        }
+        for (int f = 0; f < m->nfixed; f++) {
+            rows += fixed_rows(m, f);
+            nz += fixed_rows(m, f);
+        }
+    }
+    if (nnz) *nnz = nz;
+    return rows;
+}
+
+void mo_fem_newton_pattern(const mo_world *w, int base, int *row_ptr, int *col)
+{
+    const fem_world *fw = (const fem_world *)w->fem;
+    const int *dof = (const int *)w->owner_dof.p;
+    int r = 0, p = base;
+    row_ptr[0] = base;
+    for (int i = 0; fw && i < fw->count; i++) {
+        const fem_mesh *m = &fw->m[i];
+        if (!m->alive) continue;
+        for (int t = 0; t < m->ntets; t++)
+            for (int k = 0; k < tet_rows(m, t); k++) {
+                for (int a = 0; a < 4; a++) {
+                    int d0 = dof[w->particles[m->node_part[m->tets[4 * t + a]]].owner];
+                    for (int c = 0; c < 3; c++) col[p++] = d0 + c;
+                }
+                row_ptr[++r] = p;
+            }
+        for (int f = 0; f < m->nfixed; f++)
+            for (int c = 0; c < 3; c++) {
+                if (!(m->faxes[f] & (1 << c))) continue;
+                col[p++] = dof[w->particles[m->node_part[m->fixed[f]]].owner] + c;
+                row_ptr[++r] = p;
+            }
+    }
+}
+
+void mo_fem_newton_eval(const mo_world *w, double h, const double *ppx, const int *row_ptr, double *val,
+                        double *wval, double *C, double *eps)
+{
+    const fem_world *fw = (const fem_world *)w->fem;
+    int r = 0;
+    for (int i = 0; fw && i < fw->count; i++) {
+        const fem_mesh *m = &fw->m[i];
+        if (!m->alive) continue;
+        for (int t = 0; t < m->ntets; t++) {
+            const mo_fem_material *mt = &m->kmat[m->tmat[t]];
+            mo_fem_tet el = m->rest[t];
+            if (m->act[t] != 0.0) mo_fem_tet_activate(&m->rest[t], m->act[t], &el);
+            double x[12], im[4], F[9], Cr[6], Jac[72], ep[6];
+            for (int a = 0; a < 4; a++) {
+                int ps = m->node_part[m->tets[4 * t + a]];
+                mo_v3_copy(x + 3 * a, ppx + 3 * ps);
+                im[a] = w->particles[ps].inv_mass;
+            }
+            mo_fem_deformation_gradient(x, el.Dm_inv, F);
+            int nr = tet_rows(m, t);
+            if (nr == 2) {
+                mo_fem_nh_rows(mt, F, Cr);
+                mo_fem_nh_jacobian(F, el.Dm_inv, Jac);
+                mo_fem_nh_compliance(mt, el.V, ep);
+            } else {
+                double R[9], S[9], Cv[6], Jv[72];
+                mo_fem_polar(F, R, S, NULL);
+                mo_fem_corot_rows(F, R, Cv);
+                mo_fem_corot_jacobian(R, el.Dm_inv, Jv);
+                /* normal rows on the eigenvectors of the normal compliance block (file comment) */
+                static const double Q[3][3] = {{1.0 / SQ3, 1.0 / SQ3, 1.0 / SQ3},
+                                               {1.0 / SQ2, -1.0 / SQ2, 0.0},
+                                               {1.0 / SQ6, 1.0 / SQ6, -2.0 / SQ6}};
+                for (int q = 0; q < 3; q++) {
+                    Cr[q] = Q[q][0] * Cv[0] + Q[q][1] * Cv[1] + Q[q][2] * Cv[2];
+                    for (int c = 0; c < 12; c++)
+                        Jac[12 * q + c] = Q[q][0] * Jv[c] + Q[q][1] * Jv[12 + c] + Q[q][2] * Jv[24 + c];
+                }
+                for (int q = 3; q < 6; q++) {
+                    Cr[q] = Cv[q];
+                    for (int c = 0; c < 12; c++) Jac[12 * q + c] = Jv[12 * q + c];
+                }
+                double c = 1.0 / (mt->young * el.V);
+                ep[0] = (1.0 - 2.0 * mt->poisson) * c;
+                ep[1] = ep[2] = (1.0 + mt->poisson) * c;
+                ep[3] = ep[4] = ep[5] = 1.0 / (mt->mu_l * el.V);
+            }
+            for (int k = 0; k < nr; k++, r++) {
+                int p = row_ptr[r];
+                for (int c = 0; c < 12; c++) {
+                    val[p + c] = Jac[12 * k + c];
+                    wval[p + c] = im[c / 3] * Jac[12 * k + c];
+                }
+                C[r] = Cr[k];
+                eps[r] = ep[k];
+            }
+        }
+        for (int f = 0; f < m->nfixed; f++) {
+            int ps = m->node_part[m->fixed[f]];
+            for (int c = 0; c < 3; c++) {
+                if (!(m->faxes[f] & (1 << c))) continue;
+                int p = row_ptr[r];
+                val[p] = 1.0;
+                wval[p] = w->particles[ps].inv_mass;
+                C[r] = ppx[3 * ps + c] - (m->ftarget[3 * f + c] + h * m->fvel[3 * f + c]);
+                eps[r] = 0.0;
+                r++;
+            }
+        }
+    }
+}
+
+void mo_fem_newton_geometric(const mo_world *w, const double *ppx, const double *lambda, double *kdiag)
+{
+    const fem_world *fw = (const fem_world *)w->fem;
+    const int *dof = (const int *)w->owner_dof.p;
+    int r = 0;
+    for (int i = 0; fw && i < fw->count; i++) {
+        const fem_mesh *m = &fw->m[i];
+        if (!m->alive) continue;
+        for (int t = 0; t < m->ntets; t++) {
+            int nr = tet_rows(m, t);
+            double lD = nr == 2 ? lambda[r + 1] : 0.0;
+            r += nr;
+            if (!(lD < 0.0)) continue;
+            mo_fem_tet el = m->rest[t];
+            if (m->act[t] != 0.0) mo_fem_tet_activate(&m->rest[t], m->act[t], &el);
+            double x[12], F[9], g[12], nf = 0.0;
+            for (int a = 0; a < 4; a++) mo_v3_copy(x + 3 * a, ppx + 3 * m->node_part[m->tets[4 * t + a]]);
+            mo_fem_deformation_gradient(x, el.Dm_inv, F);
+            for (int k = 0; k < 9; k++) nf += F[k] * F[k];
+            nf = sqrt(nf);
+            if (!(nf > 0.0)) continue;
+            mo_fem_shape_gradients(el.Dm_inv, g);
+            double c = -lD / nf;
+            for (int a = 0; a < 4; a++) {
+                int d0 = dof[w->particles[m->node_part[m->tets[4 * t + a]]].owner];
+                double gg = mo_v3_dot(g + 3 * a, g + 3 * a);
+                for (int k = 0; k < 3; k++) {
+                    double fg = (F[3 * k] * g[3 * a] + F[3 * k + 1] * g[3 * a + 1] + F[3 * k + 2] * g[3 * a + 2]) / nf;
+                    double kk = c * (gg - fg * fg);
+                    if (kk > 0.0) kdiag[d0 + k] += kk;
+                }
+            }
+        }
+        for (int f = 0; f < m->nfixed; f++) r += fixed_rows(m, f);
+    }
+}
+
+void mo_fem_newton_lambda_get(const mo_world *w, bool warm, double *lambda)
+{
+    const fem_world *fw = (const fem_world *)w->fem;
+    int r = 0;
+    for (int i = 0; fw && i < fw->count; i++) {
+        const fem_mesh *m = &fw->m[i];
+        if (!m->alive) continue;
+        if (warm && m->have_lam) {
+            for (int k = 0; k < m->nrows; k++) lambda[r + k] = isfinite(m->lam[k]) ? m->lam[k] : 0.0;
+            r += m->nrows;
+            continue;
+        }
+        /* the rest multipliers: corotational and fixed rows 0; Neo-Hookean (mu V, -sqrt(3) mu V) */
+        for (int t = 0; t < m->ntets; t++) {
+            int nr = tet_rows(m, t);
+            if (nr == 2) {
+                double V = m->rest[t].V * (1.0 + m->act[t]), mu = m->kmat[m->tmat[t]].nh_mu;
+                lambda[r] = mu * V;
+                lambda[r + 1] = -SQ3 * mu * V;
+            } else {
+                for (int k = 0; k < nr; k++) lambda[r + k] = 0.0;
+            }
+            r += nr;
+        }
+        for (int f = 0; f < m->nfixed; f++)
+            for (int k = 0; k < fixed_rows(m, f); k++) lambda[r++] = 0.0;
+    }
+}
+
+void mo_fem_newton_lambda_set(mo_world *w, const double *lambda)
+{
+    fem_world *fw = (fem_world *)w->fem;
+    int r = 0;
+    for (int i = 0; fw && i < fw->count; i++) {
+        fem_mesh *m = &fw->m[i];
+        if (!m->alive) continue;
+        memcpy(m->lam, lambda + r, (size_t)m->nrows * sizeof(double));
+        m->have_lam = true;
+        r += m->nrows;
+    }
+}
+
+void mo_fem_step_end(mo_world *w, double h)
+{
+    fem_world *fw = (fem_world *)w->fem;
+    for (int i = 0; fw && i < fw->count; i++) {
+        fem_mesh *m = &fw->m[i];
+        if (!m->alive) continue;
+        for (int f = 0; f < 3 * m->nfixed; f++) m->ftarget[f] += h * m->fvel[f];
+    }
+}
