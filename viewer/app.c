@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include <moreau/debug_draw.h>
+#include <moreau/import.h>
 #include <moreau/moreau.h>
 #include <moreau/scene.h>
 
@@ -31,6 +32,8 @@ static const char *ov_names[OV_COUNT] = {"contacts", "normals", "forces", "joint
                                          "residuals"};
 
 typedef struct shape_cache { uint32_t generation; int mesh; } shape_cache;
+/* URDF visual meshes, loaded once per path at scale 1 (the visual's scale goes into the model matrix) */
+typedef struct vis_mesh { char *path; int mesh; } vis_mesh; /* mesh -1: could not be loaded */
 typedef struct hit_rect { float x, y, w, h; int action; } hit_rect;
 enum { ACT_SOLVER0 = 100, ACT_ITER_DOWN = 200, ACT_ITER_UP = 201 };
 
@@ -82,6 +85,15 @@ struct app {
     shape_cache *cache;
     int cache_cap;
     double scene_radius;
+    /* URDF visuals (mo_scene_file_visuals): drawn instead of their bodies' collision shapes unless
+       show_collision (key C) or wireframe; body_vis[body index] marks bodies drawn by their visuals */
+    bool show_collision;
+    mo_scene_visual *vis;
+    int vis_cap;
+    vis_mesh *vmeshes;
+    int nvmeshes, vmesh_cap;
+    struct { uint32_t generation; unsigned char state; } *body_vis; /* state 1: visuals, 2: a mesh failed */
+    int body_vis_cap;
     /* script */
     FILE *script;
     int script_line, script_wait;
@@ -131,6 +143,11 @@ static void clear_cache(app *a)
     for (int i = 0; i < a->cache_cap; i++)
         if (a->cache[i].mesh > 0) gfx_mesh_delete(a->g, a->cache[i].mesh);
     if (a->cache) memset(a->cache, 0, (size_t)a->cache_cap * sizeof *a->cache);
+    for (int i = 0; i < a->nvmeshes; i++) {
+        if (a->vmeshes[i].mesh > 0) gfx_mesh_delete(a->g, a->vmeshes[i].mesh);
+        free(a->vmeshes[i].path);
+    }
+    a->nvmeshes = 0;
 }
 
 static int refresh_shapes(app *a)
@@ -554,15 +571,138 @@ static void draw_plane(app *a, const double *p, const double *R, const float *c)
     }
 }
 
+/* the GL mesh of a visual's mesh file (flat-shaded, scale 1), loaded on first use; -1 when it cannot be */
+static int visual_mesh(app *a, const char *path)
+{
+    for (int i = 0; i < a->nvmeshes; i++)
+        if (!strcmp(a->vmeshes[i].path, path)) return a->vmeshes[i].mesh;
+    if (a->nvmeshes == a->vmesh_cap) {
+        int cap = a->vmesh_cap ? 2 * a->vmesh_cap : 16;
+        vis_mesh *v = realloc(a->vmeshes, (size_t)cap * sizeof *v);
+        if (!v) return -1;
+        a->vmeshes = v;
+        a->vmesh_cap = cap;
+    }
+    char *p = malloc(strlen(path) + 1);
+    if (!p) return -1;
+    strcpy(p, path);
+    int handle = -1;
+    mo_mesh_data m;
+    char err[768];
+    if (mo_mesh_load(path, (mo_vec3){1, 1, 1}, &m, err, sizeof err) != MO_OK) {
+        message(a, "visual mesh not drawn (collision shapes instead): %s", err);
+    } else {
+        float *v = malloc((size_t)m.ntriangles * 18 * sizeof(float));
+        if (v) {
+            for (int t = 0; t < m.ntriangles; t++) {
+                const int *ix = m.triangles + 3 * t;
+                const double *P0 = m.vertices + 3 * ix[0], *P1 = m.vertices + 3 * ix[1], *P2 = m.vertices + 3 * ix[2];
+                double e1[3], e2[3], nn[3];
+                for (int k = 0; k < 3; k++) e1[k] = P1[k] - P0[k], e2[k] = P2[k] - P0[k];
+                vm_cross(nn, e1, e2);
+                vm_normalize(nn);
+                for (int j = 0; j < 3; j++) {
+                    float *o = v + 18 * t + 6 * j;
+                    for (int k = 0; k < 3; k++) o[k] = (float)m.vertices[3 * ix[j] + k], o[3 + k] = (float)nn[k];
+                }
+            }
+            handle = gfx_mesh_create(a->g, v, 3 * m.ntriangles);
+            free(v);
+        }
+        mo_mesh_free(&m);
+    }
+    a->vmeshes[a->nvmeshes++] = (vis_mesh){p, handle > 0 ? handle : -1};
+    return handle > 0 ? handle : -1;
+}
+
+static void quat_mul(mo_quat *r, mo_quat a, mo_quat b)
+{
+    *r = (mo_quat){a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+                   a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x, a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w};
+}
+
+/* marks the bodies drawn by their URDF visuals (all of a body's meshes loaded) and draws those visuals;
+   returns how many visuals there are (a->vis holds them) */
+static int draw_visuals(app *a)
+{
+    if (a->show_collision || a->ov[OV_WIRE]) return 0;
+    int n = mo_scene_file_visuals(a->scene, NULL, 0);
+    if (n <= 0) return 0;
+    if (n > a->vis_cap) {
+        mo_scene_visual *v = realloc(a->vis, (size_t)n * sizeof *v);
+        if (!v) return 0;
+        a->vis = v;
+        a->vis_cap = n;
+    }
+    n = mo_scene_file_visuals(a->scene, a->vis, n);
+    int maxi = -1;
+    for (int i = 0; i < n; i++)
+        if ((int)a->vis[i].body.index > maxi) maxi = (int)a->vis[i].body.index;
+    if (maxi >= a->body_vis_cap) {
+        int cap = a->body_vis_cap ? a->body_vis_cap : 64;
+        while (cap <= maxi) cap *= 2;
+        void *b = realloc(a->body_vis, (size_t)cap * sizeof *a->body_vis);
+        if (!b) return 0;
+        a->body_vis = b;
+        memset(a->body_vis + a->body_vis_cap, 0, (size_t)(cap - a->body_vis_cap) * sizeof *a->body_vis);
+        a->body_vis_cap = cap;
+    }
+    for (int i = 0; i < n; i++) {
+        const mo_scene_visual *v = &a->vis[i];
+        a->body_vis[v->body.index].generation = v->body.generation;
+        if (a->body_vis[v->body.index].state == 0) a->body_vis[v->body.index].state = 1;
+        if (v->type == MO_SCENE_VISUAL_MESH && visual_mesh(a, v->mesh_path) <= 0) a->body_vis[v->body.index].state = 2;
+    }
+    for (int i = 0; i < n; i++) {
+        const mo_scene_visual *v = &a->vis[i];
+        if (a->body_vis[v->body.index].state != 1) continue;
+        mo_vec3 r;
+        mo_quat bq, q;
+        if (mo_body_orientation(a->w, v->body, &bq) != MO_OK) continue;
+        if (mo_body_world_point(a->w, v->body, v->position, &r) != MO_OK) continue;
+        quat_mul(&q, bq, v->orientation);
+        double p[3] = {r.x, r.y, r.z}, R[9], sc[3];
+        vm_quat_to_m3(R, q.w, q.x, q.y, q.z);
+        float c[4] = {v->rgba[0], v->rgba[1], v->rgba[2], v->rgba[3]};
+        if (a->grabbing && v->body.index == a->grab_body.index && v->body.generation == a->grab_body.generation)
+            for (int k = 0; k < 3; k++) c[k] = 0.5f + 0.5f * c[k];
+        int mesh;
+        switch (v->type) {
+        case MO_SCENE_VISUAL_BOX:
+            mesh = GFX_MESH_BOX, sc[0] = 0.5 * v->size.x, sc[1] = 0.5 * v->size.y, sc[2] = 0.5 * v->size.z;
+            break;
+        case MO_SCENE_VISUAL_CYLINDER:
+            mesh = GFX_MESH_CYLINDER, sc[0] = sc[1] = v->size.x, sc[2] = 0.5 * v->size.z;
+            break;
+        case MO_SCENE_VISUAL_SPHERE: mesh = GFX_MESH_SPHERE, sc[0] = sc[1] = sc[2] = v->size.x; break;
+        case MO_SCENE_VISUAL_MESH:
+            mesh = visual_mesh(a, v->mesh_path), sc[0] = v->size.x, sc[1] = v->size.y, sc[2] = v->size.z;
+            break;
+        default: continue;
+        }
+        draw_part(a, mesh, p, R, sc, c);
+    }
+    return n;
+}
+
+/* true when the body's shapes are not drawn because its visuals are */
+static bool drawn_by_visuals(const app *a, mo_body_id b)
+{
+    return (int)b.index < a->body_vis_cap && a->body_vis[b.index].state == 1 &&
+           a->body_vis[b.index].generation == b.generation;
+}
+
 static void draw_shapes(app *a)
 {
     int n = refresh_shapes(a);
+    int nvis = draw_visuals(a);
     gfx_set_wireframe(a->g, a->ov[OV_WIRE]);
     for (int i = 0; i < n; i++) {
         mo_shape_info s;
         mo_vec3 pv;
         mo_quat q;
         if (mo_shape_get_info(a->w, a->shapes[i], &s) != MO_OK) continue;
+        if (nvis > 0 && drawn_by_visuals(a, s.body)) continue;
         if (mo_shape_world_pose(a->w, a->shapes[i], &pv, &q) != MO_OK) continue;
         double p[3] = {pv.x, pv.y, pv.z}, R[9];
         vm_quat_to_m3(R, q.w, q.x, q.y, q.z);
@@ -608,6 +748,7 @@ static void draw_shapes(app *a)
         }
     }
     gfx_set_wireframe(a->g, false);
+    for (int i = 0; i < nvis; i++) a->body_vis[a->vis[i].body.index].state = 0;
 }
 
 /* debug-draw callbacks onto the over-everything layer */
@@ -733,6 +874,7 @@ static void draw_hud(app *a)
     n += snprintf(buf + n, sizeof buf - (size_t)n, "overlays:");
     for (int i = 0; i < OV_COUNT; i++)
         n += snprintf(buf + n, sizeof buf - (size_t)n, " %d%s%s", i + 1, a->ov[i] ? "+" : "-", ov_names[i]);
+    snprintf(buf + n, sizeof buf - (size_t)n, " C%scoll", a->show_collision ? "+" : "-");
     gfx_text(g, 8, y, buf, 0xc0c8d0ffu, TEXT_SCALE);
 
     /* solver panel, top right: click a solver, or - / + for the iteration budget */
@@ -780,7 +922,7 @@ static void draw_help(app *a)
         "F frame the scene   O open a scene (or drop a file)   P / F12 screenshot\n"
         "1 contacts 2 normals 3 forces 4 joints 5 AABBs 6 wireframe 7 residuals\n"
         "Tab / shift+Tab solver   [ ] iterations /2 x2   G plots   H help\n"
-        "Esc / Q quit";
+        "C collision shapes instead of URDF visuals   Esc / Q quit";
     float w = 74 * CHAR_W + 24, h = 7 * LINE_H + 24, x = 0.5f * ((float)a->W - w), y = 0.5f * ((float)a->H - h);
     gfx_rect(a->g, x, y, w, h, 0x101820e8u);
     gfx_text(a->g, x + 12, y + 12, help, 0xffffffffu, TEXT_SCALE);
@@ -1034,6 +1176,10 @@ void app_key(app *a, int key, int action, int mods)
     case GLFW_KEY_LEFT_BRACKET: do_action(a, ACT_ITER_DOWN); break;
     case GLFW_KEY_RIGHT_BRACKET: do_action(a, ACT_ITER_UP); break;
     case GLFW_KEY_H: a->show_help = !a->show_help; break;
+    case GLFW_KEY_C:
+        a->show_collision = !a->show_collision;
+        message(a, "%s", a->show_collision ? "collision shapes" : "URDF visuals (where a scene loaded them)");
+        break;
     case GLFW_KEY_G: a->show_plots = !a->show_plots; break;
     default: break;
     }
@@ -1341,6 +1487,9 @@ void app_destroy(app *a)
     if (!a) return;
     clear_cache(a);
     free(a->cache);
+    free(a->vmeshes);
+    free(a->vis);
+    free(a->body_vis);
     free(a->shapes);
     free(a->rgb);
     if (a->script) fclose(a->script);

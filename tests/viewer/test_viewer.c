@@ -1,6 +1,6 @@
 /* test_viewer.c: moreau-view under Xvfb + Mesa, driven by scripts.
  *
- *   test_viewer VIEWER DATA_DIR OUT_DIR
+ *   test_viewer VIEWER DATA_DIR OUT_DIR [SCENES_DIR]
  *
  * Starts Xvfb (-displayfd: it picks a free display) when DISPLAY is unset,
  * runs the viewer headless on small scenes with --script, and asserts on the
@@ -28,7 +28,7 @@
 
 #include "../check.h"
 
-static const char *viewer, *data_dir, *out_dir;
+static const char *viewer, *data_dir, *out_dir, *scenes_dir;
 static pid_t xvfb_pid = -1;
 
 static void stop_xvfb(void)
@@ -530,13 +530,79 @@ static void test_record(void)
     }
 }
 
+/* pixels of the arm's "orange" URDF material (0.95 0.5 0.1) as lit (colour x d, plus a little
+   specular): red dominant, green about half of it, blue under a fifth (no body colour is like it) */
+static int count_orange(const image *im, int x0, int y0, int x1, int y1)
+{
+    int n = 0;
+    for (int y = y0 < 0 ? 0 : y0; y < y1 && y < im->h; y++)
+        for (int x = x0 < 0 ? 0 : x0; x < x1 && x < im->w; x++) {
+            const unsigned char *p = px(im, x, y);
+            double r = p[0], g = p[1], b = p[2];
+            n += r > 60 && g > 0.42 * r && g < 0.62 * r && b < 0.2 * r;
+        }
+    return n;
+}
+
+/* a scene loading a URDF (scenes/robot_arm.lua): its links drawn with their visuals in their material
+   colours; key C shows the collision shapes (body colours) instead, and again the visuals */
+static void test_urdf_visuals(void)
+{
+    char scene[1024], text[4096];
+    snprintf(scene, sizeof scene, "%s/robot_arm.lua", scenes_dir);
+    snprintf(text, sizeof text,
+             "camera -60 15 2.2 0 0 0.4\n"
+             "key g\n"
+             "frames 2\n"
+             "print project link2\n"
+             "screenshot %s/arm_visual.png\n"
+             "key c\n"
+             "frames 1\n"
+             "screenshot %s/arm_collision.png\n"
+             "key c\n"
+             "frames 1\n"
+             "screenshot %s/arm_visual2.png\n",
+             out_dir, out_dir, out_dir);
+    const char *s = write_script("urdf_visuals", text);
+    int code = run("urdf_visuals", NULL, scene, "--headless", "--script", s, NULL);
+    CHECK(code == 0);
+    if (code) return;
+    double lx = NAN, ly = NAN;
+    const char *pl = strstr(out_text, "project link2 ");
+    if (pl) sscanf(pl, "project link2 %lf %lf", &lx, &ly);
+    bool inside = lx > 100 && lx < 1180 && ly > 100 && ly < 620;
+    CHECK(inside);
+    image vis, col, vis2;
+    if (read_png(out("arm_visual.png"), &vis) || read_png(out("arm_collision.png"), &col) ||
+        read_png(out("arm_visual2.png"), &vis2)) {
+        CHECK(!"screenshots readable");
+        return;
+    }
+    if (inside) {
+        int x = (int)lx, y = (int)ly;
+        const unsigned char *p = px(&vis, x, y), *q = px(&col, x, y);
+        printf("link2 (orange) at (%d, %d): visuals %d %d %d, collision shapes %d %d %d\n", x, y, p[0], p[1], p[2],
+               q[0], q[1], q[2]);
+        CHECK(count_orange(&vis, x, y, x + 1, y + 1) == 1);
+        int o_vis = count_orange(&vis, x - 40, y - 40, x + 40, y + 40);
+        int o_col = count_orange(&col, x - 40, y - 40, x + 40, y + 40);
+        int o_vis2 = count_orange(&vis2, x - 40, y - 40, x + 40, y + 40);
+        printf("orange material pixels around link2: visuals %d, collision shapes %d, visuals again %d\n", o_vis,
+               o_col, o_vis2);
+        CHECK(o_vis > 1000);
+        CHECK(o_col == 0);
+        CHECK(o_vis2 > 1000);
+    }
+    free(vis.rgb), free(col.rgb), free(vis2.rgb);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: test_viewer VIEWER DATA_DIR OUT_DIR\n");
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: test_viewer VIEWER DATA_DIR OUT_DIR [SCENES_DIR]\n");
         return 2;
     }
-    viewer = argv[1], data_dir = argv[2], out_dir = argv[3];
+    viewer = argv[1], data_dir = argv[2], out_dir = argv[3], scenes_dir = argc == 5 ? argv[4] : NULL;
     if (ensure_display()) {
         printf("SKIP: no display and Xvfb could not be started\n");
         return 77;
@@ -553,5 +619,6 @@ int main(int argc, char **argv)
     test_open();
     test_errors();
     test_record();
+    if (scenes_dir) test_urdf_visuals();
     return check_result_counted("viewer");
 }

@@ -92,6 +92,29 @@ typedef struct mo_scene_body {
 } mo_scene_body;
 MO_API int mo_scene_file_bodies(const mo_scene_file *s, mo_scene_body *out, int cap);
 
+/* Visual geometry of the URDF robots the scene loaded (moreau.urdf()), for viewers:
+ * not simulated. One entry per URDF <visual>, in load order, only those whose body
+ * is still alive. Writes up to cap of them into out (may be NULL) and returns how
+ * many there are; 0 without Lua or URDF support. The world pose of a visual is its
+ * body's pose composed with (position, orientation). */
+typedef enum mo_scene_visual_type {
+    MO_SCENE_VISUAL_BOX = 0,  /* size = full lengths x, y, z */
+    MO_SCENE_VISUAL_CYLINDER, /* size.x = radius, size.z = length (along z) */
+    MO_SCENE_VISUAL_SPHERE,   /* size.x = radius */
+    MO_SCENE_VISUAL_MESH,     /* mesh_path, size = scale (for mo_mesh_load) */
+} mo_scene_visual_type; /* same values as mo_urdf_geometry_type */
+typedef struct mo_scene_visual {
+    mo_body_id body;
+    int type;                 /* mo_scene_visual_type */
+    mo_vec3 size;
+    const char *mesh_path;    /* resolved path the URDF loader read (inside the scene's allowed folders);
+                                 "" unless a mesh; owned by the scene */
+    mo_vec3 position;         /* pose in the body frame: the link frame's pose in the body */
+    mo_quat orientation;      /* composed with the URDF <visual><origin> */
+    float rgba[4];            /* material colour (0.7 0.7 0.7 1 when none) */
+} mo_scene_visual;
+MO_API int mo_scene_file_visuals(const mo_scene_file *s, mo_scene_visual *out, int cap);
+
 /* ---- checks: the scene's claims -------------------------------------------- */
 
 typedef struct mo_scene_check_result {

@@ -137,6 +137,26 @@ static bool urdf_allow_file(void *user, const char *path)
     return inside_roots(s, norm);
 }
 
+_Static_assert((int)MO_SCENE_VISUAL_MESH == (int)MO_URDF_GEOM_MESH &&
+                   (int)MO_SCENE_VISUAL_BOX == (int)MO_URDF_GEOM_BOX &&
+                   (int)MO_SCENE_VISUAL_CYLINDER == (int)MO_URDF_GEOM_CYLINDER &&
+                   (int)MO_SCENE_VISUAL_SPHERE == (int)MO_URDF_GEOM_SPHERE,
+               "mo_scene_visual_type follows mo_urdf_geometry_type");
+
+static mo_quat qmul(mo_quat a, mo_quat b)
+{
+    return (mo_quat){a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+                     a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x, a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w};
+}
+
+/* v rotated by the unit quaternion q */
+static mo_vec3 qrot(mo_quat q, mo_vec3 v)
+{
+    mo_vec3 t = {2 * (q.y * v.z - q.z * v.y), 2 * (q.z * v.x - q.x * v.z), 2 * (q.x * v.y - q.y * v.x)};
+    return (mo_vec3){v.x + q.w * t.x + q.y * t.z - q.z * t.y, v.y + q.w * t.y + q.z * t.x - q.x * t.z,
+                     v.z + q.w * t.z + q.x * t.y - q.y * t.x};
+}
+
 static const char *const mesh_modes[] = {"auto", "hull", "triangles", NULL};
 
 /* the model's arrays, freed by __gc whatever happens */
@@ -275,6 +295,23 @@ static int l_urdf(lua_State *L)
         lua_setfield(L, -2, m->links[i].name);
     }
     lua_setfield(L, -2, "links");
+    /* the visuals, kept for viewers (mo_scene_file_visuals) in their body's frame:
+       link frame in the body composed with the visual's origin in the link frame */
+    for (int i = 0; i < m->nvisuals; i++) {
+        const mo_urdf_visual *v = &m->visuals[i];
+        const mo_urdf_link *l = &m->links[v->link];
+        mo_scene_visual sv;
+        memset(&sv, 0, sizeof sv);
+        sv.body = l->body;
+        sv.type = v->type;
+        sv.size = v->size;
+        sv.mesh_path = v->type == MO_URDF_GEOM_MESH ? v->mesh_path : "";
+        mo_vec3 r = qrot(l->frame_orientation, v->position);
+        sv.position = (mo_vec3){l->frame_position.x + r.x, l->frame_position.y + r.y, l->frame_position.z + r.z};
+        sv.orientation = qmul(l->frame_orientation, v->orientation);
+        memcpy(sv.rgba, v->rgba, sizeof sv.rgba);
+        mo_lua_record_visual(L, &sv);
+    }
     lua_createtable(L, 0, m->njoints);
     for (int i = 0; i < m->njoints; i++) {
         if (mo_joint_id_is_null(m->joints[i].joint)) continue;

@@ -45,6 +45,9 @@ struct mo_scene_file {
     mo_body_id *body_ids;
     char **body_names;
     int nbody_records, body_record_cap;
+    /* URDF visuals loaded (mesh_path malloc'ed), for mo_scene_file_visuals */
+    mo_scene_visual *visuals;
+    int nvisuals, visual_cap;
     /* strings of the last mo_scene_file_checks results */
     char **check_names, **check_details;
     int ncheck_strings;
@@ -66,6 +69,9 @@ void mo_lua_resolve_path(lua_State *L, const char *what, const char *name, size_
 
 /* records a body the scene created (for mo_scene_file_bodies); raises on out of memory */
 void mo_lua_record_body(lua_State *L, mo_body_id id, const char *name);
+
+/* records a visual (copies mesh_path) for mo_scene_file_visuals; raises on out of memory */
+void mo_lua_record_visual(lua_State *L, const mo_scene_visual *v);
 
 /* registers the world API (globals and the moreau table at the top of the stack) */
 void mo_lua_open_api(lua_State *L);

@@ -44,3 +44,8 @@ int mo_scene_file_bodies(const mo_scene_file *s, mo_scene_body *out, int cap)
     (void)s, (void)out, (void)cap;
     return 0;
 }
+int mo_scene_file_visuals(const mo_scene_file *s, mo_scene_visual *out, int cap)
+{
+    (void)s, (void)out, (void)cap;
+    return 0;
+}

@@ -784,6 +784,34 @@ int mo_scene_file_bodies(const mo_scene_file *s, mo_scene_body *out, int cap)
     return n;
 }
 
+void mo_lua_record_visual(lua_State *L, const mo_scene_visual *v)
+{
+    mo_scene_file *s = mo_lua_scene(L);
+    if (s->nvisuals == s->visual_cap) {
+        int cap = s->visual_cap ? 2 * s->visual_cap : 32;
+        mo_scene_visual *n = (mo_scene_visual *)realloc(s->visuals, (size_t)cap * sizeof *n);
+        if (!n) luaL_error(L, "out of memory");
+        s->visuals = n;
+        s->visual_cap = cap;
+    }
+    char *path = dup_str(v->mesh_path ? v->mesh_path : "");
+    if (!path) luaL_error(L, "out of memory");
+    s->visuals[s->nvisuals] = *v;
+    s->visuals[s->nvisuals++].mesh_path = path;
+}
+
+int mo_scene_file_visuals(const mo_scene_file *s, mo_scene_visual *out, int cap)
+{
+    if (!s || !s->w) return 0;
+    int n = 0;
+    for (int i = 0; i < s->nvisuals; i++) {
+        if (!mo_body_is_valid(s->w, s->visuals[i].body)) continue;
+        if (out && n < cap) out[n] = s->visuals[i];
+        n++;
+    }
+    return n;
+}
+
 static void free_check_strings(mo_scene_file *s)
 {
     for (int i = 0; i < s->ncheck_strings; i++) {
@@ -818,6 +846,8 @@ void mo_scene_file_destroy(mo_scene_file *s)
     for (int i = 0; i < s->nbody_records; i++) free(s->body_names[i]);
     free(s->body_ids);
     free(s->body_names);
+    for (int i = 0; i < s->nvisuals; i++) free((char *)s->visuals[i].mesh_path);
+    free(s->visuals);
     free_check_strings(s);
     free(s);
 }
