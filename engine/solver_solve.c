@@ -64,6 +64,25 @@ static void poly_free(poly_buf *b)
     free(b->lambda);
 }
 
+/* the fields every transformed problem (facets, scaling) takes: its own
+ * bounds, diagonal, r and generators over base; the caller sets the blocks */
+static void transformed_init(mo_problem *q, const mo_problem *base, int m, double *lo, double *hi, double *diag,
+                             double *r, int *src, uint8_t *len, double *e)
+{
+    memset(q, 0, sizeof *q);
+    q->m = m;
+    q->lo = lo;
+    q->hi = hi;
+    q->diag = diag;
+    q->r = r;
+    q->q_contact_norm = base->q_contact_norm;
+    q->threads = base->threads;
+    q->base = base;
+    q->poly_src = src;
+    q->poly_len = len;
+    q->poly_e = e;
+}
+
 /* builds the facet problem over base; 0 ok, -1 out of memory */
 static int poly_build(const mo_problem *base, int facets, poly_buf *b)
 {
@@ -148,26 +167,14 @@ static int poly_build(const mo_problem *base, int facets, poly_buf *b)
     }
     b->block_row[blk] = row;
     mo_problem *q = &b->q;
-    memset(q, 0, sizeof *q);
-    q->n = 0;
-    q->m = m;
-    q->lo = b->lo;
-    q->hi = b->hi;
-    q->diag = b->diag;
+    transformed_init(q, base, m, b->lo, b->hi, b->diag, b->r, b->src, b->len, b->e);
     q->nblocks = nb;
     q->block_row = b->block_row;
     q->block_kind = b->kind;
     q->block_mu = b->mu;
     q->block_inv = b->block_inv;
     q->inv = base->inv;
-    q->r = b->r;
-    q->q_contact_norm = base->q_contact_norm;
-    q->threads = base->threads;
     q->acary_rho = base->acary_rho;
-    q->base = base;
-    q->poly_src = b->src;
-    q->poly_len = b->len;
-    q->poly_e = b->e;
     return 0;
 }
 
@@ -285,24 +292,13 @@ static int scale_build(const mo_problem *base, scale_buf *b)
         }
     }
     mo_problem *q = &b->q;
-    memset(q, 0, sizeof *q);
-    q->m = m;
-    q->lo = b->lo;
-    q->hi = b->hi;
-    q->diag = b->diag;
+    transformed_init(q, base, m, b->lo, b->hi, b->diag, b->r, b->src, b->len, b->e);
     q->nblocks = base->nblocks;
     q->block_row = base->block_row;
     q->block_kind = base->block_kind;
     q->block_mu = base->block_mu;
     q->block_eta = base->block_eta;
-    q->r = b->r;
-    q->q_contact_norm = base->q_contact_norm;
-    q->threads = base->threads;
     q->stop_coulomb = base->stop_coulomb;
-    q->base = base;
-    q->poly_src = b->src;
-    q->poly_len = b->len;
-    q->poly_e = b->e;
     return 0;
 }
 

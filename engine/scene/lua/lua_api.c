@@ -924,7 +924,7 @@ static int l_body(lua_State *L)
         d.shape = shapes[0];
         first = 1;
     } else if (from_shapes) {
-        d.mass = 1.0; /* placeholder until mo_body_set_mass_from_shapes */
+        d.mass = 1.0; /* created with unit mass; mo_body_set_mass_from_shapes below sets the shapes' mass */
         d.inertia = (mo_mat3){{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
     }
     mo_body_id id;
