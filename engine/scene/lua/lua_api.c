@@ -1537,4 +1537,5 @@ void mo_lua_open_api(lua_State *L)
         lua_getfield(L, -1, verbs[i].name);
         lua_setglobal(L, verbs[i].name);
     }
+    mo_lua_open_fem(L); /* fem{} (lua_fem.c) */
 }

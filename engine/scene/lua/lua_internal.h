@@ -77,6 +77,7 @@ void mo_lua_record_visual(lua_State *L, const mo_scene_visual *v);
 void mo_lua_open_api(lua_State *L);
 /* adds moreau.urdf and moreau.mesh to the table at the top of the stack when built */
 void mo_lua_open_import(lua_State *L);
+void mo_lua_open_fem(lua_State *L); /* fem{} (lua_fem.c): in the table at the top of the stack and as a global */
 
 /* ---- helpers for reading argument tables (lua_api.c) ---- */
 
