@@ -37,6 +37,11 @@ static double sym3_lambda_max(const double *a)
     return lam > g ? g : (lam * 1.0000001 < g ? lam * 1.0000001 : g);
 }
 
+/* fclib_newton.c */
+mo_status mo_fc_solve_newton(const mo_fc_problem *fc, const mo_solver_settings *s, double *r, double *u,
+                             mo_fc_result *res, double *err_history, double *ccp_history, char *err,
+                             size_t err_size);
+
 static double csr_norm1(const mo_csr *a)
 {
     /* largest column sum */
@@ -75,11 +80,9 @@ mo_status mo_fc_solve(const mo_fc_problem *fc, const mo_solver_settings *s, doub
                  fc->W.cols);
         return MO_ERR_INVALID_ARGUMENT;
     }
-    if (s->kind == MO_SOLVER_NEWTON) { /* issue 7 */
-        snprintf(err, err_size, "mo_fc_solve: solver 'newton' is position-level and steps worlds only; "
-                 "an FCLIB problem needs pgs, jacobi, apgd or spg");
-        return MO_ERR_INVALID_ARGUMENT;
-    }
+    /* a semismooth Newton method on the Alart-Curnier function (fclib_newton.c);
+     * the engine's position-level Newton solver steps worlds only */
+    if (s->kind == MO_SOLVER_NEWTON) return mo_fc_solve_newton(fc, s, r, u, res, err_history, ccp_history, err, err_size);
     double t0 = mo_now();
     size_t md = (size_t)(m > 0 ? m : 1), ncd = (size_t)(nc > 0 ? nc : 1);
     int *block_row = malloc((ncd + 1) * sizeof(int));

@@ -57,7 +57,9 @@ static void usage(FILE *f)
             "  --progress / --quiet\n"
             "configurations: pgs (PGS, De Saxce steps), jacobi, apgd, spg (each with outer Coulomb\n"
             "updates), and any of them with ':U' for U updates (e.g. apgd:50) or with '-relax' for the\n"
-            "convex relaxation alone (e.g. apgd-relax). The default configuration is apgd.\n"
+            "convex relaxation alone (e.g. apgd-relax); newton (semismooth Newton on the Alart-Curnier\n"
+            "function, exact Coulomb directly, at most 1000 iterations; no ':U' or '-relax'). The default\n"
+            "configuration is apgd.\n"
             "\n"
             "usage: moreau-bench convergence SCENE [options]\n"
             "  --steps N           steps before the measured one, with the reference solver (default 120)\n"
@@ -143,6 +145,13 @@ static int parse_config(const char *tok, int max_it, config *c)
     c->s.warm_start = false;
     /* PGS applies the update inline (any U > 0 switches it on) */
     c->s.coulomb_updates = relax ? 0 : (c->s.kind == MO_SOLVER_PGS ? 1 : updates);
+    if (c->s.kind == MO_SOLVER_NEWTON) {
+        /* semismooth Newton on the Alart-Curnier function: solves Coulomb
+         * directly (no updates, no relaxation); at most 1000 Newton iterations */
+        if (relax || colon) return -1;
+        c->s.coulomb_updates = 0;
+        if (c->s.max_iterations > 1000) c->s.max_iterations = 1000;
+    }
     snprintf(c->name, sizeof c->name, "%.31s", tok);
     return 0;
 }

@@ -109,7 +109,18 @@ typedef struct mo_fc_result {
  * err_history / ccp_history (may be NULL; max_iterations + 1 entries) receive
  * the Siconos error and the CCP residual after every iteration. The bilateral
  * solvers (CG, MINRES, Cholesky) are refused: an FCLIB problem has only
- * contacts. */
+ * contacts.
+ *
+ * MO_SOLVER_NEWTON (not the engine's position-level Newton: a semismooth
+ * Newton method on the Alart-Curnier function, engine/fclib_newton.c) solves
+ * exact Coulomb friction directly. Settings used: max_iterations (Newton
+ * iterations) and tolerance (on the Siconos error; 0 runs them all); the rest,
+ * settings.newton and coulomb_updates included, are ignored. The iterate with
+ * the smallest Siconos error is returned. Histories: entry 0 is the starting
+ * guess, entry k the iterate after Newton iteration k; ccp_history holds
+ * |Phi| (the Alart-Curnier residual, units of r), and so does
+ * res->ccp_residual. Problems of more than 300 contacts are
+ * MO_ERR_UNSUPPORTED in a build without UMFPACK. */
 MO_API mo_status mo_fc_solve(const mo_fc_problem *p, const mo_solver_settings *s, double *r, double *u,
                              mo_fc_result *res, double *err_history, double *ccp_history, char *err,
                              size_t err_size);
