@@ -14,6 +14,7 @@
 #include <float.h>
 
 #include "moreau/fclib.h"
+#include "fclib_shared.h"
 #include "testutil.h"
 
 #define group_begin check_group_begin
@@ -95,12 +96,6 @@ static void test_one_contact(void)
     group_end("1  one contact: sticking, sliding, take-off (closed forms)");
 }
 
-static const char *fclib_dir(void)
-{
-    const char *d = getenv("MOREAU_FCLIB_DIR");
-    return d ? d : "../shared/data/fclib";
-}
-
 static void test_quadratic(void)
 {
     group_begin();
@@ -136,28 +131,13 @@ static void test_quadratic(void)
 static void test_shared_problems(void)
 {
     group_begin();
-    DIR *d = opendir(fclib_dir());
-    if (!d) {
+    char *names[64];
+    int n = fclib_list(names, 64);
+    if (n < 0) {
         printf("     %s not found: shared problems skipped\n", fclib_dir());
         group_end("3  shared FCLIB problems (skipped: no data)");
         return;
     }
-    char *names[64];
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && n < 64) {
-        size_t l = strlen(e->d_name);
-        if ((l > 4 && !strcmp(e->d_name + l - 4, ".dat")) || (l > 5 && !strcmp(e->d_name + l - 5, ".hdf5")))
-            names[n++] = strdup(e->d_name);
-    }
-    closedir(d);
-    for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++)
-            if (strcmp(names[i], names[j]) > 0) {
-                char *t = names[i];
-                names[i] = names[j];
-                names[j] = t;
-            }
     CHECK(n == 19);
     int solved = 0;
     double total = 0.0;

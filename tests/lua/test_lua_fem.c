@@ -23,24 +23,8 @@
 #include <moreau/scene.h>
 
 #include "check.h"
+#include "scene_tmp.h"
 
-static char tmpdir[256], scene_dir[300];
-static const char *scenes_dir;
-
-static void write_file(const char *rel, const char *text)
-{
-    char path[600];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, rel);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        perror(path);
-        exit(1);
-    }
-    fputs(text, f);
-    fclose(f);
-}
-
-/* loads scene/t.lua (text) with scenes/ as a search path */
 static mo_scene_file *load(const char *text, char *err, size_t n)
 {
     write_file("scene/t.lua", text);
@@ -260,23 +244,11 @@ static void test_extension_scene(void)
 
 int main(void)
 {
-    scenes_dir = getenv("MOREAU_SCENES_DIR");
-    if (!scenes_dir) scenes_dir = "scenes";
-    static char abs_scenes[4096];
-    if (realpath(scenes_dir, abs_scenes)) scenes_dir = abs_scenes;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/moreau-lua-fem-XXXXXX");
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
-        return 1;
-    }
-    snprintf(scene_dir, sizeof scene_dir, "%s/scene", tmpdir);
-    mkdir(scene_dir, 0700);
+    if (scene_tmp_begin("moreau-lua-fem") != 0) return 1;
     test_inline();
     test_file();
     test_refusals();
     test_extension_scene();
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);
+    scene_tmp_end();
     return check_result("lua_fem");
 }
