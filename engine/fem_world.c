@@ -34,33 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kernels/fem.h"
-#include "internal.h"
+#include "fem_internal.h"
 #include "moreau/tetmesh.h"
-
-typedef struct fem_mesh {
-    uint32_t generation;
-    bool alive;
-    int nnodes, ntets, nmat, nfixed, nrows;
-    int *node_part;             /* particle slot of each node */
-    int *tets;                  /* 4 per tetrahedron */
-    int *tmat;                  /* material of each tetrahedron */
-    mo_fem_material *kmat;     /* per material */
-    mo_fem_model *model;        /* per material */
-    mo_fem_tet *rest;           /* per tetrahedron */
-    double *act;                /* per tetrahedron */
-    int *fixed;                 /* node of each fixed entry */
-    unsigned char *faxes;       /* axes held */
-    double *ftarget, *fvel;     /* 3 per fixed entry */
-    double *lam;                /* nrows: last step's forces */
-    bool have_lam;
-    double rest_volume;
-} fem_mesh;
-
-typedef struct fem_world {
-    fem_mesh *m;
-    int cap, count, nfree;
-    int *free_list;
-} fem_world;
 
 static const double SQ3 = 1.7320508075688772, SQ2 = 1.4142135623730951, SQ6 = 2.449489742783178;
 
@@ -78,6 +53,7 @@ static void mesh_free(fem_mesh *m)
 {
     free(m->node_part); free(m->tets); free(m->tmat); free(m->kmat); free(m->model); free(m->rest);
     free(m->act); free(m->fixed); free(m->faxes); free(m->ftarget); free(m->fvel); free(m->lam);
+    free(m->tris); free(m->on_surface);
     uint32_t gen = m->generation;
     memset(m, 0, sizeof *m);
     m->generation = gen;
@@ -102,16 +78,8 @@ int mo_fem_live_meshes(const mo_world *w)
     return n;
 }
 
-static fem_mesh *mesh_get(const mo_world *w, mo_fem_mesh_id id)
-{
-    fem_world *fw = (fem_world *)w->fem;
-    if (!fw || id.index == 0 || id.index > (uint32_t)fw->count) return NULL;
-    fem_mesh *m = &fw->m[id.index - 1];
-    return m->alive && m->generation == id.generation ? m : NULL;
-}
-
 #define GET_MESH(w, id)                                                                                      \
-    fem_mesh *m = mesh_get((w), (id));                                                                       \
+    fem_mesh *m = mo_fem_mesh_get((w), (id));                                                                       \
     if (!m) {                                                                                                \
         mo_set_error((mo_world *)(w), "FEM mesh id (index %u, generation %u) does not name a live mesh",     \
                      (id).index, (id).generation);                                                           \
@@ -128,7 +96,7 @@ mo_fem_mesh_def mo_default_fem_mesh_def(void)
     return d;
 }
 
-bool mo_fem_mesh_is_valid(const mo_world *w, mo_fem_mesh_id id) { return w && mesh_get(w, id) != NULL; }
+bool mo_fem_mesh_is_valid(const mo_world *w, mo_fem_mesh_id id) { return w && mo_fem_mesh_get(w, id) != NULL; }
 
 /* validation of everything but the geometry; 0 or a sentence in w->err */
 static int check_def(mo_world *w, const mo_fem_mesh_def *d, int nnodes, int ntets)
@@ -322,7 +290,9 @@ mo_status mo_fem_mesh_create(mo_world *w, const mo_fem_mesh_def *d, mo_fem_mesh_
         nm.nrows += fixed_rows(&nm, f);
     }
     nm.lam = (double *)calloc((size_t)nm.nrows + 1, sizeof(double));
-    if (!nm.lam) {
+    nm.on_surface = (unsigned char *)calloc((size_t)nn + 1, 1);
+    nm.ntris = nm.on_surface ? mo_fem_surface_build(nm.tets, nt, nn, &nm.tris, nm.on_surface) : -1;
+    if (!nm.lam || nm.ntris < 0) {
         mo_set_error(w, "mo_fem_mesh_create: out of memory");
         st = MO_ERR_OUT_OF_MEMORY;
         goto fail;

@@ -474,6 +474,51 @@ static void test_fixed_nodes(void)
     group_end("fixed nodes: held at their targets, moved by their velocity");
 }
 
+/* ---- 6 boundary surface ---- */
+
+static void test_surface(void)
+{
+    group_begin();
+    mo_world *w = newton_world((mo_vec3){0, 0, 0}, 1.0 / 60.0, 4, 20);
+    box_mesh b;
+    box_mesh_make(&b, 3, 2, 2, (mo_vec3){0.1, -0.2, 0.3}, (mo_vec3){0.3, 0.4, 0.2});
+    mo_fem_material_def mat = {1e6, 0.3, 500.0, MO_FEM_COROTATIONAL};
+    mo_fem_mesh_def d = mo_default_fem_mesh_def();
+    d.nodes = b.nodes;
+    d.node_count = b.nn;
+    d.tets = b.tets;
+    d.tet_count = b.nt;
+    d.materials = &mat;
+    d.material_count = 1;
+    mo_fem_mesh_id id;
+    CHECK(mo_fem_mesh_create(w, &d, &id) == MO_OK);
+    const int *tri = NULL;
+    int nt = -1;
+    CHECK(mo_fem_mesh_surface(w, id, &tri, &nt) == MO_OK);
+    /* a 3 x 2 x 2 box: 2 triangles per boundary cell face, 2 (3 2 + 3 2 + 2 2) = 32 faces */
+    CHECK(nt == 2 * 32);
+    /* closed and wound outward: the divergence theorem gives the volume, 1/6 sum a . (b x c) */
+    double vol = 0.0, area = 0.0;
+    for (int i = 0; i < nt; i++) {
+        mo_vec3 a = b.nodes[tri[3 * i]], p = b.nodes[tri[3 * i + 1]], c = b.nodes[tri[3 * i + 2]];
+        vol += (a.x * (p.y * c.z - p.z * c.y) - a.y * (p.x * c.z - p.z * c.x) + a.z * (p.x * c.y - p.y * c.x)) / 6.0;
+        double e1[3] = {p.x - a.x, p.y - a.y, p.z - a.z}, e2[3] = {c.x - a.x, c.y - a.y, c.z - a.z};
+        double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+        area += 0.5 * sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    }
+    printf("  surface of a 3 x 2 x 2 box mesh: %d triangles, enclosed volume %.12f (0.024), area %.12f (0.52)\n", nt,
+           vol, area);
+    CHECK_NEAR(vol, 0.3 * 0.4 * 0.2, 1e-14);
+    CHECK_NEAR(area, 2 * (0.3 * 0.4 + 0.3 * 0.2 + 0.4 * 0.2), 1e-13);
+    /* no interior node (the 2 interior nodes of a 3 x 2 x 2 grid) is on a triangle */
+    int inner[2] = {node_index(&b, 1, 1, 1), node_index(&b, 2, 1, 1)};
+    for (int i = 0; i < 3 * nt; i++) CHECK(tri[i] != inner[0] && tri[i] != inner[1]);
+    CHECK(mo_fem_mesh_surface(w, (mo_fem_mesh_id){7, 1}, &tri, &nt) == MO_ERR_STALE_ID);
+    box_mesh_free(&b);
+    mo_world_destroy(w);
+    group_end("boundary surface: closed, outward, no interior node");
+}
+
 int main(void)
 {
     test_extension();
@@ -481,5 +526,6 @@ int main(void)
     test_refusals();
     test_cube_on_ground();
     test_fixed_nodes();
+    test_surface();
     return check_groups_result();
 }

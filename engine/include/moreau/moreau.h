@@ -488,6 +488,11 @@ MO_API mo_status mo_fem_mesh_node_position(const mo_world *w, mo_fem_mesh_id id,
 MO_API mo_status mo_fem_mesh_node_particle(const mo_world *w, mo_fem_mesh_id id, int node, mo_particle_id *out);
 /* Total signed volume of the tetrahedra at the nodes' current positions, and at rest (m^3); either may be NULL. */
 MO_API mo_status mo_fem_mesh_volume(const mo_world *w, mo_fem_mesh_id id, double *current, double *rest);
+/* The boundary surface: every tetrahedron face that belongs to no other
+ * tetrahedron, 3 node indices each, wound counter-clockwise seen from outside
+ * ((b - a) x (c - a) points out). The array belongs to the mesh (valid until it
+ * is destroyed); either pointer may be NULL. */
+MO_API mo_status mo_fem_mesh_surface(const mo_world *w, mo_fem_mesh_id id, const int **triangles, int *count);
 /* ==== end of FEM meshes ==================================================== */
 
 /* ---- joints --------------------------------------------------------------- */
