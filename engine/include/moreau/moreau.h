@@ -488,6 +488,23 @@ MO_API mo_status mo_fem_mesh_node_position(const mo_world *w, mo_fem_mesh_id id,
 MO_API mo_status mo_fem_mesh_node_particle(const mo_world *w, mo_fem_mesh_id id, int node, mo_particle_id *out);
 /* Total signed volume of the tetrahedra at the nodes' current positions, and at rest (m^3); either may be NULL. */
 MO_API mo_status mo_fem_mesh_volume(const mo_world *w, mo_fem_mesh_id id, double *current, double *rest);
+/* Attachments (issue 7): holds a node to the point of a rigid body where the
+ * node is now (kept in the body frame) by 3 bilateral rows in the Newton
+ * system, C = x_node - (x_body + R_body r) with the given compliance (m/N, 0 =
+ * rigid). Any body type: a static body holds the node in place (as a fixed
+ * node), a kinematic body carries it along its prescribed motion, a dynamic
+ * body and the mesh pull on each other. One attachment per node; a fixed node
+ * cannot be attached. The mesh does not collide with the bodies it is attached
+ * to. Destroying the body (or the mesh) removes its attachments. Refusals
+ * (stale ids, node out of range, negative compliance, node fixed or already
+ * attached) name the node and leave the world unchanged. */
+MO_API mo_status mo_fem_mesh_attach(mo_world *w, mo_fem_mesh_id id, int node, mo_body_id body, double compliance);
+MO_API mo_status mo_fem_mesh_detach(mo_world *w, mo_fem_mesh_id id, int node);
+/* The body a node is attached to and the last step's force of the attachment
+ * on the node (N, world; the body receives the opposite at the attachment
+ * point); either pointer may be NULL. Refused when the node is not attached. */
+MO_API mo_status mo_fem_mesh_attachment(const mo_world *w, mo_fem_mesh_id id, int node, mo_body_id *body,
+                                        mo_vec3 *force);
 /* The boundary surface: every tetrahedron face that belongs to no other
  * tetrahedron, 3 node indices each, wound counter-clockwise seen from outside
  * ((b - a) x (c - a) points out). The array belongs to the mesh (valid until it
