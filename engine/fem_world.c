@@ -39,6 +39,55 @@
 
 static const double SQ3 = 1.7320508075688772, SQ2 = 1.4142135623730951, SQ6 = 2.449489742783178;
 
+/* Attachments (issue 7): a node held to a point fixed in a rigid body,
+ * C = x_node+ - (x_body+ + R_body+ r) (3 bilateral rows, compliance eps), r
+ * the node's position in the body frame when attached. They live in a list
+ * of the whole world, after fem_internal.h's fem_world (w->fem points to the
+ * fem_ext, whose first member is that fem_world): rows in list order after
+ * every mesh's rows, so the per-mesh row numbering that fem_query.c and
+ * mo_fem_newton_geometric walk is untouched. An attachment is live while
+ * its mesh and its body are (ids checked by generation): destroying the body
+ * drops it (like the body's joints), destroying the mesh removes its. */
+typedef struct fem_attach {
+    int mesh;               /* mesh slot */
+    uint32_t mesh_gen;
+    int node;
+    int body;               /* body slot */
+    uint32_t body_gen;
+    double r[3];            /* point in the body frame */
+    double eps;             /* compliance, m/N */
+    double lam[3];          /* last step's force on the node, N (world) */
+    bool have_lam;
+} fem_attach;
+
+typedef struct fem_ext {
+    fem_world base;         /* first: mo_fem_mesh_get casts w->fem to fem_world */
+    fem_attach *att;
+    int natt, att_cap;
+    unsigned char *skip;    /* per particle slot: 1 = interior node of a mesh (collides with nothing) */
+    int skip_cap;
+} fem_ext;
+
+static bool attach_live(const mo_world *w, const fem_attach *a)
+{
+    const fem_world *fw = (const fem_world *)w->fem;
+    if (a->mesh >= fw->count || !fw->m[a->mesh].alive || fw->m[a->mesh].generation != a->mesh_gen) return false;
+    if (a->body >= w->body_count) return false;
+    const mo_body *b = &w->bodies[a->body];
+    return b->alive && b->generation == a->body_gen;
+}
+
+/* drops attachments whose mesh or body is gone */
+static void attach_purge(mo_world *w)
+{
+    fem_ext *fx = (fem_ext *)w->fem;
+    if (!fx) return;
+    int k = 0;
+    for (int i = 0; i < fx->natt; i++)
+        if (attach_live(w, &fx->att[i])) fx->att[k++] = fx->att[i];
+    fx->natt = k;
+}
+
 static int tet_rows(const fem_mesh *m, int t)
 {
     return m->model[m->tmat[t]] == MO_FEM_NEO_HOOKEAN ? 2 : 6;
@@ -66,6 +115,8 @@ void mo_fem_world_free(mo_world *w)
     for (int i = 0; i < fw->count; i++) mesh_free(&fw->m[i]);
     free(fw->m);
     free(fw->free_list);
+    free(((fem_ext *)fw)->att);
+    free(((fem_ext *)fw)->skip);
     free(fw);
     w->fem = NULL;
 }
@@ -299,7 +350,7 @@ mo_status mo_fem_mesh_create(mo_world *w, const mo_fem_mesh_def *d, mo_fem_mesh_
     }
     /* the mesh slot */
     if (!w->fem) {
-        w->fem = calloc(1, sizeof(fem_world));
+        w->fem = calloc(1, sizeof(fem_ext));
         if (!w->fem) {
             mo_set_error(w, "mo_fem_mesh_create: out of memory");
             st = MO_ERR_OUT_OF_MEMORY;
@@ -364,6 +415,7 @@ mo_status mo_fem_mesh_destroy(mo_world *w, mo_fem_mesh_id id)
     mesh_free(m);
     m->alive = false;
     fw->free_list[fw->nfree++] = (int)id.index - 1;
+    attach_purge(w); /* its attachments go with it */
     return MO_OK;
 }
 
@@ -450,6 +502,135 @@ mo_status mo_fem_mesh_volume(const mo_world *w, mo_fem_mesh_id id, double *curre
     return MO_OK;
 }
 
+/* ---- attachments ---- */
+
+static int find_attach(const mo_world *w, int mesh_slot, int node)
+{
+    const fem_ext *fx = (const fem_ext *)w->fem;
+    for (int i = 0; fx && i < fx->natt; i++)
+        if (fx->att[i].mesh == mesh_slot && fx->att[i].node == node && attach_live(w, &fx->att[i])) return i;
+    return -1;
+}
+
+mo_status mo_fem_mesh_attach(mo_world *w, mo_fem_mesh_id id, int node, mo_body_id body, double compliance)
+{
+    GET_MESH(w, id);
+    if (!node_ok(w, m, node)) return MO_ERR_INVALID_ARGUMENT;
+    mo_body *b = mo_body_get(w, body);
+    if (!b) {
+        mo_set_error(w, "FEM node %d: body id (index %u, generation %u) does not name a live body", node, body.index,
+                     body.generation);
+        return MO_ERR_STALE_ID;
+    }
+    if (!(compliance >= 0.0) || !isfinite(compliance)) {
+        mo_set_error(w, "FEM node %d: attachment compliance must be finite and >= 0, got %g", node, compliance);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    for (int f = 0; f < m->nfixed; f++)
+        if (m->fixed[f] == node) {
+            mo_set_error(w, "FEM node %d is a fixed node: it cannot also be attached to body %u", node, body.index);
+            return MO_ERR_INVALID_ARGUMENT;
+        }
+    int slot = (int)id.index - 1;
+    int prev = find_attach(w, slot, node);
+    if (prev >= 0) {
+        mo_set_error(w, "FEM node %d is already attached to body %u: detach it first", node,
+                     (unsigned)((fem_ext *)w->fem)->att[prev].body + 1);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    fem_ext *fx = (fem_ext *)w->fem;
+    attach_purge(w);
+    if (fx->natt == fx->att_cap) {
+        int cap = fx->att_cap ? 2 * fx->att_cap : 16;
+        fem_attach *na = (fem_attach *)realloc(fx->att, (size_t)cap * sizeof *na);
+        if (!na) {
+            mo_set_error(w, "mo_fem_mesh_attach: out of memory");
+            return MO_ERR_OUT_OF_MEMORY;
+        }
+        fx->att = na;
+        fx->att_cap = cap;
+    }
+    fem_attach *a = &fx->att[fx->natt++];
+    memset(a, 0, sizeof *a);
+    a->mesh = slot;
+    a->mesh_gen = m->generation;
+    a->node = node;
+    a->body = (int)body.index - 1;
+    a->body_gen = b->generation;
+    a->eps = compliance;
+    /* r = R^T (x_node - x_body) */
+    double d[3], qc[4];
+    mo_v3_sub(d, w->particles[m->node_part[node]].x, b->k.x);
+    mo_q_conj(qc, b->k.q);
+    mo_q_rotate(a->r, qc, d);
+    return MO_OK;
+}
+
+mo_status mo_fem_mesh_detach(mo_world *w, mo_fem_mesh_id id, int node)
+{
+    GET_MESH(w, id);
+    if (!node_ok(w, m, node)) return MO_ERR_INVALID_ARGUMENT;
+    int i = find_attach(w, (int)id.index - 1, node);
+    if (i < 0) {
+        mo_set_error(w, "FEM node %d is not attached to a body", node);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    fem_ext *fx = (fem_ext *)w->fem;
+    fx->att[i] = fx->att[--fx->natt];
+    return MO_OK;
+}
+
+mo_status mo_fem_mesh_attachment(const mo_world *w, mo_fem_mesh_id id, int node, mo_body_id *body, mo_vec3 *force)
+{
+    GET_MESH(w, id);
+    if (!node_ok(w, m, node)) return MO_ERR_INVALID_ARGUMENT;
+    int i = find_attach(w, (int)id.index - 1, node);
+    if (i < 0) {
+        mo_set_error((mo_world *)w, "FEM node %d is not attached to a body", node);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    const fem_attach *a = &((const fem_ext *)w->fem)->att[i];
+    if (body) *body = (mo_body_id){(uint32_t)a->body + 1, a->body_gen};
+    if (force) *force = a->have_lam ? (mo_vec3){a->lam[0], a->lam[1], a->lam[2]} : (mo_vec3){0.0, 0.0, 0.0};
+    return MO_OK;
+}
+
+int mo_fem_attached_to(const mo_world *w, int mesh_slot, int body_slot)
+{
+    const fem_ext *fx = (const fem_ext *)w->fem;
+    for (int i = 0; fx && i < fx->natt; i++)
+        if (fx->att[i].mesh == mesh_slot && fx->att[i].body == body_slot && attach_live(w, &fx->att[i])) return 1;
+    return 0;
+}
+
+int mo_fem_attach_count(const mo_world *w)
+{
+    const fem_ext *fx = (const fem_ext *)w->fem;
+    int n = 0;
+    for (int i = 0; fx && i < fx->natt; i++) n += attach_live(w, &fx->att[i]);
+    return n;
+}
+
+const unsigned char *mo_fem_particle_skip(mo_world *w)
+{
+    fem_ext *fx = (fem_ext *)w->fem;
+    if (!fx || mo_fem_live_meshes(w) == 0) return NULL;
+    if (fx->skip_cap < w->particle_count + 1) {
+        unsigned char *ns = (unsigned char *)realloc(fx->skip, (size_t)w->particle_count + 1);
+        if (!ns) return NULL;
+        fx->skip = ns;
+        fx->skip_cap = w->particle_count + 1;
+    }
+    memset(fx->skip, 0, (size_t)w->particle_count + 1);
+    const fem_world *fw = &fx->base;
+    for (int i = 0; i < fw->count; i++) {
+        const fem_mesh *m = &fw->m[i];
+        if (!m->alive) continue;
+        for (int k = 0; k < m->nnodes; k++) fx->skip[m->node_part[k]] = !m->on_surface[k];
+    }
+    return fx->skip;
+}
+
 /* ---- the Newton step's rows ---- */
 
 int mo_fem_newton_rows(const mo_world *w, int *nnz)
@@ -467,6 +648,13 @@ int mo_fem_newton_rows(const mo_world *w, int *nnz)
             rows += fixed_rows(m, f);
             nz += fixed_rows(m, f);
         }
+    }
+    /* attachments after every mesh: 3 rows of 1 particle column, + 4 body columns when the body is dynamic */
+    const fem_ext *fx = (const fem_ext *)w->fem;
+    for (int i = 0; fx && i < fx->natt; i++) {
+        if (!attach_live(w, &fx->att[i])) continue;
+        rows += 3;
+        nz += w->bodies[fx->att[i].body].owner >= 0 ? 15 : 3;
     }
     if (nnz) *nnz = nz;
     return rows;
@@ -496,10 +684,25 @@ void mo_fem_newton_pattern(const mo_world *w, int base, int *row_ptr, int *col)
                 row_ptr[++r] = p;
             }
     }
+    const fem_ext *fx = (const fem_ext *)w->fem;
+    for (int i = 0; fx && i < fx->natt; i++) {
+        const fem_attach *a = &fx->att[i];
+        if (!attach_live(w, a)) continue;
+        int dp = dof[w->particles[((const fem_world *)fx)->m[a->mesh].node_part[a->node]].owner];
+        int ob = w->bodies[a->body].owner;
+        for (int c = 0; c < 3; c++) {
+            col[p++] = dp + c;
+            if (ob >= 0) {
+                col[p++] = dof[ob] + c;
+                for (int k = 3; k < 6; k++) col[p++] = dof[ob] + k;
+            }
+            row_ptr[++r] = p;
+        }
+    }
 }
 
-void mo_fem_newton_eval(const mo_world *w, double h, const double *ppx, const int *row_ptr, double *val,
-                        double *wval, double *C, double *eps)
+void mo_fem_newton_eval(const mo_world *w, double h, const double *ppx, const double *bpx, const double *bpq,
+                        const int *row_ptr, double *val, double *wval, double *C, double *eps)
 {
     const fem_world *fw = (const fem_world *)w->fem;
     int r = 0;
@@ -568,6 +771,38 @@ void mo_fem_newton_eval(const mo_world *w, double h, const double *ppx, const in
             }
         }
     }
+    /* attachments: C = x_node+ - (x_body+ + R+ r); rows [e | -e, e x a] with a = R+ r (particle, body v, w) */
+    const fem_ext *fx = (const fem_ext *)w->fem;
+    const int *dof = (const int *)w->owner_dof.p;
+    (void)dof;
+    const double *oim = (const double *)w->owner_inv_mass.p, *oiI = (const double *)w->owner_inv_I.p;
+    for (int i = 0; fx && i < fx->natt; i++) {
+        const fem_attach *a = &fx->att[i];
+        if (!attach_live(w, a)) continue;
+        int ps = fw->m[a->mesh].node_part[a->node];
+        int ob = w->bodies[a->body].owner;
+        double ar[3];
+        mo_q_rotate(ar, bpq + 4 * a->body, a->r);
+        for (int c = 0; c < 3; c++, r++) {
+            int p = row_ptr[r];
+            val[p] = 1.0;
+            wval[p] = w->particles[ps].inv_mass;
+            if (ob >= 0) {
+                double e[3] = {0.0, 0.0, 0.0}, ang[3], iang[3];
+                e[c] = 1.0;
+                mo_v3_cross(ang, e, ar);
+                mo_m3_mulv(iang, oiI + 9 * ob, ang);
+                val[p + 1] = -1.0;
+                wval[p + 1] = -oim[ob];
+                for (int k = 0; k < 3; k++) {
+                    val[p + 2 + k] = ang[k];
+                    wval[p + 2 + k] = iang[k];
+                }
+            }
+            C[r] = ppx[3 * ps + c] - (bpx[3 * a->body + c] + ar[c]);
+            eps[r] = a->eps;
+        }
+    }
 }
 
 void mo_fem_newton_geometric(const mo_world *w, const double *ppx, const double *lambda, double *kdiag)
@@ -634,6 +869,12 @@ void mo_fem_newton_lambda_get(const mo_world *w, bool warm, double *lambda)
         for (int f = 0; f < m->nfixed; f++)
             for (int k = 0; k < fixed_rows(m, f); k++) lambda[r++] = 0.0;
     }
+    const fem_ext *fx = (const fem_ext *)w->fem;
+    for (int i = 0; fx && i < fx->natt; i++) {
+        const fem_attach *a = &fx->att[i];
+        if (!attach_live(w, a)) continue;
+        for (int k = 0; k < 3; k++) lambda[r++] = warm && a->have_lam && isfinite(a->lam[k]) ? a->lam[k] : 0.0;
+    }
 }
 
 void mo_fem_newton_lambda_set(mo_world *w, const double *lambda)
@@ -647,6 +888,19 @@ void mo_fem_newton_lambda_set(mo_world *w, const double *lambda)
         m->have_lam = true;
         r += m->nrows;
     }
+    /* attachments keep their forces; their dynamic bodies count as constrained owners, so that
+     * mo_step_integrate turns them by the solver's w+ alone (the pose the rows were solved at) */
+    fem_ext *fx = (fem_ext *)w->fem;
+    uint8_t *ocon = (uint8_t *)w->owner_constrained.p;
+    for (int i = 0; fx && i < fx->natt; i++) {
+        fem_attach *a = &fx->att[i];
+        if (!attach_live(w, a)) continue;
+        memcpy(a->lam, lambda + r, 3 * sizeof(double));
+        a->have_lam = true;
+        r += 3;
+        int ob = w->bodies[a->body].owner;
+        if (ob >= 0 && ocon) ocon[ob] = 1;
+    }
 }
 
 void mo_fem_step_end(mo_world *w, double h)
@@ -657,4 +911,5 @@ void mo_fem_step_end(mo_world *w, double h)
         if (!m->alive) continue;
         for (int f = 0; f < 3 * m->nfixed; f++) m->ftarget[f] += h * m->fvel[f];
     }
+    attach_purge(w); /* attachments of bodies destroyed since */
 }

@@ -258,12 +258,20 @@ void mo_step_newton_free(void *buf);
  * particle slot) and the fixed targets of the end of the step (h);
  * lambda_get: the warm start (previous step's forces, else the rest
  * multipliers), lambda_set keeps them; mo_fem_step_end advances the fixed
- * targets by h; mo_fem_world_free frees w->fem. */
+ * targets by h; mo_fem_world_free frees w->fem.
+ * Attachments (mo_fem_mesh_attach) add 3 rows each after every mesh's rows,
+ * C = x_node+ - (x_body+ + R_body+ r), on the node's particle and, for a
+ * dynamic body, its 6 DOFs; mo_fem_newton_eval reads the bodies' predicted
+ * poses bpx (3 per body slot) and bpq (4) at the Newton iterate.
+ * mo_fem_attached_to: 1 when a live attachment joins mesh slot and body slot
+ * (the collide stage does not pair them); mo_fem_attach_count: live ones;
+ * mo_fem_particle_skip: per particle slot 1 for a mesh's interior node (no
+ * collision object), NULL when there is no mesh (or out of memory). */
 int mo_fem_live_meshes(const mo_world *w);
 int mo_fem_newton_rows(const mo_world *w, int *nnz);
 void mo_fem_newton_pattern(const mo_world *w, int base, int *row_ptr, int *col);
-void mo_fem_newton_eval(const mo_world *w, double h, const double *ppx, const int *row_ptr, double *val,
-                        double *wval, double *C, double *eps);
+void mo_fem_newton_eval(const mo_world *w, double h, const double *ppx, const double *bpx, const double *bpq,
+                        const int *row_ptr, double *val, double *wval, double *C, double *eps);
 /* adds to kdiag (n, per DOF) the diagonal geometric stiffness of the FEM rows
  * at ppx with forces lambda (the FEM rows' part), N/m, each entry >= 0 */
 void mo_fem_newton_geometric(const mo_world *w, const double *ppx, const double *lambda, double *kdiag);
@@ -271,6 +279,9 @@ void mo_fem_newton_lambda_get(const mo_world *w, bool warm, double *lambda);
 void mo_fem_newton_lambda_set(mo_world *w, const double *lambda);
 void mo_fem_step_end(mo_world *w, double h);
 void mo_fem_world_free(mo_world *w);
+int mo_fem_attached_to(const mo_world *w, int mesh_slot, int body_slot);
+int mo_fem_attach_count(const mo_world *w);
+const unsigned char *mo_fem_particle_skip(mo_world *w);
 /* ==== end of FEM meshes ==== */
 void mo_joint_rebuild_filter(mo_world *w);
 double mo_joint_position_error(const mo_world *w, const mo_joint *j);

@@ -36,7 +36,7 @@ typedef struct cl_info {
     int body;                  /* body slot, -1 for a particle */
     uint32_t category, mask;
     double friction;
-    int joined;                /* the body has a joint */
+    int joined;                /* the body has a joint; a particle: its FEM mesh slot + 1, 0 when none */
     int pad_;
 } cl_info;
 
@@ -48,6 +48,7 @@ typedef struct cl_motion {
 typedef struct filter_ctx {
     const mo_world *w;
     const cl_info *info;
+    int fem_attach;            /* the world has live FEM attachments (issue 7) */
 } filter_ctx;
 
 static int pair_filter(void *ctx, int a, int b)
@@ -55,7 +56,11 @@ static int pair_filter(void *ctx, int a, int b)
     filter_ctx *f = (filter_ctx *)ctx;
     const cl_info *ia = &f->info[a], *ib = &f->info[b];
     if (ia->body < 0 && ib->body < 0) return 0; /* particle / particle: no self collision yet */
-    if (ia->body < 0 || ib->body < 0) return 1;
+    if (ia->body < 0 || ib->body < 0) {
+        /* an FEM mesh's node (joined = mesh slot + 1) and a body the mesh is attached to: no contact */
+        const cl_info *ip = ia->body < 0 ? ia : ib, *ibd = ia->body < 0 ? ib : ia;
+        return !(f->fem_attach && ip->joined > 0 && mo_fem_attached_to(f->w, ip->joined - 1, ibd->body));
+    }
     if (ia->body == ib->body) return 0; /* a compound body's own shapes */
     if (!(ia->category & ib->mask) || !(ib->category & ia->mask)) return 0;
     if (!ia->joined || !ib->joined || f->w->njoint_pairs == 0) return 1;
@@ -214,8 +219,10 @@ int mo_collide_objects(mo_world *w)
     int nobj = 0;
     for (int i = 0; i < w->shape_count; i++)
         if (w->shapes[i].alive) nobj++;
+    /* issue 7: an FEM mesh's interior nodes are no collision objects (only its boundary nodes touch anything) */
+    const unsigned char *skip = mo_fem_particle_skip(w);
     for (int i = 0; i < w->particle_count; i++)
-        if (w->particles[i].alive) nobj++;
+        if (w->particles[i].alive && !(skip && skip[i])) nobj++;
     if (mo_buf_reserve(&w->cl_objs, (size_t)(nobj + 1) * sizeof(mo_cl_object))) return -1;
     if (mo_buf_reserve(&w->cl_info, (size_t)(nobj + 1) * (sizeof(cl_info) + sizeof(cl_motion)))) return -1;
     mo_cl_object *objs = (mo_cl_object *)w->cl_objs.p;
@@ -235,7 +242,7 @@ int mo_collide_objects(mo_world *w)
     }
     for (int i = 0; i < w->particle_count; i++) {
         const mo_particle *p = &w->particles[i];
-        if (!p->alive) continue;
+        if (!p->alive || (skip && skip[i])) continue;
         mo_cl_object *o = &objs[n];
         memset(o, 0, sizeof *o);
         o->type = MO_CL_SPHERE;
@@ -243,7 +250,7 @@ int mo_collide_objects(mo_world *w)
         mo_v3_copy(o->pos, p->x);
         o->rot[0] = o->rot[4] = o->rot[8] = 1.0;
         o->user = -(i + 1);
-        info[n] = (cl_info){-(i + 1), -1, 0u, 0u, p->friction, 0, 0};
+        info[n] = (cl_info){-(i + 1), -1, 0u, 0u, p->friction, p->fem_mesh, 0}; /* joined: FEM mesh slot + 1 */
         mo_v3_copy(motion[n].x, p->x);
         mo_v3_copy(motion[n].v, p->v);
         mo_v3_set(motion[n].w, 0, 0, 0);
@@ -281,7 +288,7 @@ int mo_step_collide(mo_world *w)
 
     /* broadphase: dynamic AABB trees, updated incrementally (collision/broad_tree.c) */
     if (build_joint_filter(w)) return -1;
-    filter_ctx fc = {w, info};
+    filter_ctx fc = {w, info, w->fem ? mo_fem_attach_count(w) > 0 : 0};
     if (mo_cl_bp_update_pairs(w->bp, objs, n, disp, margin, pair_filter, &fc, &w->pairs)) return -1;
     int npairs = w->pairs.count;
     w->stats.pairs = npairs;

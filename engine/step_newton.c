@@ -317,7 +317,7 @@ static void eval_rows(mo_world *w, const mo_problem *p, nw *s, const double *v)
         mo_k_fill_row(&s->rows[r], s->rp[r], dof, ond, oim, oiI, s->col, s->val, s->wval);
     /* FEM rows at the particles' predicted positions (fem_world.c) */
     if (s->m > s->mp) {
-        mo_fem_newton_eval(w, h, s->ppx, s->rp + s->mp, s->val, s->wval, s->cg + s->mp, s->feps + s->mp);
+        mo_fem_newton_eval(w, h, s->ppx, s->px, s->pq, s->rp + s->mp, s->val, s->wval, s->cg + s->mp, s->feps + s->mp);
         for (int r = s->mp; r < s->m; r++) s->aux[r].eps = s->feps[r];
     }
     /* M~ = M + h^2 K~ on particle DOFs, K~ the diagonal geometric stiffness of the FEM rows

@@ -26,10 +26,21 @@
  *     1 %, at rest. (A free Neo-Hookean mesh diverges: README, not tested.)
  *   5 fixed nodes: a hanging block fixed at its top face: those nodes stay at
  *     their targets (1e-6 m) while the rest sags; a fixed node given a
- *     velocity follows it. */
+ *     velocity follows it.
+ *   6 boundary surface: closed, outward, no interior node.
+ *   7 attachments to a kinematic body moving and turning: the attached nodes
+ *     follow the body's points (1e-6 m) while the mesh hangs below it.
+ *   8 attachments in statics: a block hanging from a dynamic body welded to
+ *     the world: the attachment forces on the nodes sum to the mesh's weight,
+ *     the weld carries body + mesh, at rest (force balance, 0.5 %).
+ *   9 finite differences of the attachment rows (mo_newton_probe, engine/newton.h)
+ *     against the Jacobian the Newton step uses, a rotated dynamic body.
+ *  10 attachment refusals with exact sentences (world unchanged); a destroyed
+ *     body's attachments go with it. */
 #include <time.h>
 #include "testutil.h"
 #include "moreau/tetmesh.h"
+#include "../engine/newton.h" /* mo_newton_probe and the step stages (test 9) */
 
 static double now_s(void)
 {
@@ -519,6 +530,296 @@ static void test_surface(void)
     group_end("boundary surface: closed, outward, no interior node");
 }
 
+/* ---- 7-10 attachments ---- */
+
+static mo_fem_mesh_id block_mesh(mo_world *w, box_mesh *b, double young, double density)
+{
+    mo_fem_material_def mat = {young, 0.3, density, MO_FEM_COROTATIONAL};
+    mo_fem_mesh_def d = mo_default_fem_mesh_def();
+    d.nodes = b->nodes;
+    d.node_count = b->nn;
+    d.tets = b->tets;
+    d.tet_count = b->nt;
+    d.materials = &mat;
+    d.material_count = 1;
+    mo_fem_mesh_id id;
+    CHECK(mo_fem_mesh_create(w, &d, &id) == MO_OK);
+    return id;
+}
+
+/* world point of body-frame point r */
+static mo_vec3 body_point(mo_world *w, mo_body_id b, const double *r)
+{
+    mo_vec3 x;
+    mo_quat q;
+    mo_body_position(w, b, &x);
+    mo_body_orientation(w, b, &q);
+    double qq[4] = {q.w, q.x, q.y, q.z}, R[9], o[3];
+    mat_from_quat(qq, R);
+    mat_vec(R, r, o);
+    return (mo_vec3){x.x + o[0], x.y + o[1], x.z + o[2]};
+}
+
+static void test_attach_kinematic(void)
+{
+    group_begin();
+    const double h = 1.0 / 60.0;
+    mo_world *w = newton_world((mo_vec3){0, 0, -9.81}, h, 10, 60);
+    mo_body_def bd = mo_default_body_def();
+    bd.type = MO_BODY_KINEMATIC;
+    bd.position = (mo_vec3){0.1, 0.1, 0.25};
+    bd.shape.type = MO_SHAPE_BOX;
+    bd.shape.half_extents = (mo_vec3){0.15, 0.15, 0.05};
+    bd.linear_velocity = (mo_vec3){0.2, -0.1, 0.3};
+    bd.angular_velocity = (mo_vec3){0.0, 0.3, 0.8};
+    mo_body_id kb;
+    CHECK(mo_body_create(w, &bd, &kb) == MO_OK);
+    box_mesh b;
+    box_mesh_make(&b, 2, 2, 2, (mo_vec3){0, 0, 0}, (mo_vec3){0.2, 0.2, 0.2});
+    mo_fem_mesh_id id = block_mesh(w, &b, 1e5, 500.0);
+    /* the top face's 9 nodes (inside the body's box: the mesh does not collide with it) */
+    int att[9], na = 0;
+    double r[9][3];
+    for (int j = 0; j <= 2; j++)
+        for (int i = 0; i <= 2; i++) {
+            att[na] = node_index(&b, i, j, 2);
+            CHECK(mo_fem_mesh_attach(w, id, att[na], kb, 0.0) == MO_OK);
+            mo_vec3 p = b.nodes[att[na]];
+            r[na][0] = p.x - 0.1; r[na][1] = p.y - 0.1; r[na][2] = p.z - 0.25; /* body starts unrotated */
+            na++;
+        }
+    double emax = 0.0;
+    for (int s = 0; s < 90; s++) {
+        mo_world_step(w);
+        for (int k = 0; k < na; k++) {
+            mo_vec3 p, q = body_point(w, kb, r[k]);
+            mo_fem_mesh_node_position(w, id, att[k], &p);
+            double e = sqrt((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y) + (p.z - q.z) * (p.z - q.z));
+            if (e > emax) emax = e;
+        }
+    }
+    mo_vec3 bot, xb;
+    mo_fem_mesh_node_position(w, id, node_index(&b, 1, 1, 0), &bot);
+    mo_body_position(w, kb, &xb);
+    double dist = sqrt((xb.x - bot.x) * (xb.x - bot.x) + (xb.y - bot.y) * (xb.y - bot.y) + (xb.z - bot.z) * (xb.z - bot.z));
+    printf("  kinematic carry (1.5 s, turned by (0, 0.45, 1.2) rad): largest node-to-body-point error %.2g m, "
+           "bottom centre %.4f m from the body centre (0.25 at rest), %.4f m below it, %d contacts\n", emax, dist,
+           xb.z - bot.z, mo_world_contacts(w, NULL, 0));
+    CHECK(emax < 1e-6);
+    CHECK(mo_world_contacts(w, NULL, 0) == 0); /* no contact between the mesh and its body */
+    CHECK(dist > 0.2 && dist < 0.3);           /* the block hangs on: neither torn nor crushed */
+    CHECK(xb.z - bot.z > 0.2);
+    CHECK(mo_world_last_stats(w).nan_warnings == 0);
+    box_mesh_free(&b);
+    mo_world_destroy(w);
+    group_end("attachments to a kinematic body: nodes follow it");
+}
+
+static void test_attach_statics(void)
+{
+    group_begin();
+    const double h = 1.0 / 60.0, g = 9.81;
+    mo_world *w = newton_world((mo_vec3){0, 0, -g}, h, 10, 60);
+    mo_body_def bd = mo_default_body_def();
+    bd.position = (mo_vec3){0.1, 0.1, 0.25};
+    bd.mass = 2.0;
+    bd.shape.type = MO_SHAPE_BOX;
+    bd.shape.half_extents = (mo_vec3){0.15, 0.15, 0.05};
+    mo_body_id db;
+    CHECK(mo_body_create(w, &bd, &db) == MO_OK);
+    mo_joint_def jd = mo_default_joint_def();
+    jd.type = MO_JOINT_FIXED;
+    jd.body_b = db;
+    jd.anchor_a = (mo_vec3){0.1, 0.1, 0.25};
+    mo_joint_id jid;
+    CHECK(mo_joint_create(w, &jd, &jid) == MO_OK);
+    box_mesh b;
+    box_mesh_make(&b, 2, 2, 2, (mo_vec3){0, 0, 0}, (mo_vec3){0.2, 0.2, 0.2});
+    mo_fem_mesh_id id = block_mesh(w, &b, 1e5, 500.0);
+    const double mesh_w = 500.0 * 0.008 * g, body_w = 2.0 * g;
+    for (int j = 0; j <= 2; j++)
+        for (int i = 0; i <= 2; i++) CHECK(mo_fem_mesh_attach(w, id, node_index(&b, i, j, 2), db, 0.0) == MO_OK);
+    for (int s = 0; s < 240; s++) mo_world_step(w);
+    double fz = 0.0, fxy = 0.0;
+    for (int j = 0; j <= 2; j++)
+        for (int i = 0; i <= 2; i++) {
+            mo_vec3 f;
+            mo_body_id ob;
+            CHECK(mo_fem_mesh_attachment(w, id, node_index(&b, i, j, 2), &ob, &f) == MO_OK);
+            CHECK(ob.index == db.index && ob.generation == db.generation);
+            fz += f.z;
+            fxy += fabs(f.x) + fabs(f.y);
+        }
+    (void)fxy;
+    mo_vec3 jf, jt;
+    CHECK(mo_joint_reaction(w, jid, &jf, &jt) == MO_OK);
+    double vmax = 0.0;
+    for (int i = 0; i < b.nn; i++) {
+        mo_particle_id pid;
+        mo_vec3 v;
+        mo_fem_mesh_node_particle(w, id, i, &pid);
+        mo_particle_velocity(w, pid, &v);
+        double sp = sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+        if (sp > vmax) vmax = sp;
+    }
+    printf("  hanging block: attachment forces on the nodes %.5f N up (mesh weight %.5f N), weld on the body "
+           "%.5f N (body + mesh %.5f N), max node speed %.2g m/s\n", fz, mesh_w, jf.z, mesh_w + body_w, vmax);
+    CHECK_NEAR(fz, mesh_w, 0.005 * mesh_w);
+    CHECK_NEAR(jf.z, mesh_w + body_w, 0.005 * (mesh_w + body_w));
+    CHECK(vmax < 1e-3);
+    box_mesh_free(&b);
+    mo_world_destroy(w);
+    group_end("attachments in statics: reaction = the mesh's weight");
+}
+
+static void test_attach_fd(void)
+{
+    group_begin();
+    mo_world *w = newton_world((mo_vec3){0, 0, -9.81}, 0.01, 4, 20);
+    mo_body_def bd = mo_default_body_def();
+    bd.position = (mo_vec3){0.1, 0.1, 0.3};
+    double ang = 0.7, ax[3] = {0.3, -0.5, 0.8}, l = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
+    bd.orientation = (mo_quat){cos(ang / 2), sin(ang / 2) * ax[0] / l, sin(ang / 2) * ax[1] / l, sin(ang / 2) * ax[2] / l};
+    bd.mass = 1.5;
+    bd.shape.type = MO_SHAPE_BOX;
+    bd.shape.half_extents = (mo_vec3){0.1, 0.05, 0.08};
+    bd.linear_velocity = (mo_vec3){0.1, 0.2, -0.3};
+    bd.angular_velocity = (mo_vec3){1.0, -0.5, 0.7};
+    mo_body_id db;
+    CHECK(mo_body_create(w, &bd, &db) == MO_OK);
+    box_mesh b;
+    box_mesh_make(&b, 1, 1, 1, (mo_vec3){0, 0, 0}, (mo_vec3){0.2, 0.2, 0.2});
+    mo_fem_mesh_id id = block_mesh(w, &b, 1e5, 500.0);
+    CHECK(mo_fem_mesh_attach(w, id, node_index(&b, 0, 0, 1), db, 0.0) == MO_OK);
+    CHECK(mo_fem_mesh_attach(w, id, node_index(&b, 1, 1, 1), db, 1e-4) == MO_OK);
+    CHECK(mo_step_predict(w) == 0);
+    CHECK(mo_step_collide(w) == 0);
+    mo_problem p;
+    CHECK(mo_step_assemble(w, &p) == 0);
+    int n = p.n, m = p.m + mo_fem_newton_rows(w, NULL), nc = w->ncontacts;
+    mo_newton_settings ns = mo_world_solver(w).newton;
+    uint64_t seed = 5;
+    double *v = calloc((size_t)n, sizeof(double)), *dv = calloc((size_t)n, sizeof(double));
+    double *vp = calloc((size_t)n, sizeof(double)), *vm = calloc((size_t)n, sizeof(double));
+    double *lam = calloc((size_t)m, sizeof(double)), *dl = calloc((size_t)m, sizeof(double));
+    double *g = calloc((size_t)m, sizeof(double)), *dg = calloc((size_t)m, sizeof(double));
+    double *gp = calloc((size_t)m, sizeof(double)), *gm = calloc((size_t)m, sizeof(double));
+    double *tmp = calloc((size_t)m, sizeof(double)), *wf = calloc((size_t)(m + nc) + 1, sizeof(double));
+    uint8_t *type = calloc((size_t)m, 1);
+    /* the body's DOFs come first (owners: bodies, then particles): linear random, angular 0 */
+    for (int i = 0; i < n; i++) {
+        v[i] = (i >= 3 && i < 6) ? 0.0 : sm64_uniform(&seed, -0.3, 0.3);
+        dv[i] = sm64_uniform(&seed, -1, 1);
+    }
+    for (int r = 0; r < m; r++) {
+        lam[r] = sm64_uniform(&seed, -5, 5);
+        dl[r] = sm64_uniform(&seed, -1, 1);
+    }
+    CHECK(mo_newton_probe(w, &p, &ns, v, lam, dv, dl, NULL, wf, g, dg, type) == 0);
+    const double d = 1e-6;
+    for (int i = 0; i < n; i++) { vp[i] = v[i] + d * dv[i]; vm[i] = v[i] - d * dv[i]; }
+    for (int r = 0; r < m; r++) { lam[r] += d * dl[r]; }
+    CHECK(mo_newton_probe(w, &p, &ns, vp, lam, dv, dl, wf, NULL, gp, tmp, type) == 0);
+    for (int r = 0; r < m; r++) { lam[r] -= 2 * d * dl[r]; }
+    CHECK(mo_newton_probe(w, &p, &ns, vm, lam, dv, dl, wf, NULL, gm, tmp, type) == 0);
+    double worst = 0.0, cmax = 0.0;
+    for (int r = m - 6; r < m; r++) { /* the 2 attachments' rows are the last 6 */
+        double fd = (gp[r] - gm[r]) / (2 * d);
+        double e = fabs(fd - dg[r]) / (fabs(dg[r]) + 1e-3 * (1.0 + fabs(dg[r])));
+        if (e > worst) worst = e;
+        if (fabs(dg[r]) > cmax) cmax = fabs(dg[r]);
+        CHECK(type[r] == 0); /* bilateral */
+    }
+    printf("  attachment rows: worst relative FD error %.2g (largest directional derivative %.3g m)\n", worst, cmax);
+    CHECK(worst < 1e-5);
+    CHECK(cmax > 1e-4); /* the rows move with v */
+    free(v); free(dv); free(vp); free(vm); free(lam); free(dl); free(g); free(dg); free(gp); free(gm); free(tmp);
+    free(wf); free(type);
+    box_mesh_free(&b);
+    mo_world_destroy(w);
+    group_end("attachment rows: Jacobian vs finite differences");
+}
+
+static void expect_attach_refusal(mo_world *w, mo_fem_mesh_id id, int node, mo_body_id body, double c,
+                                  mo_status want, const char *sentence)
+{
+    uint64_t h0 = mo_world_state_hash(w);
+    CHECK(mo_fem_mesh_attach(w, id, node, body, c) == want);
+    CHECK(mo_world_state_hash(w) == h0);
+    if (strcmp(mo_world_last_error(w), sentence)) {
+        fprintf(stderr, "  expected: %s\n  got:      %s\n", sentence, mo_world_last_error(w));
+        CHECK(!"sentence");
+    }
+}
+
+static void test_attach_refusals(void)
+{
+    group_begin();
+    mo_world *w = newton_world((mo_vec3){0, 0, -9.81}, 0.01, 4, 20);
+    mo_body_def bd = mo_default_body_def();
+    bd.position = (mo_vec3){0, 0, 1};
+    bd.shape.type = MO_SHAPE_SPHERE;
+    bd.shape.radius = 0.05;
+    mo_body_id b1, b2, dead;
+    CHECK(mo_body_create(w, &bd, &b1) == MO_OK);
+    CHECK(mo_body_create(w, &bd, &b2) == MO_OK);
+    CHECK(mo_body_create(w, &bd, &dead) == MO_OK);
+    CHECK(mo_body_destroy(w, dead) == MO_OK);
+    box_mesh b;
+    box_mesh_make(&b, 1, 1, 1, (mo_vec3){0, 0, 0}, (mo_vec3){0.2, 0.2, 0.2});
+    mo_fem_material_def mat = {1e5, 0.3, 500.0, MO_FEM_COROTATIONAL};
+    int fixed[1] = {0};
+    mo_fem_mesh_def d = mo_default_fem_mesh_def();
+    d.nodes = b.nodes;
+    d.node_count = b.nn;
+    d.tets = b.tets;
+    d.tet_count = b.nt;
+    d.materials = &mat;
+    d.material_count = 1;
+    d.fixed_nodes = fixed;
+    d.fixed_count = 1;
+    mo_fem_mesh_id id;
+    CHECK(mo_fem_mesh_create(w, &d, &id) == MO_OK);
+    char buf[200];
+    snprintf(buf, sizeof buf, "FEM node 3: body id (index %u, generation %u) does not name a live body", dead.index,
+             dead.generation);
+    expect_attach_refusal(w, id, 3, dead, 0.0, MO_ERR_STALE_ID, buf);
+    expect_attach_refusal(w, id, 8, b1, 0.0, MO_ERR_INVALID_ARGUMENT, "FEM node 8 is not in [0, 8)");
+    expect_attach_refusal(w, id, 3, b1, -1.0, MO_ERR_INVALID_ARGUMENT,
+                          "FEM node 3: attachment compliance must be finite and >= 0, got -1");
+    snprintf(buf, sizeof buf, "FEM node 0 is a fixed node: it cannot also be attached to body %u", b1.index);
+    expect_attach_refusal(w, id, 0, b1, 0.0, MO_ERR_INVALID_ARGUMENT, buf);
+    expect_attach_refusal(w, (mo_fem_mesh_id){5, 1}, 3, b1, 0.0, MO_ERR_STALE_ID,
+                          "FEM mesh id (index 5, generation 1) does not name a live mesh");
+    CHECK(mo_fem_mesh_attach(w, id, 3, b1, 0.0) == MO_OK);
+    snprintf(buf, sizeof buf, "FEM node 3 is already attached to body %u: detach it first", b1.index);
+    expect_attach_refusal(w, id, 3, b2, 0.0, MO_ERR_INVALID_ARGUMENT, buf);
+    CHECK(mo_fem_mesh_detach(w, id, 5) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(!strcmp(mo_world_last_error(w), "FEM node 5 is not attached to a body"));
+    CHECK(mo_fem_mesh_attach(w, id, 5, b2, 0.0) == MO_OK);
+    CHECK(mo_fem_mesh_detach(w, id, 3) == MO_OK);
+    CHECK(mo_fem_mesh_attachment(w, id, 3, NULL, NULL) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(mo_fem_mesh_attach(w, id, 3, b2, 0.0) == MO_OK); /* re-attach after detach */
+    mo_world_step(w);
+    /* destroying body 2 removes its two attachments */
+    mo_body_id ob;
+    CHECK(mo_fem_mesh_attachment(w, id, 5, &ob, NULL) == MO_OK && ob.index == b2.index);
+    CHECK(mo_body_destroy(w, b2) == MO_OK);
+    CHECK(mo_fem_mesh_attachment(w, id, 5, NULL, NULL) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(mo_fem_mesh_attachment(w, id, 3, NULL, NULL) == MO_ERR_INVALID_ARGUMENT);
+    mo_world_step(w);
+    mo_body_id b3;
+    CHECK(mo_body_create(w, &bd, &b3) == MO_OK); /* may reuse body 2's slot: a new generation, not attached */
+    CHECK(mo_fem_mesh_attachment(w, id, 5, NULL, NULL) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(mo_fem_mesh_attach(w, id, 5, b3, 0.0) == MO_OK);
+    CHECK(mo_fem_mesh_destroy(w, id) == MO_OK);
+    CHECK(mo_world_last_stats(w).nan_warnings == 0);
+    mo_world_step(w);
+    box_mesh_free(&b);
+    mo_world_destroy(w);
+    group_end("attachment refusals; a destroyed body's attachments go with it");
+}
+
 int main(void)
 {
     test_extension();
@@ -527,5 +828,9 @@ int main(void)
     test_cube_on_ground();
     test_fixed_nodes();
     test_surface();
+    test_attach_kinematic();
+    test_attach_statics();
+    test_attach_fd();
+    test_attach_refusals();
     return check_groups_result();
 }
