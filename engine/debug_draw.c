@@ -1,11 +1,12 @@
 /* debug_draw.c: the world drawn through caller callbacks (moreau/debug_draw.h).
  * No graphics here: contacts of the last step (points, normals, forces =
  * impulse / h, residual colours), joints (frames at both anchors, axes, the
- * anchor gap) and shape bounding boxes become lines, points, arrows, frames
- * and boxes; the optional primitives fall back to lines. */
+ * anchor gap), shape bounding boxes, particles and FEM boundary edges become
+ * lines, points, arrows, frames and boxes; the optional primitives fall back
+ * to lines. */
 #include <math.h>
 #include <string.h>
-#include "internal.h"
+#include "fem_internal.h"
 #include "moreau/debug_draw.h"
 
 mo_debug_draw mo_default_debug_draw(void)
@@ -234,6 +235,42 @@ static void draw_aabbs(const mo_world *w, const mo_debug_draw *dd)
     }
 }
 
+/* particles that are not FEM nodes, sized by their radius */
+static void draw_particles(const mo_world *w, const mo_debug_draw *dd)
+{
+    for (int i = 0; i < w->particle_count; i++) {
+        const mo_particle *p = &w->particles[i];
+        if (!p->alive || p->fem_mesh) continue;
+        const double s = p->radius > 0.0 ? p->radius : dd->point_size;
+        if (dd->point) {
+            dd->point(dd->user, v3(p->x), s, MO_DRAW_COLOR_PARTICLE);
+        } else {
+            mo_debug_draw d = *dd;
+            d.point_size = s;
+            point(&d, v3(p->x), MO_DRAW_COLOR_PARTICLE);
+        }
+    }
+}
+
+/* each mesh's boundary edges, an edge (a, b) of a triangle drawn when a < b */
+static void draw_fem(const mo_world *w, const mo_debug_draw *dd)
+{
+    const fem_world *fw = (const fem_world *)w->fem;
+    for (int i = 0; fw && i < fw->count; i++) {
+        const fem_mesh *m = &fw->m[i];
+        if (!m->alive) continue;
+        for (int t = 0; t < m->ntris; t++) {
+            const int *v = m->tris + 3 * t;
+            for (int e = 0; e < 3; e++) {
+                int a = v[e], b = v[(e + 1) % 3];
+                if (a < b)
+                    dd->line(dd->user, v3(w->particles[m->node_part[a]].x), v3(w->particles[m->node_part[b]].x),
+                             MO_DRAW_COLOR_FEM);
+            }
+        }
+    }
+}
+
 mo_status mo_world_debug_draw(const mo_world *w, const mo_debug_draw *dd, unsigned flags)
 {
     if (!w) return MO_ERR_INVALID_ARGUMENT;
@@ -244,5 +281,7 @@ mo_status mo_world_debug_draw(const mo_world *w, const mo_debug_draw *dd, unsign
     draw_contacts(w, dd, flags);
     if (flags & MO_DRAW_JOINTS) draw_joints(w, dd);
     if (flags & MO_DRAW_AABBS) draw_aabbs(w, dd);
+    if (flags & MO_DRAW_PARTICLES) draw_particles(w, dd);
+    if (flags & MO_DRAW_FEM) draw_fem(w, dd);
     return MO_OK;
 }

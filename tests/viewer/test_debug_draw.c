@@ -3,7 +3,9 @@
  * contacts say, forces summing to m g, drawn forces equal to impulse / h), the
  * line fallbacks (exact line counts and sizes), bounding boxes, joint frames,
  * per-contact residuals against the step's residual, argument errors, shape
- * enumeration and geometry. */
+ * enumeration and geometry; particles (points sized by their radius, FEM nodes
+ * left out) and an FEM cube's boundary edges (12 triangles, 18 edges each drawn
+ * once: 12 cube edges and 6 face diagonals, at the nodes). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -366,11 +368,125 @@ static void test_shape_info(void)
     mo_world_destroy(w);
 }
 
+/* particles and FEM boundary edges: a 1-cell cube of 6 tetrahedra (Freudenthal) and two free particles */
+static void test_particles_fem(void)
+{
+    mo_world_def wd = mo_default_world_def();
+    wd.gravity = (mo_vec3){0, 0, 0};
+    wd.solver.kind = MO_SOLVER_NEWTON;
+    mo_world *w = NULL;
+    char err[256];
+    if (mo_world_create(&wd, &w, err, sizeof err) != MO_OK) {
+        CHECK(!"world");
+        return;
+    }
+    const double a = 0.2;
+    mo_vec3 nodes[8];
+    for (int i = 0; i < 8; i++) nodes[i] = (mo_vec3){0.5 + a * (i & 1), a * (i >> 1 & 1), a * (i >> 2)};
+    /* node 0 to node 7 along the main diagonal, through the six vertex paths (positively oriented) */
+    static const int tets[6][4] = {{0, 1, 3, 7}, {0, 1, 7, 5}, {0, 2, 7, 3}, {0, 2, 6, 7}, {0, 4, 5, 7}, {0, 4, 7, 6}};
+    mo_fem_material_def mat = {1e6, 0.3, 500.0, MO_FEM_COROTATIONAL};
+    mo_fem_mesh_def md = mo_default_fem_mesh_def();
+    md.nodes = nodes;
+    md.node_count = 8;
+    md.tets = &tets[0][0];
+    md.tet_count = 6;
+    md.materials = &mat;
+    md.material_count = 1;
+    mo_fem_mesh_id mesh;
+    CHECK(mo_fem_mesh_create(w, &md, &mesh) == MO_OK);
+    if (mo_fem_mesh_id_is_null(mesh)) fprintf(stderr, "%s\n", mo_world_last_error(w));
+    int ntri = 0;
+    CHECK(mo_fem_mesh_surface(w, mesh, NULL, &ntri) == MO_OK);
+    CHECK(ntri == 12);
+    mo_particle_def pd = mo_default_particle_def();
+    pd.position = (mo_vec3){-1, 0, 0};
+    pd.radius = 0.05;
+    mo_particle_id p1, p2;
+    CHECK(mo_particle_create(w, &pd, &p1) == MO_OK);
+    pd.position = (mo_vec3){-2, 0, 0};
+    pd.radius = 0;
+    CHECK(mo_particle_create(w, &pd, &p2) == MO_OK);
+
+    log_t lg = {.n = 0};
+    mo_debug_draw dd = mo_default_debug_draw();
+    dd.user = &lg;
+    dd.line = cb_line;
+    dd.point = cb_point;
+    /* particles: two points, sized by radius (else point_size), the mesh's 8 nodes not among them */
+    CHECK(mo_world_debug_draw(w, &dd, MO_DRAW_PARTICLES) == MO_OK);
+    CHECK(lg.n == 2 && count(&lg, 1) == 2);
+    if (lg.n == 2) {
+        CHECK(lg.r[0].a.x == -1 && lg.r[0].size == 0.05 && lg.r[0].c == MO_DRAW_COLOR_PARTICLE);
+        CHECK(lg.r[1].a.x == -2 && lg.r[1].size == dd.point_size && lg.r[1].c == MO_DRAW_COLOR_PARTICLE);
+    }
+    /* FEM: 18 edges, each once: 12 of length a, 6 face diagonals a sqrt 2, no body diagonal; ends at nodes */
+    lg.n = 0;
+    CHECK(mo_world_debug_draw(w, &dd, MO_DRAW_FEM) == MO_OK);
+    CHECK(lg.n == 18 && count(&lg, 0) == 18);
+    int n_edge = 0, n_diag = 0, pair_seen[64] = {0}, dup = 0, off_node = 0;
+    for (int i = 0; i < lg.n && i < MAXREC; i++) {
+        double l = len(sub(lg.r[i].b, lg.r[i].a));
+        n_edge += fabs(l - a) < 1e-15;
+        n_diag += fabs(l - a * sqrt(2.0)) < 1e-15;
+        int ia = -1, ib = -1;
+        for (int k = 0; k < 8; k++) {
+            if (len(sub(lg.r[i].a, nodes[k])) == 0) ia = k;
+            if (len(sub(lg.r[i].b, nodes[k])) == 0) ib = k;
+        }
+        if (ia < 0 || ib < 0) {
+            off_node++;
+            continue;
+        }
+        int key = ia < ib ? 8 * ia + ib : 8 * ib + ia;
+        dup += pair_seen[key]++ > 0;
+        CHECK(lg.r[i].c == MO_DRAW_COLOR_FEM);
+    }
+    printf("FEM cube: %d boundary triangles, %d edges drawn (%d of a, %d diagonals), %d twice, %d off the nodes\n",
+           ntri, lg.n, n_edge, n_diag, dup, off_node);
+    CHECK(n_edge == 12 && n_diag == 6 && dup == 0 && off_node == 0);
+    /* the line fallback for particles: a 3-line cross of half-size radius (else point_size) */
+    dd.point = NULL;
+    lg.n = 0;
+    CHECK(mo_world_debug_draw(w, &dd, MO_DRAW_PARTICLES) == MO_OK);
+    CHECK(lg.n == 6 && count(&lg, 0) == 6);
+    if (lg.n == 6) {
+        CHECK_NEAR(len(sub(lg.r[0].b, lg.r[0].a)), 0.1, 1e-15);
+        CHECK_NEAR(len(sub(lg.r[5].b, lg.r[5].a)), 2 * dd.point_size, 1e-15);
+        CHECK(lg.r[5].c == MO_DRAW_COLOR_PARTICLE);
+    }
+    /* MO_DRAW_ALL (no step, no shapes): particles, then the edges */
+    dd.point = cb_point;
+    lg.n = 0;
+    CHECK(mo_world_debug_draw(w, &dd, MO_DRAW_ALL) == MO_OK);
+    CHECK(lg.n == 20 && lg.r[0].kind == 1 && lg.r[1].kind == 1 && lg.r[2].kind == 0);
+    /* after a step the edges follow the nodes (a pushed node) */
+    mo_particle_id n7;
+    CHECK(mo_fem_mesh_node_particle(w, mesh, 7, &n7) == MO_OK);
+    CHECK(mo_particle_set_velocity(w, n7, (mo_vec3){0, 0, 1}) == MO_OK);
+    CHECK(mo_world_step(w) == MO_OK);
+    mo_vec3 x7;
+    mo_fem_mesh_node_position(w, mesh, 7, &x7);
+    lg.n = 0;
+    mo_world_debug_draw(w, &dd, MO_DRAW_FEM);
+    int at7 = 0;
+    for (int i = 0; i < lg.n && i < MAXREC; i++) at7 += len(sub(lg.r[i].a, x7)) == 0 || len(sub(lg.r[i].b, x7)) == 0;
+    CHECK(x7.z > a + 1e-4);
+    CHECK(at7 == 6); /* node 7 (the diagonal's end) is on 3 cube edges and 3 face diagonals */
+    /* a destroyed mesh is not drawn */
+    CHECK(mo_fem_mesh_destroy(w, mesh) == MO_OK);
+    lg.n = 0;
+    CHECK(mo_world_debug_draw(w, &dd, MO_DRAW_FEM | MO_DRAW_PARTICLES) == MO_OK);
+    CHECK(lg.n == 2);
+    mo_world_destroy(w);
+}
+
 int main(void)
 {
     test_box_contacts();
     test_residuals();
     test_joints();
     test_shape_info();
+    test_particles_fem();
     return check_result_counted("debug_draw");
 }

@@ -1,8 +1,9 @@
 /* debug_draw.h: what the engine knows, drawn by whoever asks.
  *
  * The engine has no graphics code. mo_world_debug_draw walks the world's last
- * step (contacts, their impulses and residuals), its joints and its shapes'
- * bounding boxes and calls the caller's primitives; a viewer implements them
+ * step (contacts, their impulses and residuals), its joints, its shapes'
+ * bounding boxes, its particles and its FEM meshes' boundary edges and calls
+ * the caller's primitives; a viewer implements them
  * with OpenGL, a test records them. Everything is in world coordinates (m);
  * colours are 0xRRGGBBAA. Only `line` is required: a NULL point, arrow, frame
  * or box callback is drawn with lines instead (see each one). */
@@ -23,7 +24,12 @@ enum {
     MO_DRAW_JOINTS = 1u << 3,    /* joint frames at both anchors, joint axes, the anchor-to-anchor error */
     MO_DRAW_AABBS = 1u << 4,     /* every bounded shape's box (margin included; planes have none) */
     MO_DRAW_RESIDUALS = 1u << 5, /* contact points coloured by their share of the CCP residual (implies points) */
-    MO_DRAW_ALL = 0x3fu
+    MO_DRAW_PARTICLES = 1u << 6, /* every live particle that is not a node of an FEM mesh, as a point whose size is
+                                    its collision radius (m) when it has one, else point_size */
+    MO_DRAW_FEM = 1u << 7,       /* every FEM mesh's boundary-surface edges (mo_fem_mesh_surface), each edge of a
+                                    closed manifold surface once (as a, b with a < b: its two triangles hold it as
+                                    (a, b) and (b, a)), at the nodes' current positions */
+    MO_DRAW_ALL = 0xffu          /* everything above */
 };
 
 /* fixed colours (0xRRGGBBAA) */
@@ -36,6 +42,8 @@ enum {
 #define MO_DRAW_COLOR_X 0xff3030ffu         /* frame axes x, y, z */
 #define MO_DRAW_COLOR_Y 0x30ff30ffu
 #define MO_DRAW_COLOR_Z 0x3060ffffu
+#define MO_DRAW_COLOR_PARTICLE 0xc0ff40ffu  /* particle */
+#define MO_DRAW_COLOR_FEM 0x40ffc0ffu       /* FEM boundary edge */
 
 typedef struct mo_debug_draw {
     void *user;                   /* passed to every callback */
@@ -63,9 +71,11 @@ typedef struct mo_debug_draw {
 MO_API mo_debug_draw mo_default_debug_draw(void);
 
 /* Calls dd's primitives for the last step's contacts (points, normals, forces,
- * residual colours), the joints as they are now, and the shapes' bounding boxes
- * as they are now, as flags choose, in that order: for each contact point, normal,
- * force; then each joint; then each box. Before the first step there are no
+ * residual colours), the joints as they are now, the shapes' bounding boxes,
+ * the particles and the FEM meshes' edges as they are now, as flags choose, in
+ * that order: for each contact point, normal, force; then each joint; then each
+ * box; then each particle (slot order); then each mesh's edges (mesh by mesh in
+ * mo_world_fem_meshes order, triangle by triangle, edges ab, bc, ca). Before the first step there are no
  * contacts. Returns MO_ERR_INVALID_ARGUMENT (and draws nothing) when w or dd is
  * NULL, dd->line is NULL, or dd was not made by mo_default_debug_draw. */
 MO_API mo_status mo_world_debug_draw(const mo_world *w, const mo_debug_draw *dd, unsigned flags);

@@ -510,6 +510,21 @@ MO_API mo_status mo_fem_mesh_attachment(const mo_world *w, mo_fem_mesh_id id, in
  * ((b - a) x (c - a) points out). The array belongs to the mesh (valid until it
  * is destroyed); either pointer may be NULL. */
 MO_API mo_status mo_fem_mesh_surface(const mo_world *w, mo_fem_mesh_id id, const int **triangles, int *count);
+/* The world's live FEM meshes in creation-slot order (engine/fem_query.c):
+ * copies up to cap ids into out (may be NULL) and returns how many there are. */
+MO_API int mo_world_fem_meshes(const mo_world *w, mo_fem_mesh_id *out, int cap);
+/* Strain of each tetrahedron at the nodes' current positions: the Frobenius
+ * norm |E|_F of the Green-Lagrange strain E = 1/2 (F^T F - I), F = Ds Dm^-1
+ * against the element's rest shape with its activation (fem.h). 0 at rest and
+ * under any rigid motion; under a uniform stretch diag(s1, s2, s3),
+ * 1/2 sqrt(sum_i (s_i^2 - 1)^2). Writes the first min(cap, elements) values;
+ * out may be NULL only when cap is 0. */
+MO_API mo_status mo_fem_mesh_element_strain(const mo_world *w, mo_fem_mesh_id id, double *out, int cap);
+/* Per node: the mean of mo_fem_mesh_element_strain over the tetrahedra the
+ * node belongs to (unweighted). Writes the first min(cap, nodes) values. */
+MO_API mo_status mo_fem_mesh_node_strain(const mo_world *w, mo_fem_mesh_id id, double *out, int cap);
+/* The lumped mass of a node (kg): density x volume / 4 of each of its tetrahedra. */
+MO_API mo_status mo_fem_mesh_node_mass(const mo_world *w, mo_fem_mesh_id id, int node, double *mass);
 /* ==== end of FEM meshes ==================================================== */
 
 /* ---- joints --------------------------------------------------------------- */
