@@ -36,7 +36,11 @@
  *   9 finite differences of the attachment rows (mo_newton_probe, engine/newton.h)
  *     against the Jacobian the Newton step uses, a rotated dynamic body.
  *  10 attachment refusals with exact sentences (world unchanged); a destroyed
- *     body's attachments go with it. */
+ *     body's attachments go with it.
+ *  11 surface collision: a 4 x 4 x 4-node mesh inside a static box: 56
+ *     contacts, one per boundary node, none from the 8 interior nodes.
+ *  12 a rigid box dropped on an FEM slab lying on the ground rests on it:
+ *     box-slab contact force = the box's weight, ground = box + slab (1 %). */
 #include <time.h>
 #include "testutil.h"
 #include "moreau/tetmesh.h"
@@ -820,6 +824,102 @@ static void test_attach_refusals(void)
     group_end("attachment refusals; a destroyed body's attachments go with it");
 }
 
+/* ---- 11-12 surface collision ---- */
+
+static void test_surface_contacts(void)
+{
+    group_begin();
+    mo_world *w = newton_world((mo_vec3){0, 0, -9.81}, 0.01, 4, 20);
+    /* a static box enclosing a 3 x 3 x 3 cell mesh: every boundary node touches it, no interior node may */
+    mo_body_def bd = mo_default_body_def();
+    bd.type = MO_BODY_STATIC;
+    bd.position = (mo_vec3){0.15, 0.15, 0.15};
+    bd.shape.type = MO_SHAPE_BOX;
+    bd.shape.half_extents = (mo_vec3){0.2, 0.2, 0.2};
+    mo_body_id sb;
+    CHECK(mo_body_create(w, &bd, &sb) == MO_OK);
+    box_mesh b;
+    box_mesh_make(&b, 3, 3, 3, (mo_vec3){0, 0, 0}, (mo_vec3){0.3, 0.3, 0.3});
+    mo_fem_mesh_id id = block_mesh(w, &b, 1e5, 500.0);
+    CHECK(mo_step_predict(w) == 0);
+    CHECK(mo_step_collide(w) == 0);
+    int nc = w->ncontacts, interior = 0;
+    const mo_contact_int *ct = (const mo_contact_int *)w->contacts.p;
+    for (int c = 0; c < nc; c++) {
+        mo_vec3 p = {0, 0, 0};
+        for (int i = 0; i < b.nn; i++) {
+            mo_particle_id pid;
+            mo_fem_mesh_node_particle(w, id, i, &pid);
+            if ((int)pid.index - 1 == ct[c].particle) {
+                int k = i / 16, j = (i / 4) % 4, q = i % 4;
+                interior += k > 0 && k < 3 && j > 0 && j < 3 && q > 0 && q < 3;
+                mo_fem_mesh_node_position(w, id, i, &p);
+            }
+        }
+        (void)p;
+    }
+    /* boundary nodes of a 4 x 4 x 4 grid: 64 - 8 */
+    printf("  mesh of 64 nodes (8 interior) inside a static box: %d contacts, %d from interior nodes\n", nc, interior);
+    CHECK(nc == 56);
+    CHECK(interior == 0);
+    box_mesh_free(&b);
+    mo_world_destroy(w);
+    group_end("surface collision: interior nodes never touch anything");
+}
+
+static void test_box_on_slab(void)
+{
+    group_begin();
+    const double h = 1.0 / 60.0, g = 9.81, mb = 2.0;
+    mo_world *w = newton_world((mo_vec3){0, 0, -g}, h, 10, 60);
+    mo_body_def gd = mo_default_body_def();
+    gd.type = MO_BODY_STATIC;
+    gd.shape.type = MO_SHAPE_PLANE;
+    mo_body_id ground;
+    CHECK(mo_body_create(w, &gd, &ground) == MO_OK);
+    box_mesh b;
+    box_mesh_make(&b, 4, 4, 1, (mo_vec3){-0.2, -0.2, 0.0}, (mo_vec3){0.4, 0.4, 0.05});
+    mo_fem_mesh_id id = block_mesh(w, &b, 1e6, 500.0);
+    (void)id;
+    mo_body_def bd = mo_default_body_def();
+    bd.position = (mo_vec3){0.0, 0.0, 0.05 + 0.05 + 0.02};
+    bd.mass = mb;
+    bd.shape.type = MO_SHAPE_BOX;
+    bd.shape.half_extents = (mo_vec3){0.12, 0.12, 0.05}; /* the 9 nodes under it inside its face: normals vertical */
+    bd.shape.friction = 0.5;
+    mo_body_id box;
+    CHECK(mo_body_create(w, &bd, &box) == MO_OK);
+    for (int s = 0; s < 120; s++) mo_world_step(w);
+    int nc = mo_world_contacts(w, NULL, 0);
+    mo_contact *c = (mo_contact *)malloc((size_t)(nc + 1) * sizeof(mo_contact));
+    mo_world_contacts(w, c, nc);
+    double fbox = 0.0, fground = 0.0;
+    int nbox = 0;
+    for (int i = 0; i < nc; i++) {
+        bool on_box = (c[i].body_a.index == box.index && c[i].body_a.generation == box.generation) ||
+                      (c[i].body_b.index == box.index && c[i].body_b.generation == box.generation);
+        double f = fabs(c[i].impulse.x * c[i].normal.z) / h; /* vertical part */
+        if (on_box) { fbox += f; nbox++; }
+        else fground += f;
+    }
+    mo_vec3 xb, vb;
+    mo_body_position(w, box, &xb);
+    mo_body_linear_velocity(w, box, &vb);
+    const double slab_w = 500.0 * 0.4 * 0.4 * 0.05 * g;
+    printf("  box on an FEM slab: %d box contacts carrying %.4f N (weight %.4f N), ground %.4f N (box + slab %.4f N), "
+           "box bottom at z %.5f m (slab top 0.05), speed %.2g m/s\n", nbox, fbox, mb * g, fground, mb * g + slab_w,
+           xb.z - 0.05, sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z));
+    CHECK(nbox >= 9);
+    CHECK_NEAR(fbox, mb * g, 0.01 * mb * g);
+    CHECK_NEAR(fground, mb * g + slab_w, 0.01 * (mb * g + slab_w));
+    CHECK(xb.z - 0.05 > 0.045 && xb.z - 0.05 < 0.051);
+    CHECK(fabs(vb.z) < 1e-3);
+    free(c);
+    box_mesh_free(&b);
+    mo_world_destroy(w);
+    group_end("box on an FEM slab: contact force = weight");
+}
+
 int main(void)
 {
     test_extension();
@@ -832,5 +932,7 @@ int main(void)
     test_attach_statics();
     test_attach_fd();
     test_attach_refusals();
+    test_surface_contacts();
+    test_box_on_slab();
     return check_groups_result();
 }
