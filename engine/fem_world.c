@@ -595,6 +595,23 @@ mo_status mo_fem_mesh_attachment(const mo_world *w, mo_fem_mesh_id id, int node,
     return MO_OK;
 }
 
+mo_status mo_fem_mesh_element_centroid(const mo_world *w, mo_fem_mesh_id id, int element, mo_vec3 *out)
+{
+    GET_MESH(w, id);
+    if (element < 0 || element >= m->ntets) {
+        mo_set_error((mo_world *)w, "FEM element %d is not in [0, %d)", element, m->ntets);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    if (!out) {
+        mo_set_error((mo_world *)w, "mo_fem_mesh_element_centroid: out must not be NULL");
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    double c[3] = {0.0, 0.0, 0.0};
+    for (int a = 0; a < 4; a++) mo_v3_axpy(c, 0.25, w->particles[m->node_part[m->tets[4 * element + a]]].x);
+    *out = (mo_vec3){c[0], c[1], c[2]};
+    return MO_OK;
+}
+
 int mo_fem_attached_to(const mo_world *w, int mesh_slot, int body_slot)
 {
     const fem_ext *fx = (const fem_ext *)w->fem;

@@ -10,6 +10,13 @@
  *             (named as the scene sees it), a solver other than newton, set_solver{pgs} after
  *   scene:    extension.lua a few steps (every claim holds; the volume claims say they need the
  *             full run), then its full 2 s (every claim holds: closed forms within 1 %)
+ *   coupling: materials + element_material (a function of the centroid: the lower half 3x denser)
+ *             and attach (a function: the top face to a static holder): the attachment forces carry
+ *             the bar's weight g (1000 + 3000) 0.002 = 78.48 N (0.5 %); the same with lists; a
+ *             uniform activation a = 0.331 grows a free bar's volume to 1.331 V0 (0.5 %); methods
+ *             attach/detach/attachment_force/element_centroid; refusals (node twice, not a body,
+ *             a fixed node, compliance < 0, list lengths, material numbers) with file:line, the
+ *             world unchanged
  * Scene files are written into a fresh temporary folder (scene/), with scenes/ as a search path. */
 #define _XOPEN_SOURCE 700
 #include <math.h>
@@ -242,12 +249,124 @@ static void test_extension_scene(void)
     }
 }
 
+#define TWO_MATS "materials = { { young = 1e6, poisson = 0.3, density = 1000 }, { young = 1e6, poisson = 0.3, density = 3000 } }"
+
+static void test_coupling(void)
+{
+    /* the bar of models/tet/bar.msh (0.1 x 0.1 x 0.4 m, 192 tets) hanging from a static holder */
+    const char *hang =
+        "world{ gravity = {0, 0, -9.81}, time_step = 1 / 60, solver = { kind = 'newton' } }\n"
+        "local holder = body{ type = 'static', position = {0, 0, 1.45}, shape = { type = 'box', half_extents = {0.1, 0.1, 0.05} } }\n"
+        "local m = fem{ name = 'bar', mesh = 'models/tet/bar.msh', position = {0, 0, 1}, " TWO_MATS ",\n"
+        "  element_material = function(x, y, z) return z < 1.2 and 2 or 1 end,\n"
+        "  attach = function(x, y, z) if z > 1.4 - 1e-9 then return holder end end }\n"
+        "local top = {}\n"
+        "for i = 1, m:node_count() do if m:node_position(i).z > 1.4 - 1e-9 then top[#top + 1] = i end end\n"
+        "assert(#top == 9, #top)\n"
+        "check('attachments carry the weight', function()\n"
+        "  local f = 0\n"
+        "  for _, i in ipairs(top) do f = f + m:attachment_force(i).z end\n"
+        "  return math.abs(f - 78.48) < 0.005 * 78.48, string.format('%.4f N', f) end)\n"
+        "check('top held', function()\n"
+        "  local e = 0\n"
+        "  for _, i in ipairs(top) do e = math.max(e, math.abs(m:node_position(i).z - 1.4)) end\n"
+        "  return e < 1e-6, e end)\n";
+    char err[1024] = "";
+    mo_scene_file *s = load(hang, err, sizeof err);
+    if (!s) {
+        fprintf(stderr, "coupling: %s\n", err);
+        check_failures++;
+    } else {
+        for (int i = 0; i < 120; i++) CHECK(mo_scene_file_step(s) == MO_OK);
+        CHECK(run_checks(s, "two-material bar hanging by attachments") == 0);
+        mo_scene_file_destroy(s);
+    }
+    /* lists: element_material by index, attach by {node, body} entries, the methods */
+    s = load("world{ gravity = {0, 0, -9.81}, time_step = 1 / 60, solver = { kind = 'newton' } }\n"
+             "local b = body{ type = 'static', position = {0, 0, 2}, shape = { type = 'sphere', radius = 0.05 } }\n"
+             "local m = fem{ " TET ", " TWO_MATS ", element_material = {2}, activation = {0.1},\n"
+             "  attach = { {1, b}, {node = 2, body = b, compliance = 1e-6} } }\n"
+             "local f0 = m:attachment_force(1)\n"
+             "assert(f0.x == 0 and f0.y == 0 and f0.z == 0)\n"
+             "m:detach(1)\n"
+             "m:attach(1, b, 0)\n"
+             "m:attach(3, b)\n"
+             "local c = m:element_centroid(1)\n"
+             "assert(c.x == 0.25 and c.y == 0.25 and c.z == 0.25, c.x)\n"
+             "check('three attachments carry the tetrahedron', function()\n"
+             "  local f = m:attachment_force(1).z + m:attachment_force(2).z + m:attachment_force(3).z\n"
+             "  local wt = 9.81 * 3000 / 6\n"
+             "  return math.abs(f - wt) < 0.01 * wt, string.format('%.3f N of %.3f N', f, wt) end)\n",
+             err, sizeof err);
+    if (!s) {
+        fprintf(stderr, "lists and methods: %s\n", err);
+        check_failures++;
+    } else {
+        for (int i = 0; i < 120; i++) CHECK(mo_scene_file_step(s) == MO_OK);
+        CHECK(run_checks(s, "lists and methods") == 0);
+        mo_scene_file_destroy(s);
+    }
+    /* a uniform activation grows a free bar's rest volume by 1 + a */
+    s = load("world{ gravity = {0, 0, 0}, time_step = 1 / 60, solver = { kind = 'newton' } }\n"
+             "local m = fem{ mesh = 'models/tet/bar.msh', material = { young = 1e5, poisson = 0.3, density = 1000 }, activation = 0.331 }\n"
+             "check('volume 1.331 V0', function() local r = m:volume() / m:rest_volume()\n"
+             "  return math.abs(r - 1.331) < 0.005 * 1.331, string.format('%.4f', r) end)\n",
+             err, sizeof err);
+    if (!s) {
+        fprintf(stderr, "activation: %s\n", err);
+        check_failures++;
+    } else {
+        for (int i = 0; i < 120; i++) CHECK(mo_scene_file_step(s) == MO_OK);
+        CHECK(run_checks(s, "activated free bar") == 0);
+        mo_scene_file_destroy(s);
+    }
+    /* refusals */
+#define HOLDER "local b = body{ type = 'static', position = {0, 0, 2}, shape = { type = 'sphere', radius = 0.05 } }\n"
+    expect_ok("attach refusals leave the world unchanged",
+              NEWTON HOLDER
+              "local h = moreau.state_hash()\n"
+              "assert(not pcall(fem, { " TET ", " MAT ", attach = { {1, b}, {1, b} } }))\n"
+              "assert(not pcall(fem, { " TET ", " MAT ", fixed = {2}, attach = { {2, b} } }))\n"
+              "assert(moreau.state_hash() == h)\n");
+    expect_error("attached twice", NEWTON HOLDER "fem{ " TET ", " MAT ", attach = { {1, b}, {1, b} } }\n",
+                 "t.lua:3: fem: attach: node 1 is attached twice");
+    expect_error("attach not a body", NEWTON HOLDER "fem{ " TET ", " MAT ", attach = { {1, 'b'} } }\n",
+                 "t.lua:3: fem: attach[1]: body must be a body, got string");
+    expect_error("attach a fixed node", NEWTON HOLDER "fem{ " TET ", " MAT ", fixed = {2}, attach = { {2, b} } }\n",
+                 "t.lua:3: fem: attach: node 2 is a fixed node: it cannot also be attached");
+    expect_error("attach compliance", NEWTON HOLDER "fem{ " TET ", " MAT ", attach = { {3, b, -1} } }\n",
+                 "t.lua:3: fem: attach: node 3: compliance must be finite and >= 0, got -1");
+    expect_error("attach node range", NEWTON HOLDER "fem{ " TET ", " MAT ", attach = { {5, b} } }\n",
+                 "t.lua:3: fem: attach[1]: node number 5 is not in 1..4");
+    expect_error("attach function result", NEWTON HOLDER "fem{ " TET ", " MAT ", attach = function() return 1 end }\n",
+                 "t.lua:3: fem: attach(...) for node 1 must return nil, false or a body, got number");
+    expect_error("element_material length", NEWTON "fem{ " TET ", " TWO_MATS ", element_material = {1, 2} }\n",
+                 "t.lua:2: fem: element_material lists 2 materials for 1 elements");
+    expect_error("element_material number", NEWTON "fem{ " TET ", " TWO_MATS ", element_material = function() return 3 end }\n",
+                 "t.lua:2: fem: element_material(...) for element 1: material number 3 is not in 1..2");
+    expect_error("material and materials", NEWTON "fem{ " TET ", " MAT ", " TWO_MATS " }\n",
+                 "t.lua:2: fem: give material (one) or materials (a list), not both");
+    expect_error("materials entry", NEWTON "fem{ " TET ", materials = { { young = 1, poisson = 0 } } }\n",
+                 "t.lua:2: fem: materials[1] needs density");
+    expect_error("activation length", NEWTON "fem{ " TET ", " MAT ", activation = {0.1, 0.2} }\n",
+                 "t.lua:2: fem: activation lists 2 values for 1 elements");
+    expect_error("activation value", NEWTON "fem{ " TET ", " MAT ", activation = -2 }\n",
+                 "t.lua:2: fem: FEM element 0: activation must be finite and > -1, got -2 (tets[1] in the scene)");
+    expect_error("detach a free node", NEWTON HOLDER "local m = fem{ " TET ", " MAT " }\nm:detach(2)\n",
+                 "t.lua:4: fem: FEM node 1 is not attached to a body (node 2 counting from 1 in the scene)");
+    expect_error("attach method twice", NEWTON HOLDER "local m = fem{ " TET ", " MAT " }\nm:attach(2, b)\nm:attach(2, b)\n",
+                 "t.lua:5: fem: FEM node 1 is already attached to body 1: detach it first (node 2 counting from 1 in the scene)");
+    expect_error("attach method body", NEWTON "local m = fem{ " TET ", " MAT " }\nm:attach(2, 7)\n",
+                 "t.lua:3: fem: body must be a body, got number");
+}
+
 int main(void)
 {
     if (scene_tmp_begin("moreau-lua-fem") != 0) return 1;
     test_inline();
     test_file();
     test_refusals();
+    test_coupling();
     test_extension_scene();
     scene_tmp_end();
     return check_result("lua_fem");

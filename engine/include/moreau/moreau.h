@@ -505,6 +505,8 @@ MO_API mo_status mo_fem_mesh_detach(mo_world *w, mo_fem_mesh_id id, int node);
  * point); either pointer may be NULL. Refused when the node is not attached. */
 MO_API mo_status mo_fem_mesh_attachment(const mo_world *w, mo_fem_mesh_id id, int node, mo_body_id *body,
                                         mo_vec3 *force);
+/* The centroid of a tetrahedron at the nodes' current positions (world, m). */
+MO_API mo_status mo_fem_mesh_element_centroid(const mo_world *w, mo_fem_mesh_id id, int element, mo_vec3 *out);
 /* The boundary surface: every tetrahedron face that belongs to no other
  * tetrahedron, 3 node indices each, wound counter-clockwise seen from outside
  * ((b - a) x (c - a) points out). The array belongs to the mesh (valid until it

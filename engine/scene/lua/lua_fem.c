@@ -2,8 +2,23 @@
  * mo_fem_mesh_create (moreau.h, block "FEM meshes").
  *
  *   fem{name, mesh = "models/tet/bar.msh" | nodes = {{x, y, z}, ...} + tets = {{i, j, k, l}, ...},
- *       material = {model = "corotational"|"neo_hookean", young, poisson, density},
- *       position, orientation, velocity, fixed, friction, radius}  -> a mesh handle
+ *       material = {model = "corotational"|"neo_hookean", young, poisson, density}
+ *         | materials = {{model, young, poisson, density}, ...} + element_material,
+ *       activation, position, orientation, velocity, fixed, attach, friction, radius}  -> a mesh handle
+ *
+ * Per-element data (issue 7): element_material is a list of material numbers
+ * (from 1, one per element) or a function(cx, cy, cz) of the element's
+ * centroid (world, at creation) returning one; activation is a number (every
+ * element), a list (one per element) or such a function returning a number.
+ * attach = a list of {node, body[, compliance]} (or {node = , body = ,
+ * compliance = }), or a function(x, y, z) of each node's world position at
+ * creation returning nil/false (free), a body, or a body and a compliance:
+ * those nodes are held to the body where they are (mo_fem_mesh_attach). Every
+ * attachment is checked (node numbers, live bodies, compliance >= 0, not a
+ * fixed node, not twice) before the mesh is created. Methods attach(node,
+ * body[, compliance]), detach(node), attachment_force(node) (N on the node
+ * from the body, last step) and element_centroid(e) (current, world) go with
+ * node_position and set_activation.
  *
  * Numbers seen from Lua count from 1: tets name nodes by their number in
  * nodes (or, for a file, the node's place in the file, from 1 whatever the
@@ -27,6 +42,7 @@
 #include "moreau/tetmesh.h"
 
 #define FEM_MT "moreau.fem"
+#define MO_ERR_LEN_LUA 512
 
 typedef struct lfem { mo_fem_mesh_id id; } lfem;
 
@@ -109,11 +125,62 @@ static int fem_fail(lua_State *L, const char *ctx, const char *msg, bool inline_
     return mo_lua_fail(L, ctx, "%s%s", msg, extra);
 }
 
+/* a material table at the top of the stack into *mat (what: "material" or "materials[k]") */
+static void read_material(lua_State *L, const char *ctx, const char *what, mo_fem_material_def *mat)
+{
+    static const char *const mat_keys[] = {"model", "young", "poisson", "density", NULL};
+    if (!lua_istable(L, -1))
+        mo_lua_fail(L, ctx, "%s must be {model = \"corotational\"|\"neo_hookean\", young, poisson, density}, got %s", what,
+                    luaL_typename(L, -1));
+    mo_lua_check_keys(L, -1, ctx, mat_keys);
+    *mat = (mo_fem_material_def){0, 0, 0, MO_FEM_COROTATIONAL};
+    if (lua_getfield(L, -1, "model") != LUA_TNIL) {
+        if (lua_type(L, -1) != LUA_TSTRING) mo_lua_fail(L, ctx, "%s.model must be a string, got %s", what, luaL_typename(L, -1));
+        const char *m = lua_tostring(L, -1);
+        if (!strcmp(m, "corotational")) mat->model = MO_FEM_COROTATIONAL;
+        else if (!strcmp(m, "neo_hookean")) mat->model = MO_FEM_NEO_HOOKEAN;
+        else mo_lua_fail(L, ctx, "%s.model '%s' is not one of corotational, neo_hookean", what, m);
+    }
+    lua_pop(L, 1);
+    static const char *const req[] = {"young", "poisson", "density"};
+    double mv[3];
+    for (int k = 0; k < 3; k++) {
+        if (lua_getfield(L, -1, req[k]) == LUA_TNIL) mo_lua_fail(L, ctx, "%s needs %s", what, req[k]);
+        lua_pop(L, 1);
+        mv[k] = mo_lua_num_field(L, -1, req[k], 0.0, ctx);
+    }
+    mat->young = mv[0], mat->poisson = mv[1], mat->density = mv[2];
+}
+
+/* centroid of element t (world, at creation) */
+static mo_vec3 centroid(const mo_fem_mesh_def *d, const mo_vec3 *rest, const int *tets, int t)
+{
+    mo_vec3 c = {0, 0, 0};
+    for (int a = 0; a < 4; a++) {
+        mo_vec3 p = rest[tets[4 * t + a]];
+        c.x += 0.25 * p.x, c.y += 0.25 * p.y, c.z += 0.25 * p.z;
+    }
+    mo_vec3 r = qrot(d->orientation, c);
+    return (mo_vec3){r.x + d->position.x, r.y + d->position.y, r.z + d->position.z};
+}
+
+/* calls the function at fi with (x, y, z), leaving nres results */
+static void call_xyz(lua_State *L, int fi, mo_vec3 p, int nres)
+{
+    lua_pushvalue(L, fi);
+    lua_pushnumber(L, p.x);
+    lua_pushnumber(L, p.y);
+    lua_pushnumber(L, p.z);
+    lua_call(L, 3, nres);
+}
+
+#define BODY_MT_NAME "moreau.body" /* lua_api.c's body handles: userdata starting with the mo_body_id */
+
 static int l_fem(lua_State *L)
 {
-    static const char *const keys[] = {"name", "mesh", "nodes", "tets", "material", "position", "orientation",
-                                       "velocity", "fixed", "friction", "radius", NULL};
-    static const char *const mat_keys[] = {"model", "young", "poisson", "density", NULL};
+    static const char *const keys[] = {"name", "mesh", "nodes", "tets", "material", "materials", "element_material",
+                                       "activation", "position", "orientation", "velocity", "fixed", "attach",
+                                       "friction", "radius", NULL};
     mo_scene_file *s = mo_lua_scene(L);
     mo_world *w = mo_lua_world(L);
     lua_settop(L, 1);
@@ -128,31 +195,37 @@ static int l_fem(lua_State *L)
     mo_lua_check_keys(L, 1, ctx, keys);
 
     mo_fem_mesh_def d = mo_default_fem_mesh_def();
-    /* material */
-    mo_fem_material_def mat = {0, 0, 0, MO_FEM_COROTATIONAL};
-    if (lua_getfield(L, 1, "material") != LUA_TTABLE)
-        mo_lua_fail(L, ctx, "needs material = {model = \"corotational\"|\"neo_hookean\", young, poisson, density}, got %s",
-                    luaL_typename(L, -1));
-    mo_lua_check_keys(L, -1, ctx, mat_keys);
-    if (lua_getfield(L, -1, "model") != LUA_TNIL) {
-        const char *m = lua_tostring(L, -1);
-        if (lua_type(L, -1) != LUA_TSTRING) mo_lua_fail(L, ctx, "material.model must be a string, got %s", luaL_typename(L, -1));
-        if (!strcmp(m, "corotational")) mat.model = MO_FEM_COROTATIONAL;
-        else if (!strcmp(m, "neo_hookean")) mat.model = MO_FEM_NEO_HOOKEAN;
-        else mo_lua_fail(L, ctx, "material.model '%s' is not one of corotational, neo_hookean", m);
-    }
+    /* materials: material = {...} or materials = {{...}, ...} */
+    bool has_mat = lua_getfield(L, 1, "material") != LUA_TNIL;
     lua_pop(L, 1);
-    static const char *const req[] = {"young", "poisson", "density"};
-    double mv[3];
-    for (int k = 0; k < 3; k++) {
-        if (lua_getfield(L, -1, req[k]) == LUA_TNIL) mo_lua_fail(L, ctx, "material needs %s", req[k]);
+    bool has_mats = lua_getfield(L, 1, "materials") != LUA_TNIL;
+    lua_pop(L, 1);
+    if (has_mat && has_mats) mo_lua_fail(L, ctx, "give material (one) or materials (a list), not both");
+    int nmat = 1;
+    mo_fem_material_def *mats;
+    if (has_mats) {
+        lua_getfield(L, 1, "materials");
+        int mi = lua_gettop(L);
+        nmat = (int)list_len(L, mi, ctx, "materials", 100000);
+        if (nmat < 1) mo_lua_fail(L, ctx, "materials must list at least one material");
+        mats = (mo_fem_material_def *)scratch(L, (size_t)nmat * sizeof *mats);
+        for (int k = 0; k < nmat; k++) {
+            char what[48];
+            snprintf(what, sizeof what, "materials[%d]", k + 1);
+            lua_rawgeti(L, mi, k + 1);
+            read_material(L, ctx, what, &mats[k]);
+            lua_pop(L, 1);
+        }
+    } else {
+        mats = (mo_fem_material_def *)scratch(L, sizeof *mats);
+        if (lua_getfield(L, 1, "material") != LUA_TTABLE)
+            mo_lua_fail(L, ctx, "needs material = {model = \"corotational\"|\"neo_hookean\", young, poisson, density}, got %s",
+                        luaL_typename(L, -1));
+        read_material(L, ctx, "material", &mats[0]);
         lua_pop(L, 1);
-        mv[k] = mo_lua_num_field(L, -1, req[k], 0.0, ctx);
     }
-    mat.young = mv[0], mat.poisson = mv[1], mat.density = mv[2];
-    lua_pop(L, 1);
-    d.materials = &mat;
-    d.material_count = 1;
+    d.materials = mats;
+    d.material_count = nmat;
 
     /* pose, velocity, contact */
     d.position = mo_lua_vec_field(L, 1, "position", d.position, ctx);
@@ -308,6 +381,149 @@ static int l_fem(lua_State *L)
         lua_pop(L, 1);
     }
 
+    const int *tets_used = d.mesh ? d.mesh->tets : d.tets;
+    /* per-element materials */
+    if (lua_getfield(L, 1, "element_material") != LUA_TNIL) {
+        int ei = lua_gettop(L);
+        int *em = (int *)scratch(L, (size_t)nt * sizeof *em);
+        char what[64];
+        if (lua_isfunction(L, ei)) {
+            for (int t = 0; t < nt; t++) {
+                call_xyz(L, ei, centroid(&d, rest, tets_used, t), 1);
+                snprintf(what, sizeof what, "element_material(...) for element %d", t + 1);
+                if (lua_type(L, -1) != LUA_TNUMBER)
+                    mo_lua_fail(L, ctx, "%s must return a material number, got %s", what, luaL_typename(L, -1));
+                double v = lua_tonumber(L, -1);
+                if (!(v >= 1 && v <= nmat) || v != floor(v))
+                    mo_lua_fail(L, ctx, "%s: material number %g is not in 1..%d", what, v, nmat);
+                em[t] = (int)v - 1;
+                lua_pop(L, 1);
+            }
+        } else {
+            lua_Integer n = list_len(L, ei, ctx, "element_material (a list or a function(x, y, z))", 10000000);
+            if (n != nt) mo_lua_fail(L, ctx, "element_material lists %lld materials for %d elements", (long long)n, nt);
+            for (int t = 0; t < nt; t++) {
+                lua_rawgeti(L, ei, t + 1);
+                snprintf(what, sizeof what, "element_material[%d]", t + 1);
+                if (lua_type(L, -1) != LUA_TNUMBER) mo_lua_fail(L, ctx, "%s must be a number, got %s", what, luaL_typename(L, -1));
+                double v = lua_tonumber(L, -1);
+                if (!(v >= 1 && v <= nmat) || v != floor(v))
+                    mo_lua_fail(L, ctx, "%s: material number %g is not in 1..%d", what, v, nmat);
+                em[t] = (int)v - 1;
+                lua_pop(L, 1);
+            }
+        }
+        d.element_material = em;
+    } else {
+        lua_pop(L, 1);
+    }
+    /* activation: a number, a list, or a function of the centroid */
+    if (lua_getfield(L, 1, "activation") != LUA_TNIL) {
+        int ai = lua_gettop(L);
+        double *act = (double *)scratch(L, (size_t)nt * sizeof *act);
+        if (lua_type(L, ai) == LUA_TNUMBER) {
+            for (int t = 0; t < nt; t++) act[t] = lua_tonumber(L, ai);
+        } else if (lua_isfunction(L, ai)) {
+            for (int t = 0; t < nt; t++) {
+                call_xyz(L, ai, centroid(&d, rest, tets_used, t), 1);
+                if (lua_type(L, -1) != LUA_TNUMBER)
+                    mo_lua_fail(L, ctx, "activation(...) must return a number, got %s for element %d", luaL_typename(L, -1), t + 1);
+                act[t] = lua_tonumber(L, -1);
+                lua_pop(L, 1);
+            }
+        } else {
+            lua_Integer n = list_len(L, ai, ctx, "activation (a number, a list or a function(x, y, z))", 10000000);
+            if (n != nt) mo_lua_fail(L, ctx, "activation lists %lld values for %d elements", (long long)n, nt);
+            for (int t = 0; t < nt; t++) {
+                lua_rawgeti(L, ai, t + 1);
+                if (lua_type(L, -1) != LUA_TNUMBER)
+                    mo_lua_fail(L, ctx, "activation[%d] must be a number, got %s", t + 1, luaL_typename(L, -1));
+                act[t] = lua_tonumber(L, -1);
+                lua_pop(L, 1);
+            }
+        }
+        d.activation = act;
+    } else {
+        lua_pop(L, 1);
+    }
+    /* attachments, all checked before the mesh exists */
+    int natt = 0;
+    int *anode = NULL;
+    mo_body_id *abody = NULL;
+    double *acomp = NULL;
+    if (lua_getfield(L, 1, "attach") != LUA_TNIL) {
+        int ai = lua_gettop(L);
+        anode = (int *)scratch(L, (size_t)nn * sizeof *anode);
+        abody = (mo_body_id *)scratch(L, (size_t)nn * sizeof *abody);
+        acomp = (double *)scratch(L, (size_t)nn * sizeof *acomp);
+        unsigned char *seen = (unsigned char *)scratch(L, (size_t)nn);
+        char what[64];
+        if (lua_isfunction(L, ai)) {
+            for (int i = 0; i < nn; i++) {
+                mo_vec3 p = qrot(d.orientation, rest[i]);
+                call_xyz(L, ai, (mo_vec3){p.x + d.position.x, p.y + d.position.y, p.z + d.position.z}, 2);
+                if (!lua_toboolean(L, -2)) {
+                    lua_pop(L, 2);
+                    continue;
+                }
+                snprintf(what, sizeof what, "attach(...) for node %d", i + 1);
+                void *u = luaL_testudata(L, -2, BODY_MT_NAME);
+                if (!u) mo_lua_fail(L, ctx, "%s must return nil, false or a body, got %s", what, luaL_typename(L, -2));
+                anode[natt] = i;
+                abody[natt] = *(const mo_body_id *)u;
+                acomp[natt] = 0.0;
+                if (!lua_isnil(L, -1)) {
+                    if (lua_type(L, -1) != LUA_TNUMBER)
+                        mo_lua_fail(L, ctx, "%s: the compliance must be a number, got %s", what, luaL_typename(L, -1));
+                    acomp[natt] = lua_tonumber(L, -1);
+                }
+                natt++;
+                lua_pop(L, 2);
+            }
+        } else {
+            lua_Integer n = list_len(L, ai, ctx, "attach (a list of {node, body[, compliance]} or a function(x, y, z))", nn);
+            for (int k = 0; k < (int)n; k++) {
+                snprintf(what, sizeof what, "attach[%d]", k + 1);
+                lua_rawgeti(L, ai, k + 1);
+                if (!lua_istable(L, -1))
+                    mo_lua_fail(L, ctx, "%s must be {node, body[, compliance]}, got %s", what, luaL_typename(L, -1));
+                static const char *const fk[3] = {"node", "body", "compliance"};
+                for (int f = 0; f < 3; f++) {
+                    if (lua_rawgeti(L, -1 - f, f + 1) == LUA_TNIL) {
+                        lua_pop(L, 1);
+                        lua_getfield(L, -1 - f, fk[f]);
+                    }
+                }
+                /* stack: entry, node, body, compliance */
+                anode[natt] = int_in(L, -3, ctx, what, nn);
+                void *u = luaL_testudata(L, -2, BODY_MT_NAME);
+                if (!u) mo_lua_fail(L, ctx, "%s: body must be a body, got %s", what, luaL_typename(L, -2));
+                abody[natt] = *(const mo_body_id *)u;
+                acomp[natt] = 0.0;
+                if (!lua_isnil(L, -1)) {
+                    if (lua_type(L, -1) != LUA_TNUMBER)
+                        mo_lua_fail(L, ctx, "%s: compliance must be a number, got %s", what, luaL_typename(L, -1));
+                    acomp[natt] = lua_tonumber(L, -1);
+                }
+                natt++;
+                lua_pop(L, 4);
+            }
+        }
+        for (int k = 0; k < natt; k++) {
+            int i = anode[k];
+            if (!mo_body_is_valid(w, abody[k]))
+                mo_lua_fail(L, ctx, "attach: node %d: the body (index %u) is not a live body", i + 1, abody[k].index);
+            if (!(acomp[k] >= 0.0) || !isfinite(acomp[k]))
+                mo_lua_fail(L, ctx, "attach: node %d: compliance must be finite and >= 0, got %g", i + 1, acomp[k]);
+            if (seen[i]) mo_lua_fail(L, ctx, "attach: node %d is attached twice", i + 1);
+            seen[i] = 1;
+            for (int f = 0; f < d.fixed_count; f++)
+                if (d.fixed_nodes[f] == i) mo_lua_fail(L, ctx, "attach: node %d is a fixed node: it cannot also be attached", i + 1);
+        }
+    } else {
+        lua_pop(L, 1);
+    }
+
     /* the nodes are particles: count them against the object limit before creating */
     if (s->objects + (long long)nn > s->opt.max_objects)
         mo_lua_fail(L, "", "object limit of %d bodies, shapes, joints and particles reached", s->opt.max_objects);
@@ -319,6 +535,13 @@ static int l_fem(lua_State *L)
                         "\"newton\"}) before fem{}", e);
         fem_fail(L, ctx, e, !has_mesh);
     }
+    for (int k = 0; k < natt; k++) /* checked above: cannot fail but for memory */
+        if (mo_fem_mesh_attach(w, id, anode[k], abody[k], acomp[k]) != MO_OK) {
+            char e[MO_ERR_LEN_LUA];
+            snprintf(e, sizeof e, "%s", mo_world_last_error(w));
+            mo_fem_mesh_destroy(w, id);
+            fem_fail(L, ctx, e, !has_mesh);
+        }
     s->objects += nn;
     lfem *f = (lfem *)lua_newuserdatauv(L, sizeof *f, 1);
     f->id = id;
@@ -429,6 +652,68 @@ static int m_set_activation(lua_State *L)
     return 0;
 }
 
+/* a body argument (lua_api.c's handles) */
+static mo_body_id body_arg(lua_State *L, int idx, const char *ctx)
+{
+    void *u = luaL_testudata(L, idx, BODY_MT_NAME);
+    if (!u) mo_lua_fail(L, ctx, "body must be a body, got %s", luaL_typename(L, idx));
+    return *(const mo_body_id *)u;
+}
+
+static int m_attach(lua_State *L)
+{
+    char ctx[160];
+    mo_fem_mesh_id id = self(L, ctx, sizeof ctx);
+    int nn, ne;
+    counts(L, id, ctx, &nn, &ne);
+    int i = arg_index(L, 2, ctx, "node", nn);
+    mo_body_id b = body_arg(L, 3, ctx);
+    double c = 0.0;
+    if (!lua_isnoneornil(L, 4)) {
+        if (lua_type(L, 4) != LUA_TNUMBER) mo_lua_fail(L, ctx, "compliance must be a number, got %s", luaL_typename(L, 4));
+        c = lua_tonumber(L, 4);
+    }
+    if (mo_fem_mesh_attach(mo_lua_world(L), id, i, b, c) != MO_OK) world_fail(L, ctx);
+    return 0;
+}
+
+static int m_detach(lua_State *L)
+{
+    char ctx[160];
+    mo_fem_mesh_id id = self(L, ctx, sizeof ctx);
+    int nn, ne;
+    counts(L, id, ctx, &nn, &ne);
+    int i = arg_index(L, 2, ctx, "node", nn);
+    if (mo_fem_mesh_detach(mo_lua_world(L), id, i) != MO_OK) world_fail(L, ctx);
+    return 0;
+}
+
+static int m_attachment_force(lua_State *L)
+{
+    char ctx[160];
+    mo_fem_mesh_id id = self(L, ctx, sizeof ctx);
+    int nn, ne;
+    counts(L, id, ctx, &nn, &ne);
+    int i = arg_index(L, 2, ctx, "node", nn);
+    mo_vec3 f;
+    if (mo_fem_mesh_attachment(mo_lua_world(L), id, i, NULL, &f) != MO_OK) world_fail(L, ctx);
+    mo_lua_push_vec(L, f);
+    return 1;
+}
+
+static int m_element_centroid(lua_State *L)
+{
+    char ctx[160];
+    mo_fem_mesh_id id = self(L, ctx, sizeof ctx);
+    int nn, ne;
+    counts(L, id, ctx, &nn, &ne);
+    int e = arg_index(L, 2, ctx, "element", ne);
+    mo_vec3 c;
+    if (mo_fem_mesh_element_centroid(mo_lua_world(L), id, e, &c) != MO_OK) world_fail(L, ctx);
+    mo_lua_push_vec(L, c);
+    return 1;
+}
+
 static int m_destroy(lua_State *L)
 {
     char ctx[160];
@@ -473,6 +758,10 @@ void mo_lua_open_fem(lua_State *L)
                                        {"rest_volume", m_rest_volume},
                                        {"set_fixed_velocity", m_set_fixed_velocity},
                                        {"set_activation", m_set_activation},
+                                       {"attach", m_attach},
+                                       {"detach", m_detach},
+                                       {"attachment_force", m_attachment_force},
+                                       {"element_centroid", m_element_centroid},
                                        {"destroy", m_destroy},
                                        {"valid", m_valid},
                                        {"name", m_name},
