@@ -51,4 +51,14 @@ static inline fem_mesh *mo_fem_mesh_get(const mo_world *w, mo_fem_mesh_id id)
  * count, -1 out of memory. */
 int mo_fem_surface_build(const int *tets, int ntets, int nnodes, int **tris, unsigned char *on_surface);
 
+/* The compliance the Newton step's linear system uses for the FEM rows
+ * (eps_t), next to the rows' own eps (the residual C + eps lambda keeps eps):
+ * the 7-row Neo-Hookean stretch rows get 1/(mu V + lambda_H) when the
+ * volume row's force lambda_H > 0, which puts the positive part of that row's
+ * curvature, -lambda_H d2J/dx2 (at rest: +lambda_H on symmetric deviatoric
+ * modes), into the tangent. eps_t holds eps on entry (every FEM row) and
+ * only the stretch rows are changed. A quasi-Newton tangent: the solution is
+ * the same. */
+void mo_fem_newton_tangent(const mo_world *w, const double *lambda, const double *eps, double *eps_t);
+
 #endif

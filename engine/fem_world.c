@@ -19,11 +19,21 @@
  *   energy and the same forces. Shear rows keep eps = 1/(mu_L V). R is the
  *   polar factor of F at the Newton iterate, refreshed each Newton iteration
  *   and held fixed in the Jacobian (fem.h: the fixed-R force is exact).
- * - Stable Neo-Hookean without the log term (2 rows): C_H = J - alpha with
- *   eps = 1/(lambda V), C_D = sqrt(I_C) with eps = 1/(mu V) (fem.h). At rest
- *   these rows are not zero: the rest multipliers lambda_H = mu V,
- *   lambda_D = -sqrt(3) mu V balance each other (f = J^T lambda = 0) and are
- *   the first step's starting multipliers.
+ * - Stable Neo-Hookean without the log term, 7 rows (MO_FEM_NEO_HOOKEAN,
+ *   fem.h mo_fem_nh7_*): C_H = J - alpha with eps = 1/(lambda V) and the six
+ *   entries of the polar stretch S = R^T F (shear times sqrt 2) with
+ *   eps = 1/(mu V), R refreshed each Newton iteration and held in the
+ *   Jacobian as for the corotational rows: the same energy as the paper's
+ *   2 rows, but the shear stiffness is in the rows' Gauss-Newton tangent
+ *   instead of in C_D's curvature. mo_fem_newton_tangent lowers the stretch
+ *   rows' compliance in the linear system to 1/(mu V + lambda_H) (the
+ *   positive part of the volume row's curvature). At rest the rows are not
+ *   zero: the rest multipliers (mu V; -mu V x 3; 0 x 3) balance (f = 0) and
+ *   are the first step's starting multipliers.
+ * - The paper's 2-row form (MO_FEM_NEO_HOOKEAN_2ROW, for comparison):
+ *   C_H = J - alpha, C_D = sqrt(I_C) with eps = 1/(mu V), rest multipliers
+ *   (mu V, -sqrt(3) mu V), shear stiffness only from the diagonal geometric
+ *   stiffness of mo_fem_newton_geometric; free meshes diverge (README).
  * - Activation a: the element's rest shape scaled by (1 + a)^(1/3)
  *   (mo_fem_tet_activate).
  * - Fixed nodes: one row per held axis, C = x+_k - target_k, eps = 0, where
@@ -90,7 +100,8 @@ static void attach_purge(mo_world *w)
 
 static int tet_rows(const fem_mesh *m, int t)
 {
-    return m->model[m->tmat[t]] == MO_FEM_NEO_HOOKEAN ? 2 : 6;
+    mo_fem_model md = m->model[m->tmat[t]];
+    return md == MO_FEM_NEO_HOOKEAN ? 7 : (md == MO_FEM_NEO_HOOKEAN_2ROW ? 2 : 6);
 }
 
 static int fixed_rows(const fem_mesh *m, int f)
@@ -175,7 +186,7 @@ static int check_def(mo_world *w, const mo_fem_mesh_def *d, int nnodes, int ntet
             mo_set_error(w, "FEM material %d: density must be finite and > 0, got %g", i, mt->density);
             return -1;
         }
-        if (mt->model != MO_FEM_COROTATIONAL && mt->model != MO_FEM_NEO_HOOKEAN) {
+        if (mt->model != MO_FEM_COROTATIONAL && mt->model != MO_FEM_NEO_HOOKEAN && mt->model != MO_FEM_NEO_HOOKEAN_2ROW) {
             mo_set_error(w, "FEM material %d: model %d is not a known model", i, (int)mt->model);
             return -1;
         }
@@ -730,7 +741,7 @@ void mo_fem_newton_eval(const mo_world *w, double h, const double *ppx, const do
             const mo_fem_material *mt = &m->kmat[m->tmat[t]];
             mo_fem_tet el = m->rest[t];
             if (m->act[t] != 0.0) mo_fem_tet_activate(&m->rest[t], m->act[t], &el);
-            double x[12], im[4], F[9], Cr[6], Jac[72], ep[6];
+            double x[12], im[4], F[9], Cr[7], Jac[84], ep[7];
             for (int a = 0; a < 4; a++) {
                 int ps = m->node_part[m->tets[4 * t + a]];
                 mo_v3_copy(x + 3 * a, ppx + 3 * ps);
@@ -738,10 +749,16 @@ void mo_fem_newton_eval(const mo_world *w, double h, const double *ppx, const do
             }
             mo_fem_deformation_gradient(x, el.Dm_inv, F);
             int nr = tet_rows(m, t);
-            if (nr == 2) {
+            if (nr == 2) { /* the paper's 2 rows (MO_FEM_NEO_HOOKEAN_2ROW) */
                 mo_fem_nh_rows(mt, F, Cr);
                 mo_fem_nh_jacobian(F, el.Dm_inv, Jac);
                 mo_fem_nh_compliance(mt, el.V, ep);
+            } else if (nr == 7) {
+                double R[9], S[9];
+                mo_fem_polar(F, R, S, NULL);
+                mo_fem_nh7_rows(mt, F, R, Cr);
+                mo_fem_nh7_jacobian(F, R, el.Dm_inv, Jac);
+                mo_fem_nh7_compliance(mt, el.V, ep);
             } else {
                 double R[9], S[9], Cv[6], Jv[72];
                 mo_fem_polar(F, R, S, NULL);
@@ -832,7 +849,7 @@ void mo_fem_newton_geometric(const mo_world *w, const double *ppx, const double 
         if (!m->alive) continue;
         for (int t = 0; t < m->ntets; t++) {
             int nr = tet_rows(m, t);
-            double lD = nr == 2 ? lambda[r + 1] : 0.0;
+            double lD = nr == 2 ? lambda[r + 1] : 0.0; /* the 2-row form's C_D (the 7-row form has no diagonal curvature) */
             r += nr;
             if (!(lD < 0.0)) continue;
             mo_fem_tet el = m->rest[t];
@@ -859,6 +876,23 @@ void mo_fem_newton_geometric(const mo_world *w, const double *ppx, const double 
     }
 }
 
+void mo_fem_newton_tangent(const mo_world *w, const double *lambda, const double *eps, double *eps_t)
+{
+    const fem_world *fw = (const fem_world *)w->fem;
+    int r = 0;
+    for (int i = 0; fw && i < fw->count; i++) {
+        const fem_mesh *m = &fw->m[i];
+        if (!m->alive) continue;
+        for (int t = 0; t < m->ntets; t++) {
+            int nr = tet_rows(m, t);
+            if (nr == 7 && lambda[r] > 0.0) /* S rows: 1/(mu V + lambda_H) */
+                for (int k = 1; k < 7; k++) eps_t[r + k] = eps[r + k] / (1.0 + eps[r + k] * lambda[r]);
+            r += nr;
+        }
+        for (int f = 0; f < m->nfixed; f++) r += fixed_rows(m, f);
+    }
+}
+
 void mo_fem_newton_lambda_get(const mo_world *w, bool warm, double *lambda)
 {
     const fem_world *fw = (const fem_world *)w->fem;
@@ -878,6 +912,8 @@ void mo_fem_newton_lambda_get(const mo_world *w, bool warm, double *lambda)
                 double V = m->rest[t].V * (1.0 + m->act[t]), mu = m->kmat[m->tmat[t]].nh_mu;
                 lambda[r] = mu * V;
                 lambda[r + 1] = -SQ3 * mu * V;
+            } else if (nr == 7) {
+                mo_fem_nh7_rest_multipliers(&m->kmat[m->tmat[t]], m->rest[t].V * (1.0 + m->act[t]), lambda + r);
             } else {
                 for (int k = 0; k < nr; k++) lambda[r + k] = 0.0;
             }

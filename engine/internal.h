@@ -249,7 +249,7 @@ int mo_step_newton(mo_world *w, const mo_problem *p);
 void mo_step_newton_free(void *buf);
 /* ==== FEM meshes in the Newton step (issue 7; fem_world.c) ====
  * The mesh rows follow the problem's rows in the Newton system: per live mesh
- * (slot order) its elements' rows (corotational 6, Neo-Hookean 2), then one
+ * (slot order) its elements' rows (corotational 6, Neo-Hookean 7, its 2-row form 2), then one
  * row per fixed axis. mo_fem_live_meshes: meshes alive; mo_fem_newton_rows:
  * row count and non-zeros (*nnz); mo_fem_newton_pattern: row_ptr offsets
  * (rows + 1 entries, starting at base) and columns (this step's particle

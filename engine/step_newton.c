@@ -77,6 +77,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fem_internal.h"
 #include "newton.h"
 #include "parallel.h"
 
@@ -96,6 +97,7 @@ typedef struct nw {
     int mp;      /* the assembled problem's rows; rows mp..m-1 are the FEM meshes' (fem_world.c) */
     int *rp;     /* (m + 1) row pointers of the whole system */
     double *feps; /* (m) FEM rows' compliance from mo_fem_newton_eval */
+    double *fepst; /* (m) their compliance in the linear system (mo_fem_newton_tangent) */
     double *kt, *msc; /* (n) diagonal geometric stiffness (N/m) and M~^-1 M per DOF (1 off particles) */
     double h;
     mo_k_row *rows;
@@ -140,7 +142,7 @@ static int nw_setup(mo_world *w, const mo_problem *p, nw *s)
     s->nown = w->nowners;
     s->h = w->def.time_step;
     size_t m = (size_t)s->m + 1, n = (size_t)s->n + 1, nnz = (size_t)s->nnz + 1;
-    size_t nd = 21 * m + 8 * n + 2 * nnz + 14 * ((size_t)s->nbody + 1) + 3 * ((size_t)s->npart + 1) +
+    size_t nd = 22 * m + 8 * n + 2 * nnz + 14 * ((size_t)s->nbody + 1) + 3 * ((size_t)s->npart + 1) +
                 9 * ((size_t)s->nown + 1) + 2 * ((size_t)s->nc + 1) + mo_newton_linear_scratch(s->n, s->m);
     if (mo_buf_reserve(&b->rows, m * sizeof(mo_k_row)) || mo_buf_reserve(&b->aux, m * sizeof(mo_row_aux)) ||
         mo_buf_reserve(&b->kind, m) || mo_buf_reserve(&b->lo, m * sizeof(double)) ||
@@ -170,7 +172,7 @@ static int nw_setup(mo_world *w, const mo_problem *p, nw *s)
     CARVE(s->e, m); CARVE(s->rhs, m); CARVE(s->c, m);
     CARVE(s->g, m); CARVE(s->kv, m); CARVE(s->kl, m); CARVE(s->adiag, m);
     CARVE(s->wc, (size_t)s->nc + 1); CARVE(s->cfc, (size_t)s->nc + 1);
-    CARVE(s->feps, m); CARVE(s->kt, n); CARVE(s->msc, n);
+    CARVE(s->feps, m); CARVE(s->fepst, m); CARVE(s->kt, n); CARVE(s->msc, n);
     s->scratch = d; /* the linear solver's */
 #undef CARVE
     for (int i = 0; i < s->nbody; i++) {
@@ -319,6 +321,8 @@ static void eval_rows(mo_world *w, const mo_problem *p, nw *s, const double *v)
     if (s->m > s->mp) {
         mo_fem_newton_eval(w, h, s->ppx, s->px, s->pq, s->rp + s->mp, s->val, s->wval, s->cg + s->mp, s->feps + s->mp);
         for (int r = s->mp; r < s->m; r++) s->aux[r].eps = s->feps[r];
+        memcpy(s->fepst + s->mp, s->feps + s->mp, (size_t)(s->m - s->mp) * sizeof(double));
+        mo_fem_newton_tangent(w, s->lam + s->mp, s->feps + s->mp, s->fepst + s->mp);
     }
     /* M~ = M + h^2 K~ on particle DOFs, K~ the diagonal geometric stiffness of the FEM rows
      * (fem_world.c: the diagonal of -lambda_D d2 C_D / dx2 of the Neo-Hookean rows, >= 0, at this
@@ -378,7 +382,7 @@ static void linearise(const mo_world *w, const mo_problem *p, nw *s, const mo_ne
             double E = s->aux[r].eps;
             g[r] = s->cg[r] + E * lam[r];
             kv[r] = h;
-            kl[r] = E;
+            kl[r] = r < s->mp ? E : s->fepst[r]; /* FEM rows: the tangent compliance (fem_internal.h) */
             break;
         }
         case MO_NROW_NCP: {
@@ -608,6 +612,23 @@ int mo_step_newton(mo_world *w, const mo_problem *p)
     }
     minv(w, &s, s.rm, s.t);
     for (int i = 0; i < n; i++) v[i] = p->v_tilde[i] + s.t[i];
+    /* FEM nodes keep the Newton iterate: their rows' multipliers are large at rest (the Neo-Hookean
+       rows' mu V) and balance only at convergence, so after a fixed iteration budget h M^-1 J^T lambda
+       would carry the imbalance into the velocity (measured: a Neo-Hookean cube on the ground, step
+       fraction 0.5, blew up in 9 steps; with the iterate its residual is 1e-14) */
+    if (m > s.mp) {
+        const int *dof = (const int *)w->owner_dof.p;
+        for (int i = 0; i < w->particle_count; i++) {
+            const mo_particle *pp = &w->particles[i];
+            if (!pp->alive || !pp->fem_mesh || pp->owner < 0) continue;
+            const int d0 = dof[pp->owner];
+            /* nodes with a geometric stiffness (elements in the paper's 2-row Neo-Hookean form) keep
+               the momentum-consistent velocity: their M~ stiffens translations in the tangent, and the
+               iterate lags a free fall (README) */
+            if (s.kt[d0] != 0.0 || s.kt[d0 + 1] != 0.0 || s.kt[d0 + 2] != 0.0) continue;
+            for (int k = 0; k < 3; k++) v[d0 + k] = s.v[d0 + k];
+        }
+    }
 
     /* forces back as impulses (h lambda): joints (warm start, reactions), contacts (cache) */
     double *gout = (double *)w->gamma.p;

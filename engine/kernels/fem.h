@@ -496,6 +496,53 @@ MO_KERNEL double mo_fem_nh_psi(const mo_fem_material *m, const double *F)
            0.5 * m->nh_mu * m->nh_mu / m->nh_lambda;
 }
 
+/* ---- stable Neo-Hookean as 7 rows (the form the Newton step uses) ----
+ * The same energy, Psi = mu/2 I_C + lambda/2 (J - alpha)^2 + const, with
+ * I_C = |F|^2 = |S|^2 for the polar stretch S = R^T F, written as
+ *   row 0:     C_H = J - alpha,                                    eps 1/(lambda V)
+ *   rows 1..6: (S_xx, S_yy, S_zz, r2 S_yz, r2 S_zx, r2 S_xy), r2 = sqrt 2,  eps 1/(mu V)
+ * so that 1/2 C^T eps^-1 C = V Psi + V (3 mu/2 + mu^2/(2 lambda)). The
+ * deviatoric rows are the corotational rows sym(R^T F) (+ I, shear scaled by
+ * 1/sqrt 2): linear in x for a fixed R, so their Gauss-Newton tangent
+ * J^T eps^-1 J carries the shear stiffness mu V, which the single row
+ * C_D = sqrt(I_C) only has in its curvature. With R held fixed the force
+ * J^T lambda is exact (S symmetric: mu V R S = mu V F). */
+MO_KERNEL void mo_fem_nh7_rows(const mo_fem_material *m, const double *F, const double *R, double *C)
+{
+    double cv[6];
+    mo_fem_corot_rows(F, R, cv);
+    C[0] = mo_m3_det(F) - m->nh_alpha;
+    for (int k = 0; k < 3; k++) C[1 + k] = cv[k] + 1.0;
+    for (int k = 3; k < 6; k++) C[1 + k] = cv[k] * 0.70710678118654752440;
+}
+
+/* their 7 x 12 Jacobian, R held fixed (row 0 exact: cof(F) g_a) */
+MO_KERNEL void mo_fem_nh7_jacobian(const double *F, const double *R, const double *Dm_inv, double *Jac)
+{
+    double g[12], cof[9];
+    mo_fem_shape_gradients(Dm_inv, g);
+    mo_fem_cofactor(F, cof);
+    mo_fem_row_from_dF(cof, g, Jac);
+    mo_fem_corot_jacobian(R, Dm_inv, Jac + 12);
+    for (int c = 48; c < 84; c++) Jac[c] *= 0.70710678118654752440;
+}
+
+/* the diagonal compliance (7) */
+MO_KERNEL void mo_fem_nh7_compliance(const mo_fem_material *m, double V, double *E)
+{
+    E[0] = 1.0 / (m->nh_lambda * V);
+    for (int k = 1; k < 7; k++) E[k] = 1.0 / (m->nh_mu * V);
+}
+
+/* the multipliers lambda = -eps^-1 C at rest (F = R = I): (mu V, -mu V x 3, 0 x 3);
+ * their force J^T lambda is zero (cof(I) = I balances -I) */
+MO_KERNEL void mo_fem_nh7_rest_multipliers(const mo_fem_material *m, double V, double *lambda)
+{
+    lambda[0] = m->nh_mu * V;
+    for (int k = 1; k < 4; k++) lambda[k] = -m->nh_mu * V;
+    for (int k = 4; k < 7; k++) lambda[k] = 0.0;
+}
+
 /* ---- compliance form: multipliers and forces ---- */
 
 /* lambda = -E^-1 C and f = J^T lambda for n rows, with Kinv = E^-1 (n x n,

@@ -459,18 +459,20 @@ static void rows_at(int which, const mo_fem_material *m, const mo_fem_tet *t, co
     } else if (which == 1) {
         mo_fem_polar(F, R, S, (double *)0);
         mo_fem_corot_rows(F, R, C);
-    } else {
+    } else if (which == 2) {
         mo_fem_nh_rows(m, F, C);
+    } else {
+        mo_fem_nh7_rows(m, F, Rfix, C);
     }
 }
 
 static double fd_jacobian_error(int which, const mo_fem_material *m, const mo_fem_tet *t, const double *x,
                                 const double *Rfix, const double *Jac)
 {
-    int n = which == 2 ? 2 : 6;
+    int n = which == 2 ? 2 : (which == 3 ? 7 : 6);
     double h = 1e-6, e = 0.0;
     for (int c = 0; c < 12; c++) {
-        double xp[12], xm[12], Cp[6], Cm[6];
+        double xp[12], xm[12], Cp[7], Cm[7];
         memcpy(xp, x, sizeof xp);
         memcpy(xm, x, sizeof xm);
         xp[c] += h;
@@ -1091,6 +1093,70 @@ static void test_static_tet(void)
     }
 }
 
+/* ---- the 7-row Neo-Hookean form of the Newton step ---- */
+
+static double worst_nh7;
+
+static void test_nh7(void)
+{
+    uint64_t s = 29;
+    mo_fem_material m;
+    double nus[3] = {0.45, 0.3, -0.2};
+    for (int trial = 0; trial < 150; trial++) {
+        int kind = trial % ST_COUNT;
+        CHECK(mo_fem_material_init(1e5, nus[trial % 3], &m) == MO_FEM_OK);
+        double X[12], x[12], F[9], Fx[9], tr[3], R[9], S[9];
+        random_rest(&s, X);
+        mo_fem_tet t;
+        CHECK(mo_fem_tet_setup(X, &t) == MO_FEM_OK);
+        random_state(&s, kind, F);
+        sm64_vec(&s, -1.0, 1.0, tr);
+        deform(F, X, tr, x);
+        mo_fem_deformation_gradient(x, t.Dm_inv, Fx);
+        mo_fem_polar(Fx, R, S, (double *)0);
+        double J7[84], C[7], E[7], lam[7], f7[12], fn[12];
+        mo_fem_nh7_jacobian(Fx, R, t.Dm_inv, J7);
+        double ej = fd_jacobian_error(3, &m, &t, x, R, J7);
+        CHECK(ej <= 1e-6);
+        worst_nh7 = fmax(worst_nh7, ej);
+        /* the same energy: 1/2 C^T eps^-1 C = V Psi + V (3 mu/2 + mu^2/(2 lambda)) */
+        mo_fem_nh7_rows(&m, Fx, R, C);
+        mo_fem_nh7_compliance(&m, t.V, E);
+        double en = 0.0;
+        for (int k = 0; k < 7; k++) en += 0.5 * C[k] * C[k] / E[k];
+        double psi = mo_fem_nh_element(&m, &t, x, fn);
+        double cst = t.V * (1.5 * m.nh_mu + 0.5 * m.nh_mu * m.nh_mu / m.nh_lambda);
+        CHECK(fabs(en - cst - psi) <= 1e-9 * fmax(en, m.mu_l * t.V));
+        /* the same forces: J7^T lambda with lambda = -eps^-1 C (R fixed at the polar factor) */
+        for (int k = 0; k < 7; k++) lam[k] = -C[k] / E[k];
+        for (int c = 0; c < 12; c++) {
+            f7[c] = 0.0;
+            for (int k = 0; k < 7; k++) f7[c] += J7[12 * k + c] * lam[k];
+        }
+        double df = 0.0;
+        for (int c = 0; c < 12; c++) df = fmax(df, fabs(f7[c] - fn[c]));
+        CHECK(df <= 1e-9 * fmax(m.mu_l * t.V, maxabs(fn, 12)));
+    }
+    /* rest: the rest multipliers satisfy the rows (C + eps lambda = 0) and exert no force */
+    double X[12], C[7], E[7], lam[7], J7[84], I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    random_rest(&s, X);
+    mo_fem_tet t;
+    CHECK(mo_fem_tet_setup(X, &t) == MO_FEM_OK);
+    CHECK(mo_fem_material_init(1e5, 0.45, &m) == MO_FEM_OK);
+    mo_fem_nh7_rows(&m, I, I, C);
+    mo_fem_nh7_compliance(&m, t.V, E);
+    mo_fem_nh7_rest_multipliers(&m, t.V, lam);
+    mo_fem_nh7_jacobian(I, I, t.Dm_inv, J7);
+    for (int k = 0; k < 7; k++) CHECK(fabs(C[k] + E[k] * lam[k]) <= 1e-15);
+    for (int c = 0; c < 12; c++) {
+        double f = 0.0;
+        for (int k = 0; k < 7; k++) f += J7[12 * k + c] * lam[k];
+        CHECK(fabs(f) <= 1e-12 * m.mu_l * t.V);
+    }
+    printf("7-row Neo-Hookean: max |J - J_fd| / max(1, |J|) %.2g; energy and force equal the 2-row form's\n",
+           worst_nh7);
+}
+
 int main(void)
 {
     struct {
@@ -1100,7 +1166,7 @@ int main(void)
         {"setup", test_setup},       {"polar", test_polar},       {"dFdx", test_dFdx},
         {"jacobians", test_jacobians}, {"forces", test_forces},   {"shear", test_shear},
         {"uniaxial", test_uniaxial}, {"volume", test_volume},     {"activation", test_activation},
-        {"static_tet", test_static_tet},
+        {"static_tet", test_static_tet}, {"nh7", test_nh7},
     };
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
         check_group_begin();

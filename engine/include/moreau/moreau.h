@@ -434,7 +434,9 @@ static inline bool mo_fem_mesh_id_is_null(mo_fem_mesh_id id) { return id.generat
 
 typedef enum mo_fem_model {
     MO_FEM_COROTATIONAL = 0, /* linear corotational: strain sym(R^T F) - I, R from the polar decomposition */
-    MO_FEM_NEO_HOOKEAN,      /* stable Neo-Hookean (Smith et al. 2018) without the log term */
+    MO_FEM_NEO_HOOKEAN,      /* stable Neo-Hookean (Smith et al. 2018) without the log term: 7 rows (README) */
+    MO_FEM_NEO_HOOKEAN_2ROW, /* the same energy in the Newton paper's 2 rows (J - alpha, sqrt(I_C)) with the
+                                diagonal geometric stiffness; for comparison: free meshes diverge (README) */
 } mo_fem_model;
 
 typedef struct mo_fem_material_def {
