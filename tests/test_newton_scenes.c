@@ -1,0 +1,293 @@
+/* test_newton_scenes.c: the Newton paper's rigid-body catalogue scenes (issue 7),
+ * loaded from scenes/ ($MOREAU_SCENES_DIR) and run for a short time; the full-length
+ * claims are the scenes' own checks (moreau-run --check, docs/readme-newton-scenes.md).
+ *
+ *   1 arch.lua stands for 2 s with its own settings (non-smooth Newton): the crown
+ *     blocks drop less than 1 mm and both of the scene's checks hold.
+ *   2 arch.lua with PGS given at least Newton's wall time per step over those 2 s
+ *     (sweeps scaled from a timed run, then raised until the run is at least as slow
+ *     per step): the crown drops more than 1 mm and more than 10 x Newton's drop
+ *     (relaxation sags; over the first 1 s alone it does not: Newton's first steps,
+ *     without a warm start, cost 3 x its median, and PGS at that cost holds).
+ *   3 beam.lua at 2 s, before the pusher arrives: the tip drop is the discrete-beam
+ *     closed form (m g l^2 / 2k) (N (N + 1) / 2)^2, computed here, within 1 %.
+ *   4 Fig. 18 on the arch: from a standing state, cold start, 6 Newton x 20 PCR, mean
+ *     Newton residual of 10 steps: effective-mass complementarity scaling reaches a
+ *     residual more than 10 x lower than identity scaling.
+ *   5 heavy_stack.lua variant 10 (1 : 10^4) with solver=newton stands for 2 s (top
+ *     within 1 mm, the scene's check holds).
+ * Not asserted (measured, docs/readme-newton-scenes.md): the Fig. 18 ratio on the beam
+ * insertion, where Newton does not converge with either scaling once the pusher
+ * touches the beam.
+ * Exit 77 when Moreau was built without Lua (scene files cannot be loaded). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "moreau/moreau.h"
+#include "moreau/scene.h"
+#include "check.h"
+
+#define group_begin check_group_begin
+#define group_end(name) check_group_end(name, 74, 4)
+
+static const char *scenes_dir(void)
+{
+    const char *d = getenv("MOREAU_SCENES_DIR");
+    return d && *d ? d : "scenes";
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* loads scenes/<name> with up to two "name=value" params; NULL (and a failed check) on error */
+static mo_scene_file *load(const char *name, const char *p1, const char *p2)
+{
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/%s", scenes_dir(), name);
+    const char *params[2];
+    int np = 0;
+    if (p1) params[np++] = p1;
+    if (p2) params[np++] = p2;
+    mo_scene_options o = mo_default_scene_options();
+    o.params = params;
+    o.param_count = np;
+    mo_scene_file *s = NULL;
+    mo_status st = mo_scene_file_load(path, &o, &s, err, sizeof err);
+    if (st != MO_OK) fprintf(stderr, "%s: %s\n", path, err);
+    CHECK(st == MO_OK && s);
+    return st == MO_OK ? s : NULL;
+}
+
+static mo_body_id body_named(const mo_scene_file *s, const char *name)
+{
+    mo_scene_body b[256];
+    int n = mo_scene_file_bodies(s, b, 256);
+    for (int i = 0; i < n && i < 256; i++)
+        if (!strcmp(b[i].name, name)) return b[i].id;
+    fprintf(stderr, "no body named %s\n", name);
+    CHECK(0);
+    return (mo_body_id){0};
+}
+
+static double body_z(const mo_scene_file *s, mo_body_id id)
+{
+    mo_vec3 p = {0, 0, 0};
+    CHECK(mo_body_position(mo_scene_file_world(s), id, &p) == MO_OK);
+    return p.z;
+}
+
+/* steps the scene n times; false (and a failed check) on a step error */
+static int step_n(mo_scene_file *s, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (mo_scene_file_step(s) != MO_OK) {
+            fprintf(stderr, "step: %s\n", mo_scene_file_last_error(s));
+            CHECK(0);
+            return 0;
+        }
+    return 1;
+}
+
+/* all the scene's checks hold now; prints them */
+static int checks_hold(mo_scene_file *s)
+{
+    mo_scene_check_result r[8];
+    int failed = mo_scene_file_checks(s, r, 8), n = mo_scene_file_check_count(s);
+    for (int i = 0; i < n && i < 8; i++) printf("       %s: %s (%s)\n", r[i].passed ? "PASS" : "FAIL", r[i].name, r[i].detail);
+    return failed == 0;
+}
+
+/* ---- arch ---- */
+
+/* runs arch.lua for `steps` steps (with `pgs_sweeps` > 0: PGS with that many sweeps instead of the scene's
+   Newton); returns the wall time per step and the largest drop of the two crown blocks over the run */
+static double run_arch(int pgs_sweeps, int steps, double *max_drop, int *checks_ok)
+{
+    *max_drop = 1e9;
+    mo_scene_file *s = load("arch.lua", NULL, NULL);
+    if (!s) return 0.0;
+    mo_world *w = mo_scene_file_world(s);
+    if (pgs_sweeps > 0) {
+        mo_solver_settings pg = mo_default_solver_settings();
+        pg.kind = MO_SOLVER_PGS;
+        pg.max_iterations = pgs_sweeps;
+        CHECK(mo_world_set_solver(w, &pg) == MO_OK);
+    }
+    mo_body_id c1 = body_named(s, "voussoir10"), c2 = body_named(s, "voussoir11");
+    double z1 = body_z(s, c1), z2 = body_z(s, c2), drop = 0.0;
+    double t0 = now();
+    for (int i = 0; i < steps; i++) {
+        if (!step_n(s, 1)) break;
+        double d1 = z1 - body_z(s, c1), d2 = z2 - body_z(s, c2);
+        if (d1 > drop) drop = d1;
+        if (d2 > drop) drop = d2;
+    }
+    double t = (now() - t0) / steps;
+    *max_drop = drop;
+    if (checks_ok) *checks_ok = checks_hold(s);
+    mo_scene_file_destroy(s);
+    return t;
+}
+
+static double newton_arch_time = 0.0, newton_arch_drop = 0.0;
+
+static void test_arch_stands(void)
+{
+    group_begin();
+    int ok = 0;
+    double drop;
+    newton_arch_time = run_arch(0, 240, &drop, &ok);
+    newton_arch_drop = drop;
+    printf("     arch, Newton (scene settings), 2 s: %.3f ms/step, crown drop %.2e m\n", 1e3 * newton_arch_time, drop);
+    CHECK(drop < 1e-3);
+    CHECK(ok);
+    group_end("1  arch.lua stands 2 s with Newton (crown drop < 1 mm, scene checks hold)");
+}
+
+static void test_arch_relaxation(void)
+{
+    group_begin();
+    const int steps = 240;
+    double tn = newton_arch_time, drop;
+    if (tn <= 0.0) tn = run_arch(0, steps, &drop, NULL);
+    int sweeps = 50;
+    double tp = run_arch(sweeps, steps, &drop, NULL);
+    sweeps = (int)ceil(sweeps * tn / tp);
+    if (sweeps < 1) sweeps = 1;
+    for (int k = 0; k < 10; k++) {
+        tp = run_arch(sweeps, steps, &drop, NULL);
+        if (tp >= tn) break;
+        sweeps = (int)ceil(1.2 * sweeps * tn / tp);
+    }
+    printf("     arch, PGS %d sweeps: %.3f ms/step (Newton %.3f), crown drop %.2e m (Newton %.2e m)\n", sweeps, 1e3 * tp,
+           1e3 * tn, drop, newton_arch_drop);
+    CHECK(tp >= tn);
+    CHECK(drop > 1e-3);
+    CHECK(drop > 10.0 * newton_arch_drop);
+    group_end("2  arch.lua: PGS at Newton's wall time per step sags (> 1 mm, > 10 x Newton)");
+}
+
+/* ---- beam ---- */
+
+static void test_beam_sag(void)
+{
+    group_begin();
+    mo_scene_file *s = load("beam.lua", NULL, NULL);
+    if (!s) { group_end("3  beam.lua: tip sag at 2 s = discrete-beam closed form within 1 %"); return; }
+    const int N = 16;
+    const double l = 0.1, m = 0.05, g = 9.81, k = 1000.0;
+    const double sum = N * (N + 1) / 2.0, delta = m * g * l * l / (2.0 * k) * sum * sum;
+    mo_world *w = mo_scene_file_world(s);
+    mo_body_id tipb = body_named(s, "link16");
+    mo_vec3 tip0, tip;
+    CHECK(mo_body_world_point(w, tipb, (mo_vec3){l / 2, 0, 0}, &tip0) == MO_OK);
+    step_n(s, 240);
+    CHECK(mo_body_world_point(w, tipb, (mo_vec3){l / 2, 0, 0}, &tip) == MO_OK);
+    double sag = tip0.z - tip.z;
+    printf("     beam at t = %.3f s: tip drop %.6f m, closed form %.6f m (%.3f %%); max joint error %.2e m\n",
+           mo_world_time(w), sag, delta, 100.0 * fabs(sag - delta) / delta, mo_world_last_stats(w).max_joint_error);
+    CHECK_NEAR(delta, 0.045361, 5e-7); /* the figure the scene states */
+    CHECK(fabs(sag - delta) < 0.01 * delta);
+    CHECK(mo_world_contacts(w, NULL, 0) == 0); /* before contact */
+    mo_scene_file_destroy(s);
+    group_end("3  beam.lua: tip sag at 2 s = discrete-beam closed form within 1 %");
+}
+
+/* ---- Fig. 18: complementarity preconditioning ---- */
+
+/* loads `name`, steps it `warm` steps with its own settings, then `steps` steps cold-started with the given
+   scaling and budget; mean Newton residual of those steps */
+static double scene_residual(const char *name, int warm, mo_newton_scaling scaling, int iterations, int linear,
+                             int steps, int *contacts)
+{
+    mo_scene_file *s = load(name, NULL, NULL);
+    if (!s) return NAN;
+    mo_world *w = mo_scene_file_world(s);
+    step_n(s, warm);
+    mo_solver_settings st = mo_world_solver(w);
+    st.warm_start = false;
+    st.tolerance = 0.0;
+    st.newton.scaling = scaling;
+    st.newton.iterations = iterations;
+    st.newton.linear_iterations = linear;
+    CHECK(mo_world_set_solver(w, &st) == MO_OK);
+    double sum = 0.0;
+    *contacts = 0;
+    for (int i = 0; i < steps; i++) {
+        step_n(s, 1);
+        mo_step_stats ss = mo_world_last_stats(w);
+        sum += ss.residual;
+        *contacts += ss.contacts;
+    }
+    *contacts /= steps;
+    mo_scene_file_destroy(s);
+    return sum / steps;
+}
+
+static void test_precond_arch(void)
+{
+    group_begin();
+    int nc;
+    double rm = scene_residual("arch.lua", 30, MO_NEWTON_SCALING_MASS, 6, 20, 10, &nc);
+    double ri = scene_residual("arch.lua", 30, MO_NEWTON_SCALING_IDENTITY, 6, 20, 10, &nc);
+    double rc = scene_residual("arch.lua", 30, MO_NEWTON_SCALING_CONSTANT, 6, 20, 10, &nc);
+    printf("     arch (%d contacts), 6 Newton x 20 PCR, cold start, mean of 10 steps: residual %.2e m (effective mass), "
+           "%.2e m (identity, %.0fx), %.2e m (constant k = 1)\n", nc, rm, ri, ri / rm, rc);
+    CHECK(ri > 10.0 * rm);
+    group_end("4  Fig. 18 on the arch: effective-mass scaling > 10 x lower residual than identity");
+}
+
+/* ---- heavy stack 1 : 10^4 ---- */
+
+static void test_heavy10(void)
+{
+    group_begin();
+    mo_scene_file *s = load("heavy_stack.lua", "variant=10", "solver=newton");
+    if (!s) { group_end("5  heavy_stack.lua variant=10 solver=newton stands 2 s"); return; }
+    mo_world *w = mo_scene_file_world(s);
+    CHECK(mo_world_solver(w).kind == MO_SOLVER_NEWTON);
+    mo_body_id top = body_named(s, "box4");
+    mo_vec3 p0, p;
+    CHECK(mo_body_position(w, top, &p0) == MO_OK);
+    double mass;
+    mo_mat3 inertia;
+    CHECK(mo_body_mass(w, top, &mass, &inertia) == MO_OK);
+    CHECK_NEAR(mass, 1e4, 1e-9);
+    step_n(s, 240);
+    CHECK(mo_body_position(w, top, &p) == MO_OK);
+    double d = sqrt((p.x - p0.x) * (p.x - p0.x) + (p.y - p0.y) * (p.y - p0.y) + (p.z - p0.z) * (p.z - p0.z));
+    printf("     heavy stack 1:10^4, Newton, 2 s: top moved %.2e m\n", d);
+    CHECK(d < 1e-3);
+    CHECK(checks_hold(s));
+    mo_scene_file_destroy(s);
+    group_end("5  heavy_stack.lua variant=10 solver=newton stands 2 s");
+}
+
+int main(int argc, char **argv)
+{
+    /* without Lua a scene file cannot be loaded: skip */
+    {
+        char err[256];
+        mo_scene_file *s = NULL;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/arch.lua", scenes_dir());
+        if (mo_scene_file_load(path, NULL, &s, err, sizeof err) == MO_ERR_UNSUPPORTED) {
+            printf("skipped: %s\n", err);
+            return 77;
+        }
+        mo_scene_file_destroy(s);
+    }
+    const char *only = argc > 1 ? argv[1] : NULL;
+#define RUN(name, fn) do { if (!only || !strcmp(only, name)) fn(); } while (0)
+    RUN("arch", test_arch_stands);
+    RUN("relax", test_arch_relaxation);
+    RUN("beam", test_beam_sag);
+    RUN("precond_arch", test_precond_arch);
+    RUN("heavy10", test_heavy10);
+    return check_groups_result();
+}
