@@ -27,9 +27,12 @@
 #define LINE_H (MO_FONT_CELL_H * TEXT_SCALE)
 #define CHAR_W (MO_FONT_CELL_W * TEXT_SCALE)
 
-enum { OV_POINTS, OV_NORMALS, OV_FORCES, OV_JOINTS, OV_AABBS, OV_WIRE, OV_RESIDUALS, OV_COUNT };
+enum { OV_POINTS, OV_NORMALS, OV_FORCES, OV_JOINTS, OV_AABBS, OV_WIRE, OV_RESIDUALS, OV_STRAIN, OV_COUNT };
 static const char *ov_names[OV_COUNT] = {"contacts", "normals", "forces", "joints", "aabbs", "wireframe",
-                                         "residuals"};
+                                         "residuals", "strain"};
+/* FEM meshes' colours (cycled by the mesh's place in mo_world_fem_meshes) */
+static const float fem_palette[3][3] = {{0.93f, 0.60f, 0.78f}, {0.55f, 0.85f, 0.90f}, {0.92f, 0.86f, 0.50f}};
+#define STRAIN_SCALE_MIN 1e-3 /* the strain colour scale never goes below this |E|_F */
 
 typedef struct shape_cache { uint32_t generation; int mesh; } shape_cache;
 /* URDF visual meshes, loaded once per path at scale 1 (the visual's scale goes into the model matrix) */
@@ -66,8 +69,20 @@ struct app {
     double mx, my;
     int drag_mode; /* 0 none, 1 orbit, 2 pan, 3 grab */
     bool grabbing;
+    bool grab_fem;             /* the grabbed thing is an FEM node (grab_mesh, grab_node), else grab_body */
     mo_body_id grab_body;
+    mo_fem_mesh_id grab_mesh;
+    int grab_node;
     double grab_local[3], grab_target[3], grab_plane_n[3], grab_plane_d;
+    double grab_offset[3];     /* FEM node minus the cursor ray's point on the drag plane at the grab */
+    /* FEM meshes, gathered per frame: ids, node positions (3 per node, all meshes one after another),
+       node strains (overlay 8) and where each mesh's nodes start */
+    mo_fem_mesh_id *fem_ids;
+    int fem_cap, nfem;
+    double *fem_x, *fem_strain;
+    int *fem_first;
+    int fem_node_cap, fem_first_cap;
+    double strain_max, strain_scale; /* largest node strain of the last drawn frame; the colour scale's top */
     /* overlays and panels */
     bool ov[OV_COUNT];
     bool show_help, show_plots, show_hud;
@@ -162,6 +177,208 @@ static int refresh_shapes(app *a)
     return mo_world_shapes(a->w, a->shapes, a->shape_cap);
 }
 
+/* ---- FEM meshes and particles ----------------------------------------- */
+
+/* the world's FEM meshes and their nodes' positions now (fem_ids, fem_first, fem_x); false out of memory */
+static bool gather_fem(app *a)
+{
+    a->nfem = 0;
+    int n = mo_world_fem_meshes(a->w, NULL, 0);
+    if (n > a->fem_cap) {
+        mo_fem_mesh_id *p = realloc(a->fem_ids, (size_t)n * sizeof *p);
+        if (!p) return false;
+        a->fem_ids = p;
+        a->fem_cap = n;
+    }
+    if (n + 1 > a->fem_first_cap) {
+        int *p = realloc(a->fem_first, (size_t)(n + 1) * sizeof *p);
+        if (!p) return false;
+        a->fem_first = p;
+        a->fem_first_cap = n + 1;
+    }
+    n = mo_world_fem_meshes(a->w, a->fem_ids, n);
+    int total = 0;
+    for (int i = 0; i < n; i++) {
+        int nn = 0;
+        mo_fem_mesh_counts(a->w, a->fem_ids[i], &nn, NULL);
+        a->fem_first[i] = total;
+        total += nn;
+    }
+    a->fem_first[n] = total;
+    if (total > a->fem_node_cap) {
+        double *x = realloc(a->fem_x, (size_t)total * 3 * sizeof *x);
+        if (!x) return false;
+        a->fem_x = x;
+        double *e = realloc(a->fem_strain, (size_t)total * sizeof *e);
+        if (!e) return false;
+        a->fem_strain = e;
+        a->fem_node_cap = total;
+    }
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < a->fem_first[i + 1] - a->fem_first[i]; k++) {
+            mo_vec3 x = {0, 0, 0};
+            mo_fem_mesh_node_position(a->w, a->fem_ids[i], k, &x);
+            double *o = a->fem_x + 3 * (a->fem_first[i] + k);
+            o[0] = x.x, o[1] = x.y, o[2] = x.z;
+        }
+    a->nfem = n;
+    return true;
+}
+
+/* the smallest 1, 2 or 5 x 10^k at or above x (> 0) */
+static double nice_ceil(double x)
+{
+    double p = pow(10.0, floor(log10(x)));
+    static const double m[4] = {1, 2, 5, 10};
+    for (int i = 0; i < 4; i++)
+        if (m[i] * p >= x * (1 - 1e-12)) return m[i] * p;
+    return 10 * p;
+}
+
+/* node strains of every gathered mesh (fem_strain), their maximum, and the colour scale's top:
+   the maximum rounded up to 1, 2, 5 x 10^k, at least STRAIN_SCALE_MIN */
+static void gather_strain(app *a)
+{
+    double mx = 0;
+    for (int i = 0; i < a->nfem; i++) {
+        int f = a->fem_first[i], n = a->fem_first[i + 1] - f;
+        if (mo_fem_mesh_node_strain(a->w, a->fem_ids[i], a->fem_strain + f, n) != MO_OK)
+            for (int k = 0; k < n; k++) a->fem_strain[f + k] = 0;
+        for (int k = 0; k < n; k++)
+            if (a->fem_strain[f + k] > mx) mx = a->fem_strain[f + k];
+    }
+    a->strain_max = mx;
+    a->strain_scale = nice_ceil(mx > STRAIN_SCALE_MIN ? mx : STRAIN_SCALE_MIN);
+}
+
+/* the strain colour ramp at t in [0, 1]: blue, cyan, green, yellow, red (0xRRGGBBAA) */
+static uint32_t strain_color(double t)
+{
+    static const double stop[5][3] = {{0.15, 0.35, 1.0}, {0.10, 0.80, 1.0}, {0.20, 0.90, 0.30}, {1.0, 0.85, 0.10},
+                                      {1.0, 0.15, 0.10}};
+    if (!(t > 0)) t = 0;
+    if (t > 1) t = 1;
+    double u = 4 * t;
+    int i = (int)u;
+    if (i > 3) i = 3;
+    u -= i;
+    uint32_t c = 0xffu;
+    for (int k = 0; k < 3; k++) {
+        double v = stop[i][k] + u * (stop[i + 1][k] - stop[i][k]);
+        c |= (uint32_t)lround(255 * v) << (24 - 8 * k);
+    }
+    return c;
+}
+
+static uint32_t rgba_of(const float *c)
+{
+    uint32_t r = 0;
+    for (int k = 0; k < 4; k++) r |= (uint32_t)lroundf(255 * (c[k] < 0 ? 0 : c[k] > 1 ? 1 : c[k])) << (24 - 8 * k);
+    return r;
+}
+
+/* a mesh's colour: by its place in the list, lighter while one of its nodes is grabbed */
+static void fem_color(const app *a, int i, float *c)
+{
+    const float *p = fem_palette[i % 3];
+    bool grabbed = a->grabbing && a->grab_fem && a->grab_mesh.index == a->fem_ids[i].index &&
+                   a->grab_mesh.generation == a->fem_ids[i].generation;
+    for (int k = 0; k < 3; k++) c[k] = grabbed ? 0.5f + 0.5f * p[k] : p[k];
+    c[3] = 1;
+}
+
+/* every FEM mesh's boundary surface, flat-shaded from the nodes' current positions, in the mesh's
+   colour or (overlay 8) coloured per vertex by node strain */
+static void draw_fem(app *a)
+{
+    if (!gather_fem(a) || a->nfem == 0) return;
+    const bool strain = a->ov[OV_STRAIN];
+    if (strain) gather_strain(a);
+    for (int i = 0; i < a->nfem; i++) {
+        const int *tri = NULL;
+        int nt = 0;
+        if (mo_fem_mesh_surface(a->w, a->fem_ids[i], &tri, &nt) != MO_OK) continue;
+        const double *X = a->fem_x + 3 * a->fem_first[i];
+        const double *E = a->fem_strain + a->fem_first[i];
+        float base[4];
+        fem_color(a, i, base);
+        const uint32_t bc = rgba_of(base);
+        for (int t = 0; t < nt; t++) {
+            const int *v = tri + 3 * t;
+            const double *p0 = X + 3 * v[0], *p1 = X + 3 * v[1], *p2 = X + 3 * v[2];
+            double e1[3], e2[3], n[3];
+            for (int k = 0; k < 3; k++) e1[k] = p1[k] - p0[k], e2[k] = p2[k] - p0[k];
+            vm_cross(n, e1, e2);
+            vm_normalize(n);
+            uint32_t c[3] = {bc, bc, bc};
+            if (strain)
+                for (int j = 0; j < 3; j++) c[j] = strain_color(E[v[j]] / a->strain_scale);
+            gfx_tri(a->g, p0, p1, p2, n, c);
+        }
+    }
+    gfx_flush_tris(a->g);
+}
+
+static void draw_part(app *a, int mesh, const double *p, const double *R, const double *s, const float *c);
+
+/* particles (not FEM nodes) as lit spheres of their radius, through the debug draw */
+static void particle_sphere(void *user, mo_vec3 p, double size, uint32_t c)
+{
+    app *a = user;
+    double x[3] = {p.x, p.y, p.z}, R[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, sc[3] = {size, size, size};
+    float col[4] = {(float)(c >> 24 & 255) / 255.0f, (float)(c >> 16 & 255) / 255.0f, (float)(c >> 8 & 255) / 255.0f,
+                    1.0f};
+    draw_part(a, GFX_MESH_SPHERE, x, R, sc, col);
+}
+
+static void no_line(void *user, mo_vec3 p, mo_vec3 q, uint32_t c) { (void)user, (void)p, (void)q, (void)c; }
+
+static void draw_particles(app *a)
+{
+    mo_debug_draw dd = mo_default_debug_draw();
+    dd.user = a;
+    dd.line = no_line;
+    dd.point = particle_sphere;
+    dd.point_size = 0.01 * a->scene_radius; /* particles of radius 0 */
+    mo_world_debug_draw(a->w, &dd, MO_DRAW_PARTICLES);
+}
+
+/* the nearest FEM boundary triangle along the ray o + t d (Moller-Trumbore, both sides): its distance,
+   the mesh's place in fem_ids and the triangle's vertex nearest the hit */
+static bool fem_pick(app *a, const double *o, const double *d, double *t_out, int *mesh, int *node)
+{
+    if (!gather_fem(a)) return false;
+    double best = HUGE_VAL;
+    for (int i = 0; i < a->nfem; i++) {
+        const int *tri = NULL;
+        int nt = 0;
+        if (mo_fem_mesh_surface(a->w, a->fem_ids[i], &tri, &nt) != MO_OK) continue;
+        const double *X = a->fem_x + 3 * a->fem_first[i];
+        for (int t = 0; t < nt; t++) {
+            const int *v = tri + 3 * t;
+            const double *p0 = X + 3 * v[0], *p1 = X + 3 * v[1], *p2 = X + 3 * v[2];
+            double e1[3], e2[3], pv[3], tv[3], qv[3];
+            for (int k = 0; k < 3; k++) e1[k] = p1[k] - p0[k], e2[k] = p2[k] - p0[k], tv[k] = o[k] - p0[k];
+            vm_cross(pv, d, e2);
+            double det = vm_dot(e1, pv);
+            if (!(fabs(det) > 1e-300)) continue;
+            double inv = 1.0 / det, u = vm_dot(tv, pv) * inv;
+            if (u < 0 || u > 1) continue;
+            vm_cross(qv, tv, e1);
+            double w = vm_dot(d, qv) * inv;
+            if (w < 0 || u + w > 1) continue;
+            double tt = vm_dot(e2, qv) * inv;
+            if (!(tt > 0) || tt >= best) continue;
+            best = tt;
+            *mesh = i;
+            double b0 = 1 - u - w;
+            *node = b0 >= u && b0 >= w ? v[0] : u >= w ? v[1] : v[2];
+        }
+    }
+    *t_out = best;
+    return best < HUGE_VAL;
+}
+
 /* bounding radius of a shape about its origin */
 static double shape_bound(const mo_shape_info *s)
 {
@@ -186,7 +403,28 @@ static double shape_bound(const mo_shape_info *s)
 
 static void update_camera(app *a);
 
-/* points the camera at every bounded shape (planes excluded) */
+typedef struct bounds { double lo[3], hi[3]; } bounds;
+
+static void bounds_add(bounds *b, mo_vec3 p, double r)
+{
+    double c[3] = {p.x, p.y, p.z};
+    for (int k = 0; k < 3; k++) {
+        if (c[k] - r < b->lo[k]) b->lo[k] = c[k] - r;
+        if (c[k] + r > b->hi[k]) b->hi[k] = c[k] + r;
+    }
+}
+static void bounds_line(void *u, mo_vec3 p, mo_vec3 q, uint32_t c)
+{
+    (void)c;
+    bounds_add(u, p, 0), bounds_add(u, q, 0);
+}
+static void bounds_point(void *u, mo_vec3 p, double s, uint32_t c)
+{
+    (void)c;
+    bounds_add(u, p, s);
+}
+
+/* points the camera at every bounded shape (planes excluded), particle and FEM mesh */
 static void frame_scene(app *a)
 {
     int n = refresh_shapes(a);
@@ -202,6 +440,16 @@ static void frame_scene(app *a)
             if (c[k] + r > hi[k]) hi[k] = c[k] + r;
         }
     }
+    /* particles and FEM meshes (boundary nodes), through the debug draw's points and edges */
+    bounds b;
+    memcpy(b.lo, lo, sizeof lo), memcpy(b.hi, hi, sizeof hi);
+    mo_debug_draw dd = mo_default_debug_draw();
+    dd.user = &b;
+    dd.line = bounds_line;
+    dd.point = bounds_point;
+    dd.point_size = 0;
+    mo_world_debug_draw(a->w, &dd, MO_DRAW_PARTICLES | MO_DRAW_FEM);
+    memcpy(lo, b.lo, sizeof lo), memcpy(hi, b.hi, sizeof hi);
     if (!(lo[0] <= hi[0])) {
         lo[0] = lo[1] = lo[2] = -1;
         hi[0] = hi[1] = hi[2] = 1;
@@ -259,6 +507,7 @@ static int load_scene(app *a, const char *path, bool reset)
     if (a->path != path) snprintf(a->path, sizeof a->path, "%s", path);
     clear_cache(a);
     a->grabbing = false;
+    a->grab_fem = false;
     a->drag_mode = 0;
     a->accum = 0;
     a->step_requests = 0;
@@ -315,13 +564,42 @@ static bool project(const app *a, const double *p, double *px, double *py)
 
 /* ---- grabbing ---------------------------------------------------------- */
 
+/* grabs FEM node `node` of the mesh at place i: the drag plane faces the camera through the node */
+static void grab_fem_node(app *a, int i, int node, const double *dir)
+{
+    mo_vec3 x;
+    if (mo_fem_mesh_node_position(a->w, a->fem_ids[i], node, &x) != MO_OK) return;
+    a->grab_fem = true;
+    a->grab_mesh = a->fem_ids[i];
+    a->grab_node = node;
+    double p[3] = {x.x, x.y, x.z};
+    memcpy(a->grab_plane_n, a->fwd, sizeof a->grab_plane_n);
+    a->grab_plane_d = vm_dot(a->grab_plane_n, p);
+    /* the cursor's point on that plane; the node keeps its offset from it while dragged */
+    double den = vm_dot(a->grab_plane_n, dir), t = fabs(den) > 1e-9 ? (a->grab_plane_d - vm_dot(a->grab_plane_n, a->eye)) / den : 0;
+    for (int k = 0; k < 3; k++) {
+        a->grab_offset[k] = t > 0 ? p[k] - (a->eye[k] + t * dir[k]) : 0;
+        a->grab_target[k] = p[k];
+    }
+    a->grabbing = true;
+    message(a, "grab: FEM mesh %d node %d", i, node);
+}
+
 static void grab_start(app *a, double px, double py)
 {
     double dir[3];
     pixel_ray(a, px, py, dir);
     mo_ray_hit hit;
-    if (!mo_world_raycast(a->w, (mo_vec3){a->eye[0], a->eye[1], a->eye[2]}, (mo_vec3){dir[0], dir[1], dir[2]},
-                          1e4, &hit)) {
+    bool body_hit = mo_world_raycast(a->w, (mo_vec3){a->eye[0], a->eye[1], a->eye[2]},
+                                     (mo_vec3){dir[0], dir[1], dir[2]}, 1e4, &hit);
+    double tf = HUGE_VAL;
+    int fm = -1, fn = -1;
+    /* an FEM surface nearer than any shape: its nearest node */
+    if (fem_pick(a, a->eye, dir, &tf, &fm, &fn) && (!body_hit || tf < hit.distance)) {
+        grab_fem_node(a, fm, fn, dir);
+        return;
+    }
+    if (!body_hit) {
         message(a, "grab: nothing under the cursor");
         return;
     }
@@ -342,6 +620,7 @@ static void grab_start(app *a, double px, double py)
     /* the drag plane faces the camera through the hit point */
     memcpy(a->grab_plane_n, a->fwd, sizeof a->grab_plane_n);
     a->grab_plane_d = vm_dot(a->grab_plane_n, a->grab_target);
+    a->grab_fem = false;
     a->grabbing = true;
 }
 
@@ -353,13 +632,64 @@ static void grab_move(app *a, double px, double py)
     if (fabs(den) < 1e-9) return;
     double t = (a->grab_plane_d - vm_dot(a->grab_plane_n, a->eye)) / den;
     if (t <= 0) return;
-    for (int k = 0; k < 3; k++) a->grab_target[k] = a->eye[k] + t * dir[k];
+    for (int k = 0; k < 3; k++) a->grab_target[k] = a->eye[k] + t * dir[k] + (a->grab_fem ? a->grab_offset[k] : 0);
 }
 
-/* the spring: critically damped at 10 rad/s per unit mass, gravity compensated */
+/* an FEM node: the body grab's spring per unit mass (k = 100 / s^2, c = 20 / s, critically damped at
+   10 rad/s) acting on the nodes around the grabbed one with weight exp(-(d / R)^2), d the distance to
+   it and R a quarter of the mesh's extent, and the whole mesh's weight carried while grabbed. Per unit
+   mass the loop gains are h^2 k and h c whatever the node masses, so the pull is stable for light nodes
+   in stiff meshes as for bodies, and it drags a region, not a single node out of the mesh. */
+static void grab_force_fem(app *a)
+{
+    int i = -1;
+    if (gather_fem(a))
+        for (int j = 0; j < a->nfem; j++)
+            if (a->fem_ids[j].index == a->grab_mesh.index && a->fem_ids[j].generation == a->grab_mesh.generation) i = j;
+    mo_particle_id pid;
+    if (i < 0 || mo_fem_mesh_node_particle(a->w, a->grab_mesh, a->grab_node, &pid) != MO_OK) {
+        a->grabbing = a->grab_fem = false;
+        return;
+    }
+    const int first = a->fem_first[i], nn = a->fem_first[i + 1] - first;
+    const double *X = a->fem_x + 3 * first, *xg = X + 3 * a->grab_node;
+    mo_vec3 v, gv = mo_world_gravity(a->w);
+    mo_particle_velocity(a->w, pid, &v);
+    double vg[3] = {v.x, v.y, v.z}, g[3] = {gv.x, gv.y, gv.z}, acc[3], lo[3], hi[3];
+    const double k = 100.0, c = 20.0;
+    for (int d = 0; d < 3; d++) {
+        acc[d] = k * (a->grab_target[d] - xg[d]) - c * vg[d];
+        lo[d] = HUGE_VAL, hi[d] = -HUGE_VAL;
+    }
+    for (int j = 0; j < nn; j++)
+        for (int d = 0; d < 3; d++) {
+            if (X[3 * j + d] < lo[d]) lo[d] = X[3 * j + d];
+            if (X[3 * j + d] > hi[d]) hi[d] = X[3 * j + d];
+        }
+    double ext2 = 0;
+    for (int d = 0; d < 3; d++) ext2 += (hi[d] - lo[d]) * (hi[d] - lo[d]);
+    const double R2 = ext2 / 16 > 1e-12 ? ext2 / 16 : 1e-12;
+    for (int j = 0; j < nn; j++) {
+        mo_particle_id pj;
+        double m;
+        if (mo_fem_mesh_node_particle(a->w, a->grab_mesh, j, &pj) != MO_OK ||
+            mo_fem_mesh_node_mass(a->w, a->grab_mesh, j, &m) != MO_OK)
+            continue;
+        double d2 = 0;
+        for (int d = 0; d < 3; d++) d2 += (X[3 * j + d] - xg[d]) * (X[3 * j + d] - xg[d]);
+        const double wj = exp(-d2 / R2);
+        mo_particle_apply_force(a->w, pj, (mo_vec3){m * (wj * acc[0] - g[0]), m * (wj * acc[1] - g[1]),
+                                                     m * (wj * acc[2] - g[2])});
+    }
+}
+
 static void grab_force(app *a)
 {
     if (!a->grabbing) return;
+    if (a->grab_fem) {
+        grab_force_fem(a);
+        return;
+    }
     if (!mo_body_is_valid(a->w, a->grab_body)) {
         a->grabbing = false;
         return;
@@ -664,7 +994,8 @@ static int draw_visuals(app *a)
         double p[3] = {r.x, r.y, r.z}, R[9], sc[3];
         vm_quat_to_m3(R, q.w, q.x, q.y, q.z);
         float c[4] = {v->rgba[0], v->rgba[1], v->rgba[2], v->rgba[3]};
-        if (a->grabbing && v->body.index == a->grab_body.index && v->body.generation == a->grab_body.generation)
+        if (a->grabbing && !a->grab_fem && v->body.index == a->grab_body.index &&
+            v->body.generation == a->grab_body.generation)
             for (int k = 0; k < 3; k++) c[k] = 0.5f + 0.5f * c[k];
         int mesh;
         switch (v->type) {
@@ -707,7 +1038,7 @@ static void draw_shapes(app *a)
         double p[3] = {pv.x, pv.y, pv.z}, R[9];
         vm_quat_to_m3(R, q.w, q.x, q.y, q.z);
         float c[4];
-        bool grabbed = a->grabbing && s.body.index == a->grab_body.index &&
+        bool grabbed = a->grabbing && !a->grab_fem && s.body.index == a->grab_body.index &&
                        s.body.generation == a->grab_body.generation;
         body_color(&s, grabbed, c);
         switch (s.type) {
@@ -747,6 +1078,8 @@ static void draw_shapes(app *a)
         default: break;
         }
     }
+    draw_particles(a);
+    draw_fem(a);
     gfx_set_wireframe(a->g, false);
     for (int i = 0; i < nvis; i++) a->body_vis[a->vis[i].body.index].state = 0;
 }
@@ -825,8 +1158,10 @@ static void draw_overlays(app *a)
     if (flags) mo_world_debug_draw(a->w, &dd, flags);
     if (a->grabbing) {
         mo_vec3 p;
-        if (mo_body_world_point(a->w, a->grab_body,
-                                (mo_vec3){a->grab_local[0], a->grab_local[1], a->grab_local[2]}, &p) == MO_OK) {
+        mo_status st = a->grab_fem ? mo_fem_mesh_node_position(a->w, a->grab_mesh, a->grab_node, &p)
+                                   : mo_body_world_point(a->w, a->grab_body,
+                                                         (mo_vec3){a->grab_local[0], a->grab_local[1], a->grab_local[2]}, &p);
+        if (st == MO_OK) {
             double x[3] = {p.x, p.y, p.z};
             gfx_line(a->g, 1, x, a->grab_target, 0xffffffffu);
             gfx_point(a->g, 1, a->grab_target, 0xffffffffu);
@@ -850,15 +1185,15 @@ static void draw_hud(app *a)
     name = name ? name + 1 : a->path;
     double total = s->t_predict + s->t_collide + s->t_assemble + s->t_solve + s->t_integrate;
     mo_solver_settings ss = mo_world_solver(a->w);
-    int lines = 6;
+    int lines = 7;
     gfx_rect(g, 0, 0, 76 * CHAR_W + 16, (float)(lines * LINE_H + 12), 0x000000a0u);
     float y = 6;
     snprintf(buf, sizeof buf, "%s  %s  speed x%.3g  real-time factor %.2f", name, a->paused ? "PAUSED" : "running",
              a->speed, a->rtf);
     gfx_text(g, 8, y, buf, a->paused ? 0xffc040ffu : 0xffffffffu, TEXT_SCALE), y += LINE_H;
-    snprintf(buf, sizeof buf, "t %.3f s  step %llu  h %.3g ms  bodies %d  joints %d  particles %d",
+    snprintf(buf, sizeof buf, "t %.3f s  step %llu  h %.3g ms  bodies %d  joints %d  particles %d  fem %d",
              mo_world_time(a->w), (unsigned long long)mo_scene_file_steps(a->scene), 1e3 * mo_world_time_step(a->w),
-             s->bodies, s->joints, s->particles);
+             s->bodies, s->joints, s->particles, mo_world_fem_meshes(a->w, NULL, 0));
     gfx_text(g, 8, y, buf, 0xffffffffu, TEXT_SCALE), y += LINE_H;
     snprintf(buf, sizeof buf, "contacts %d  rows %d  pairs %d  penetration %.2g m", s->contacts, s->rows, s->pairs,
              s->max_penetration);
@@ -870,12 +1205,36 @@ static void draw_hud(app *a)
              1e3 * s->t_predict, 1e3 * s->t_collide, 1e3 * s->t_assemble, 1e3 * s->t_solve, 1e3 * s->t_integrate,
              1e3 * total);
     gfx_text(g, 8, y, buf, 0xffffffffu, TEXT_SCALE), y += LINE_H;
-    int n = 0;
-    n += snprintf(buf + n, sizeof buf - (size_t)n, "overlays:");
-    for (int i = 0; i < OV_COUNT; i++)
-        n += snprintf(buf + n, sizeof buf - (size_t)n, " %d%s%s", i + 1, a->ov[i] ? "+" : "-", ov_names[i]);
-    snprintf(buf + n, sizeof buf - (size_t)n, " C%scoll", a->show_collision ? "+" : "-");
-    gfx_text(g, 8, y, buf, 0xc0c8d0ffu, TEXT_SCALE);
+    /* overlays on two lines (the second clear of the solver panel) */
+    for (int half = 0; half < 2; half++) {
+        int n = 0;
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "%s", half ? "         " : "overlays:");
+        for (int i = half ? 4 : 0; i < (half ? OV_COUNT : 4); i++)
+            n += snprintf(buf + n, sizeof buf - (size_t)n, " %d%s%s", i + 1, a->ov[i] ? "+" : "-", ov_names[i]);
+        if (half) snprintf(buf + n, sizeof buf - (size_t)n, " C%scoll", a->show_collision ? "+" : "-");
+        gfx_text(g, 8, y, buf, 0xc0c8d0ffu, TEXT_SCALE), y += LINE_H;
+    }
+
+    /* strain legend below the HUD: the colour ramp from 0 to the scale's top */
+    if (a->ov[OV_STRAIN]) {
+        const float lx = 8, ly = (float)(lines * LINE_H + 12) + 6, bw = 384, bh = 16;
+        gfx_rect(g, 0, ly, bw + 2 * lx + 8 * CHAR_W, 3 * LINE_H + bh + 12, 0x000000a0u);
+        if (a->nfem > 0)
+            snprintf(buf, sizeof buf, "strain |E|_F (Green-Lagrange, node mean), max %.3g", a->strain_max);
+        else
+            snprintf(buf, sizeof buf, "strain |E|_F: no FEM mesh");
+        gfx_text(g, lx, ly + 4, buf, 0xffffffffu, TEXT_SCALE);
+        const int nb = 96;
+        for (int i = 0; i < nb; i++)
+            gfx_rect(g, lx + bw * (float)i / nb, ly + 6 + LINE_H, bw / nb + 1, bh,
+                     strain_color((i + 0.5) / nb));
+        float ty = ly + 10 + LINE_H + bh;
+        gfx_text(g, lx, ty, "0", 0xffffffffu, TEXT_SCALE);
+        snprintf(buf, sizeof buf, "%.3g", 0.5 * a->strain_scale);
+        gfx_text(g, lx + 0.5f * bw - (float)strlen(buf) * CHAR_W / 2, ty, buf, 0xffffffffu, TEXT_SCALE);
+        snprintf(buf, sizeof buf, "%.3g", a->strain_scale);
+        gfx_text(g, lx + bw - (float)strlen(buf) * CHAR_W / 2, ty, buf, 0xffffffffu, TEXT_SCALE);
+    }
 
     /* solver panel, top right: click a solver, or - / + for the iteration budget */
     float pw = 14 * CHAR_W + 16, px = (float)a->W - pw - 6, py = 6;
@@ -917,13 +1276,14 @@ static void draw_help(app *a)
 {
     static const char *help =
         "mouse: left drag orbit | right drag (or shift+left) pan | wheel zoom\n"
-        "       ctrl+left (or middle) drag: grab a body with a spring\n"
+        "       ctrl+left (or middle) drag: grab a body or an FEM node with a spring\n"
         "Space pause/run   N step   R reset   Z slow motion   - = speed /2 x2\n"
         "F frame the scene   O open a scene (or drop a file)   P / F12 screenshot\n"
         "1 contacts 2 normals 3 forces 4 joints 5 AABBs 6 wireframe 7 residuals\n"
+        "8 FEM strain colours (|E|_F per node, scale in the HUD)\n"
         "Tab / shift+Tab solver   [ ] iterations /2 x2   G plots   H help\n"
         "C collision shapes instead of URDF visuals   Esc / Q quit";
-    float w = 74 * CHAR_W + 24, h = 7 * LINE_H + 24, x = 0.5f * ((float)a->W - w), y = 0.5f * ((float)a->H - h);
+    float w = 74 * CHAR_W + 24, h = 8 * LINE_H + 24, x = 0.5f * ((float)a->W - w), y = 0.5f * ((float)a->H - h);
     gfx_rect(a->g, x, y, w, h, 0x101820e8u);
     gfx_text(a->g, x + 12, y + 12, help, 0xffffffffu, TEXT_SCALE);
 }
@@ -1161,7 +1521,8 @@ void app_key(app *a, int key, int action, int mods)
     case GLFW_KEY_4:
     case GLFW_KEY_5:
     case GLFW_KEY_6:
-    case GLFW_KEY_7: {
+    case GLFW_KEY_7:
+    case GLFW_KEY_8: {
         int i = key - GLFW_KEY_1;
         a->ov[i] = !a->ov[i];
         message(a, "%s %s", ov_names[i], a->ov[i] ? "on" : "off");
@@ -1302,6 +1663,25 @@ static void script_fail(app *a, const char *fmt, const char *arg)
     a->exit_code = 1;
 }
 
+/* FEM mesh ms's node ns (both from 0) and its position; false (script failed) when there is none */
+static bool script_node(app *a, const char *ms, const char *ns, double *x)
+{
+    int m = atoi(ms), n = atoi(ns), nn = 0;
+    gather_fem(a);
+    if (m < 0 || m >= a->nfem) {
+        script_fail(a, "no FEM mesh %s", ms);
+        return false;
+    }
+    mo_vec3 p;
+    mo_fem_mesh_counts(a->w, a->fem_ids[m], &nn, NULL);
+    if (n < 0 || n >= nn || mo_fem_mesh_node_position(a->w, a->fem_ids[m], n, &p) != MO_OK) {
+        script_fail(a, "no FEM node %s", ns);
+        return false;
+    }
+    x[0] = p.x, x[1] = p.y, x[2] = p.z;
+    return true;
+}
+
 /* runs commands until one that waits for frames; false at the end of the script */
 static void script_run(app *a)
 {
@@ -1334,7 +1714,19 @@ static void script_run(app *a)
                 if (i > 1) app_char(a, ' ');
                 for (const char *p = tok[i]; *p; p++) app_char(a, (unsigned char)*p);
             }
-        } else if (!strcmp(c, "move") && nt == 3 && strcmp(tok[1], "body")) {
+        } else if (!strcmp(c, "move") && (nt == 4 || nt == 6) && !strcmp(tok[1], "node")) {
+            /* the cursor onto FEM mesh M's node N (both from 0, meshes in mo_world_fem_meshes order), plus an offset */
+            double x[3], px, py;
+            if (!script_node(a, tok[2], tok[3], x)) return;
+            gfx_size(a->g, &a->W, &a->H);
+            update_camera(a);
+            if (!project(a, x, &px, &py)) {
+                script_fail(a, "FEM node %s is behind the camera", tok[3]);
+                return;
+            }
+            if (nt == 6) px += atof(tok[4]), py += atof(tok[5]);
+            app_cursor(a, px, py);
+        } else if (!strcmp(c, "move") && nt == 3 && strcmp(tok[1], "body") && strcmp(tok[1], "node")) {
             app_cursor(a, atof(tok[1]), atof(tok[2]));
         } else if (!strcmp(c, "move") && (nt == 3 || nt == 5) && !strcmp(tok[1], "body")) {
             /* the cursor onto a body's centre, plus an offset in pixels */
@@ -1399,6 +1791,36 @@ static void script_run(app *a)
                     project(a, x, &px, &py);
                     printf("project %s %.1f %.1f\n", tok[2], px, py);
                 }
+            } else if (!strcmp(tok[1], "node") && nt == 4) {
+                double x[3], px = -1, py = -1;
+                if (!script_node(a, tok[2], tok[3], x)) return;
+                gfx_size(a->g, &a->W, &a->H);
+                update_camera(a);
+                project(a, x, &px, &py);
+                printf("node %s %s %.6f %.6f %.6f pixel %.1f %.1f\n", tok[2], tok[3], x[0], x[1], x[2], px, py);
+            } else if (!strcmp(tok[1], "fem") && nt == 3) {
+                /* mesh M: counts, volume, strain (the overlay's scale as of the last drawn frame) */
+                int m = atoi(tok[2]), nn = 0, ne = 0, ntri = 0;
+                gather_fem(a);
+                if (m < 0 || m >= a->nfem) { script_fail(a, "no FEM mesh %s", tok[2]); return; }
+                mo_fem_mesh_counts(a->w, a->fem_ids[m], &nn, &ne);
+                mo_fem_mesh_surface(a->w, a->fem_ids[m], NULL, &ntri);
+                double vol = 0, rest = 0, emax = 0;
+                mo_fem_mesh_volume(a->w, a->fem_ids[m], &vol, &rest);
+                double *e = malloc((size_t)(ne > 0 ? ne : 1) * sizeof *e);
+                if (e && mo_fem_mesh_element_strain(a->w, a->fem_ids[m], e, ne) == MO_OK)
+                    for (int i = 0; i < ne; i++) emax = e[i] > emax ? e[i] : emax;
+                free(e);
+                /* the nodes' centroid and its pixel */
+                double cx[3] = {0, 0, 0}, px = -1, py = -1;
+                for (int i = 0; i < nn; i++)
+                    for (int k = 0; k < 3; k++) cx[k] += a->fem_x[3 * (a->fem_first[m] + i) + k] / nn;
+                gfx_size(a->g, &a->W, &a->H);
+                update_camera(a);
+                project(a, cx, &px, &py);
+                printf("fem %d nodes %d elements %d triangles %d volume %.6f rest %.6f strain_max %.6g scale %.6g "
+                       "grabbed %d center %.6f %.6f %.6f pixel %.1f %.1f\n", m, nn, ne, ntri, vol, rest, emax,
+                       a->strain_scale, a->grabbing && a->grab_fem ? a->grab_node : -1, cx[0], cx[1], cx[2], px, py);
             } else {
                 { script_fail(a, "unknown print '%s'", tok[1]); return; }
             }
@@ -1491,6 +1913,10 @@ void app_destroy(app *a)
     free(a->vis);
     free(a->body_vis);
     free(a->shapes);
+    free(a->fem_ids);
+    free(a->fem_first);
+    free(a->fem_x);
+    free(a->fem_strain);
     free(a->rgb);
     if (a->script) fclose(a->script);
     mo_scene_file_destroy(a->scene);

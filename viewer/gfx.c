@@ -23,13 +23,14 @@ typedef struct vbuf { /* growable CPU array of fixed-size records */
 } vbuf;
 
 typedef struct v3c { float x, y, z; uint32_t c; } v3c;          /* 3-D line / point vertex */
+typedef struct v3nc { float x, y, z, nx, ny, nz; uint32_t c; } v3nc; /* lit triangle vertex with its colour */
 typedef struct v2t { float x, y, u, v; uint32_t c; } v2t;       /* 2-D vertex (u < 0: solid colour) */
 
 struct gfx {
     int w, h;
     GLuint fbo, color_rb, depth_rb;
     GLuint prog_mesh, prog_line, prog_2d;
-    GLint u_mesh_vp, u_mesh_model, u_mesh_nmat, u_mesh_color, u_mesh_eye;
+    GLint u_mesh_vp, u_mesh_model, u_mesh_nmat, u_mesh_color, u_mesh_eye, u_mesh_vcol;
     GLint u_line_vp, u_line_psize;
     GLint u_2d_size, u_2d_tex;
     GLuint font_tex;
@@ -37,7 +38,7 @@ struct gfx {
     mesh *meshes; /* [MAX_MESHES], 0..GFX_MESH_BUILTIN-1 built in */
     int nmeshes;
     GLuint dyn_vao, dyn_vbo;
-    vbuf lines[2], points[2], tris2d, lines2d;
+    vbuf lines[2], points[2], tris2d, lines2d, tris3d;
     vm_mat4 vp;
     double eye[3];
 };
@@ -104,10 +105,13 @@ static GLuint program(const char *vs, const char *fs, char *err, size_t n)
 static const char *mesh_vs = "#version 330 core\n"
                              "layout(location = 0) in vec3 a_pos;\n"
                              "layout(location = 1) in vec3 a_nrm;\n"
+                             "layout(location = 2) in vec4 a_col;\n"
                              "uniform mat4 u_vp, u_model;\n"
                              "uniform mat3 u_nmat;\n"
                              "out vec3 v_nrm, v_pos;\n"
+                             "out vec4 v_col;\n"
                              "void main() {\n"
+                             "  v_col = a_col;\n"
                              "  vec4 p = u_model * vec4(a_pos, 1.0);\n"
                              "  v_pos = p.xyz;\n"
                              "  v_nrm = u_nmat * a_nrm;\n"
@@ -115,8 +119,10 @@ static const char *mesh_vs = "#version 330 core\n"
                              "}\n";
 static const char *mesh_fs = "#version 330 core\n"
                              "in vec3 v_nrm, v_pos;\n"
+                             "in vec4 v_col;\n"
                              "uniform vec4 u_color;\n"
                              "uniform vec3 u_eye;\n"
+                             "uniform int u_vcol;\n"
                              "out vec4 o_color;\n"
                              "void main() {\n"
                              "  vec3 n = normalize(v_nrm);\n"
@@ -125,7 +131,8 @@ static const char *mesh_fs = "#version 330 core\n"
                              "  vec3 l1 = normalize(vec3(0.4, 0.3, 1.0)), l2 = normalize(vec3(-0.6, -0.8, 0.3));\n"
                              "  float d = 0.30 + 0.55 * max(dot(n, l1), 0.0) + 0.20 * max(dot(n, l2), 0.0);\n"
                              "  float s = pow(max(dot(reflect(-l1, n), v), 0.0), 24.0) * 0.25;\n"
-                             "  o_color = vec4(min(u_color.rgb * d + vec3(s), vec3(1.0)), u_color.a);\n"
+                             "  vec4 c = u_vcol != 0 ? v_col : u_color;\n"
+                             "  o_color = vec4(min(c.rgb * d + vec3(s), vec3(1.0)), c.a);\n"
                              "}\n";
 static const char *line_vs = "#version 330 core\n"
                              "layout(location = 0) in vec3 a_pos;\n"
@@ -318,6 +325,7 @@ gfx *gfx_create(int width, int height, char *err, size_t err_size)
     }
     g->lines[0].rec = g->lines[1].rec = g->points[0].rec = g->points[1].rec = sizeof(v3c);
     g->tris2d.rec = g->lines2d.rec = sizeof(v2t);
+    g->tris3d.rec = sizeof(v3nc);
     g->prog_mesh = program(mesh_vs, mesh_fs, err, err_size);
     if (g->prog_mesh) g->prog_line = program(line_vs, line_fs, err, err_size);
     if (g->prog_line) g->prog_2d = program(twod_vs, twod_fs, err, err_size);
@@ -330,6 +338,7 @@ gfx *gfx_create(int width, int height, char *err, size_t err_size)
     g->u_mesh_nmat = glGetUniformLocation(g->prog_mesh, "u_nmat");
     g->u_mesh_color = glGetUniformLocation(g->prog_mesh, "u_color");
     g->u_mesh_eye = glGetUniformLocation(g->prog_mesh, "u_eye");
+    g->u_mesh_vcol = glGetUniformLocation(g->prog_mesh, "u_vcol");
     g->u_line_vp = glGetUniformLocation(g->prog_line, "u_vp");
     g->u_line_psize = glGetUniformLocation(g->prog_line, "u_psize");
     g->u_2d_size = glGetUniformLocation(g->prog_2d, "u_size");
@@ -409,6 +418,7 @@ void gfx_destroy(gfx *g)
     for (int i = 0; i < 2; i++) free(g->lines[i].p), free(g->points[i].p);
     free(g->tris2d.p);
     free(g->lines2d.p);
+    free(g->tris3d.p);
     free(g);
 }
 
@@ -453,6 +463,7 @@ void gfx_begin(gfx *g, const vm_mat4 *view_proj, const double *eye)
     glUseProgram(g->prog_mesh);
     glUniformMatrix4fv(g->u_mesh_vp, 1, GL_FALSE, g->vp.m);
     glUniform3f(g->u_mesh_eye, (float)eye[0], (float)eye[1], (float)eye[2]);
+    glUniform1i(g->u_mesh_vcol, 0);
 }
 
 void gfx_draw_mesh(gfx *g, int mesh_id, const vm_mat4 *model, const float *nmat, const float *rgba)
@@ -471,6 +482,46 @@ void gfx_set_wireframe(gfx *g, bool on)
 {
     (void)g;
     glPolygonMode(GL_FRONT_AND_BACK, on ? GL_LINE : GL_FILL);
+}
+
+/* ---- lit triangles with per-vertex colours ---- */
+
+static uint32_t to_bytes(uint32_t c);
+
+void gfx_tri(gfx *g, const double *p0, const double *p1, const double *p2, const double *n, const uint32_t *rgba)
+{
+    const double *p[3] = {p0, p1, p2};
+    for (int j = 0; j < 3; j++) {
+        v3nc v = {(float)p[j][0], (float)p[j][1], (float)p[j][2], (float)n[0], (float)n[1], (float)n[2],
+                  to_bytes(rgba[j])};
+        vbuf_push(&g->tris3d, &v);
+    }
+}
+
+void gfx_flush_tris(gfx *g)
+{
+    vbuf *b = &g->tris3d;
+    if (!b->n) return;
+    static const float identity4[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    static const float identity3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    glUseProgram(g->prog_mesh);
+    glUniformMatrix4fv(g->u_mesh_model, 1, GL_FALSE, identity4);
+    glUniformMatrix3fv(g->u_mesh_nmat, 1, GL_FALSE, identity3);
+    glUniform1i(g->u_mesh_vcol, 1);
+    glBindVertexArray(g->dyn_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, g->dyn_vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(b->n * sizeof(v3nc)), b->p, GL_STREAM_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(v3nc), (void *)0);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(v3nc), (void *)(3 * sizeof(float)));
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(v3nc), (void *)(6 * sizeof(float)));
+    glDrawArrays(GL_TRIANGLES, 0, (GLsizei)b->n);
+    glDisableVertexAttribArray(2);
+    glBindVertexArray(0);
+    glUniform1i(g->u_mesh_vcol, 0);
+    b->n = 0;
 }
 
 /* ---- 3-D lines and points ---- */

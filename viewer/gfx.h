@@ -31,6 +31,10 @@ void gfx_mesh_delete(gfx *g, int handle);
 /* draws a built-in or created mesh, lit, with the normal matrix nmat (column-major 3x3) */
 void gfx_draw_mesh(gfx *g, int mesh, const vm_mat4 *model, const float *nmat, const float *rgba);
 void gfx_set_wireframe(gfx *g, bool on);
+/* lit triangles in world coordinates with one normal and a colour per vertex (0xRRGGBBAA), batched;
+ * gfx_flush_tris draws them (depth-tested, in the current wireframe mode) and empties the batch */
+void gfx_tri(gfx *g, const double *p0, const double *p1, const double *p2, const double *n, const uint32_t *rgba);
+void gfx_flush_tris(gfx *g);
 
 /* 3-D lines and points, batched; layer 0 is depth-tested, layer 1 drawn over everything */
 void gfx_line(gfx *g, int layer, const double *a, const double *b, uint32_t rgba);

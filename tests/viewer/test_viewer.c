@@ -9,8 +9,13 @@
  * text) and on what the scripts print (pause holds the state bit for bit,
  * single steps, solver switching, the camera under the mouse, dragging a box
  * up with the spring and letting it fall back, reset, opening and dropping
- * scene files). Bad input: missing and broken scene files, no display, bad
- * options. Exits 77 only when no OpenGL context can be made at all. */
+ * scene files). FEM meshes (issue 7): a block of tetrahedra drawn in its
+ * colour where the viewer projects it; the strain overlay (key 8) colours a
+ * stretched bar from the hot end of the ramp and a free one at rest in the
+ * ramp's zero colour, with the legend in the HUD; a scripted ctrl+drag of a
+ * node lifts it, release lets it fall back, reset rebuilds the mesh at rest.
+ * Bad input: missing and broken scene files, no display, bad options. Exits
+ * 77 only when no OpenGL context can be made at all. */
 #include <errno.h>
 #include <fcntl.h>
 #include <png.h>
@@ -596,6 +601,194 @@ static void test_urdf_visuals(void)
     free(vis.rgb), free(col.rgb), free(vis2.rgb);
 }
 
+/* "fem M ... pixel X Y" and "node M N ... pixel X Y": the nth line starting with prefix, its pixel */
+static bool line_pixel(const char *prefix, int nth, double *x, double *y)
+{
+    *x = *y = NAN;
+    double v = field(prefix, nth, "pixel ");
+    if (isnan(v)) return false;
+    const char *s = out_text;
+    int seen = 0;
+    size_t lp = strlen(prefix);
+    while ((s = strstr(s, prefix))) {
+        if ((s == out_text || s[-1] == '\n') && seen++ == nth) {
+            const char *p = strstr(s, "pixel ");
+            return p && sscanf(p, "pixel %lf %lf", x, y) == 2;
+        }
+        s += lp;
+    }
+    return false;
+}
+
+/* a pixel of the FEM meshes' first colour (0.93, 0.60, 0.78) lit: red over blue over green */
+static bool is_pink(const unsigned char *p) { return p[0] > p[1] + 25 && p[2] > p[1] + 10 && p[0] + 4 >= p[2]; }
+/* the strain ramp's zero colour (0.15, 0.35, 1.0) lit: blue well above red and green */
+static bool is_cold(const unsigned char *p) { return p[2] > p[0] + 60 && p[2] > p[1] + 40; }
+/* the ramp's upper half (green, yellow, red) lit: blue well below the largest channel */
+static bool is_hot(const unsigned char *p) { return (p[0] > p[2] + 50 || p[1] > p[2] + 50); }
+
+static int count_where(const image *im, bool (*f)(const unsigned char *), int x0, int y0, int x1, int y1)
+{
+    int n = 0;
+    for (int y = y0 < 0 ? 0 : y0; y < y1 && y < im->h; y++)
+        for (int x = x0 < 0 ? 0 : x0; x < x1 && x < im->w; x++) n += f(px(im, x, y));
+    return n;
+}
+
+/* a corotational block of tetrahedra on the ground: drawn in the mesh colour where the viewer projects
+   its nodes' centroid (and not 250 px aside); its 48 boundary triangles */
+static void test_fem_render(void)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "camera -60 25 1.6 0 0 0.15\n"
+             "key g\n"
+             "frames 30\n"
+             "print fem 0\n"
+             "screenshot %s/fem_plain.png\n"
+             "key 6\n"
+             "frames 1\n"
+             "screenshot %s/fem_wire.png\n",
+             out_dir, out_dir);
+    const char *s = write_script("fem_render", text);
+    int code = run("fem_render", NULL, data("fem_block.lua"), "--headless", "--script", s, NULL);
+    CHECK(code == 0);
+    if (code) return;
+    CHECK(field("fem 0", 0, "nodes ") == 27 && field("fem 0", 0, "elements ") == 48);
+    CHECK(field("fem 0", 0, "triangles ") == 48); /* 2 x 2 x 2 cells: 6 faces x 4 squares x 2 */
+    double cx, cy;
+    CHECK(line_pixel("fem 0", 0, &cx, &cy));
+    CHECK(cx > 400 && cx < 880 && cy > 200 && cy < 600);
+    image plain, wire;
+    if (read_png(out("fem_plain.png"), &plain) || read_png(out("fem_wire.png"), &wire)) {
+        CHECK(!"screenshots readable");
+        return;
+    }
+    if (cx > 400 && cx < 880 && cy > 200 && cy < 600) {
+        const unsigned char *p = px(&plain, (int)cx, (int)cy), *q = px(&plain, (int)cx - 250, (int)cy);
+        printf("FEM block centroid pixel (%.0f, %.0f): %d %d %d; 250 px left: %d %d %d\n", cx, cy, p[0], p[1], p[2],
+               q[0], q[1], q[2]);
+        CHECK(is_pink(p));
+        CHECK(!is_pink(q));
+        int near = count_where(&plain, is_pink, (int)cx - 100, (int)cy - 100, (int)cx + 100, (int)cy + 100);
+        int all = count_where(&plain, is_pink, 0, 0, plain.w, plain.h);
+        /* the wireframe overlay draws the surface as lines: most of the block's pixels show through */
+        int wired = count_where(&wire, is_pink, 0, 0, wire.w, wire.h);
+        printf("mesh-coloured pixels: %d within 100 px of the centroid, %d in all; wireframe %d\n", near, all, wired);
+        CHECK(near > 20000 && all < near + 20000);
+        CHECK(wired > 100 && wired < all / 4);
+    }
+    free(plain.rgb), free(wire.rgb);
+}
+
+/* a bar stretched by its fixed end faces and a free bar at rest: the strain overlay colours the first
+   from the ramp's upper half and the second in its zero colour; without it both keep their mesh
+   colours; the legend sits below the HUD */
+static void test_fem_strain(void)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "camera -60 15 1.5 0 0 0.25\n"
+             "key g\n"
+             "frames 40\n"
+             "print fem 0\n"
+             "print fem 1\n"
+             "screenshot %s/strain_off.png\n"
+             "key 8\n"
+             "frames 1\n"
+             "print fem 0\n"
+             "print fem 1\n"
+             "screenshot %s/strain_on.png\n",
+             out_dir, out_dir);
+    const char *s = write_script("fem_strain", text);
+    int code = run("fem_strain", NULL, data("fem_stretch.lua"), "--headless", "--script", s, NULL);
+    CHECK(code == 0);
+    if (code) return;
+    double e0 = field("fem 0", 1, "strain_max "), e1 = field("fem 1", 1, "strain_max ");
+    double x0, y0, x1, y1;
+    CHECK(line_pixel("fem 0", 1, &x0, &y0) && line_pixel("fem 1", 1, &x1, &y1));
+    printf("strain: pulled bar max |E|_F %.4f, free bar %.3g, colour scale top %g\n", e0, e1,
+           field("fem 0", 1, "scale "));
+    CHECK(e0 > 0.3 && e0 < 1.0);
+    CHECK(e1 < 1e-12);
+    CHECK(field("fem 0", 1, "scale ") == 1); /* the largest node strain rounded up in 1, 2, 5 x 10^k */
+    image off, on;
+    if (read_png(out("strain_off.png"), &off) || read_png(out("strain_on.png"), &on)) {
+        CHECK(!"screenshots readable");
+        return;
+    }
+    bool inside = x0 > 100 && x0 < 1180 && y0 > 150 && y0 < 700 && x1 > 100 && x1 < 1180 && y1 > 150 && y1 < 700;
+    CHECK(inside);
+    if (inside) {
+        const unsigned char *a0 = px(&off, (int)x0, (int)y0), *a1 = px(&on, (int)x0, (int)y0);
+        const unsigned char *b0 = px(&off, (int)x1, (int)y1), *b1 = px(&on, (int)x1, (int)y1);
+        printf("pulled bar (%.0f, %.0f): %d %d %d -> %d %d %d; free bar (%.0f, %.0f): %d %d %d -> %d %d %d\n", x0, y0,
+               a0[0], a0[1], a0[2], a1[0], a1[1], a1[2], x1, y1, b0[0], b0[1], b0[2], b1[0], b1[1], b1[2]);
+        /* overlay off: the meshes' own colours (pink, light cyan) */
+        CHECK(is_pink(a0));
+        CHECK(b0[2] > b0[0] + 20 && b0[1] > b0[0] + 20);
+        /* on: strained hot, unstrained the zero colour */
+        CHECK(is_hot(a1) && !is_cold(a1));
+        CHECK(is_cold(b1));
+        /* over each bar's neighbourhood (the bars are 150 px apart on screen) */
+        int hot0 = count_where(&on, is_hot, (int)x0 - 60, (int)y0 - 150, (int)x0 + 60, (int)y0 + 150);
+        int hot1 = count_where(&on, is_hot, (int)x1 - 60, (int)y1 - 150, (int)x1 + 60, (int)y1 + 150);
+        int cold1 = count_where(&on, is_cold, (int)x1 - 60, (int)y1 - 150, (int)x1 + 60, (int)y1 + 150);
+        int cold_off = count_where(&off, is_cold, (int)x1 - 60, (int)y1 - 150, (int)x1 + 60, (int)y1 + 150);
+        printf("hot pixels: pulled bar %d, free bar %d; zero-colour pixels on the free bar %d (%d without overlay)\n",
+               hot0, hot1, cold1, cold_off);
+        CHECK(hot0 > 5000 && hot1 == 0 && cold1 > 5000 && cold_off == 0);
+    }
+    /* the legend: the ramp's cold and hot ends below the HUD, only with the overlay */
+    int leg_on = count_where(&on, is_cold, 0, 140, 400, 230), leg_off = count_where(&off, is_cold, 0, 140, 400, 230);
+    CHECK(leg_on > 100 && leg_off == 0);
+    free(off.rgb), free(on.rgb);
+}
+
+/* ctrl+drag a node of the block 100 px up: it rises with the block (the spring carries the mesh's
+   weight); released, the block falls back; reset rebuilds the mesh at rest */
+static void test_fem_drag(void)
+{
+    const char *s = write_script("fem_drag", "camera -60 25 1.6 0 0 0.15\n"
+                                             "frames 30\n"
+                                             "print node 0 22\n"
+                                             "move node 0 22 3 2\n"
+                                             "press left ctrl\n"
+                                             "print fem 0\n"
+                                             "moveby 0 -25\nframes 2\nmoveby 0 -25\nframes 2\n"
+                                             "moveby 0 -25\nframes 2\nmoveby 0 -25\n"
+                                             "frames 60\n"
+                                             "print node 0 22\n"
+                                             "release left\n"
+                                             "frames 90\n"
+                                             "print node 0 22\n"
+                                             "print fem 0\n"
+                                             "key r\n"
+                                             "print node 0 22\n"
+                                             "print step\n"
+                                             "print fem 0\n");
+    int code = run("fem_drag", NULL, data("fem_block.lua"), "--headless", "--script", s, NULL);
+    CHECK(code == 0);
+    if (code) return;
+    double z[4];
+    for (int i = 0; i < 4; i++) {
+        z[i] = NAN;
+        const char *l = out_text;
+        for (int k = 0; k <= i && l; k++) l = strstr(k ? l + 1 : l, "node 0 22 ");
+        double x, y;
+        if (l) sscanf(l, "node 0 22 %lf %lf %lf", &x, &y, &z[i]);
+    }
+    printf("top-centre node z: at rest %.4f, dragged %.4f, released %.4f, after reset %.6f\n", z[0], z[1], z[2], z[3]);
+    CHECK(field("fem 0", 0, "grabbed ") == 22); /* the node nearest the cursor's hit on the top face */
+    CHECK(z[0] > 0.28 && z[0] < 0.302);           /* the block sags a little under its weight */
+    CHECK(z[1] > z[0] + 0.1);                      /* 100 px at 1.6 m: about 0.17 m up */
+    CHECK(field("fem 0", 1, "grabbed ") == -1);
+    CHECK(z[2] > 0.28 && z[2] < 0.31);            /* back on the ground */
+    CHECK(strstr(out_text, "node 0 22 0.000000 0.000000 0.302000") != NULL);
+    CHECK(field("step", 0, "step ") == 0);
+    CHECK(field("fem 0", 2, "nodes ") == 27 && field("fem 0", 2, "strain_max ") == 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4 && argc != 5) {
@@ -620,5 +813,8 @@ int main(int argc, char **argv)
     test_errors();
     test_record();
     if (scenes_dir) test_urdf_visuals();
+    test_fem_render();
+    test_fem_strain();
+    test_fem_drag();
     return check_result_counted("viewer");
 }
