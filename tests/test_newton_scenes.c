@@ -2,13 +2,15 @@
  * loaded from scenes/ ($MOREAU_SCENES_DIR) and run for a short time; the full-length
  * claims are the scenes' own checks (moreau-run --check, docs/readme-newton-scenes.md).
  *
- *   1 arch.lua stands for 2 s with its own settings (non-smooth Newton): the crown
+ *   1 arch.lua stands for 3 s with its own settings (non-smooth Newton): the crown
  *     blocks drop less than 1 mm and both of the scene's checks hold.
- *   2 arch.lua with PGS given at least Newton's wall time per step over those 2 s
- *     (sweeps scaled from a timed run, then raised until the run is at least as slow
- *     per step): the crown drops more than 1 mm and more than 10 x Newton's drop
- *     (relaxation sags; over the first 1 s alone it does not: Newton's first steps,
- *     without a warm start, cost 3 x its median, and PGS at that cost holds).
+ *   2 arch.lua with PGS given at least Newton's wall time per step over those 3 s
+ *     (Newton's time the better of two runs; PGS sweeps scaled from a timed run, then
+ *     raised until the run is at least as slow per step): the crown drops more than
+ *     1 mm and more than 10 x Newton's drop (relaxation sags). Measured: PGS holds
+ *     from about 450 sweeps, 2.5-3 x Newton's time; over the first 1 s alone the
+ *     claim does not hold (Newton's first steps, without a warm start, cost 3 x its
+ *     median, and PGS at that cost holds).
  *   3 beam.lua at 2 s, before the pusher arrives: the tip drop is the discrete-beam
  *     closed form (m g l^2 / 2k) (N (N + 1) / 2)^2, computed here, within 1 %.
  *   4 Fig. 18 on the arch: from a standing state, cold start, 6 Newton x 20 PCR, mean
@@ -141,20 +143,22 @@ static void test_arch_stands(void)
     group_begin();
     int ok = 0;
     double drop;
-    newton_arch_time = run_arch(0, 240, &drop, &ok);
+    newton_arch_time = run_arch(0, 360, &drop, &ok);
     newton_arch_drop = drop;
-    printf("     arch, Newton (scene settings), 2 s: %.3f ms/step, crown drop %.2e m\n", 1e3 * newton_arch_time, drop);
+    printf("     arch, Newton (scene settings), 3 s: %.3f ms/step, crown drop %.2e m\n", 1e3 * newton_arch_time, drop);
     CHECK(drop < 1e-3);
     CHECK(ok);
-    group_end("1  arch.lua stands 2 s with Newton (crown drop < 1 mm, scene checks hold)");
+    group_end("1  arch.lua stands 3 s with Newton (crown drop < 1 mm, scene checks hold)");
 }
 
 static void test_arch_relaxation(void)
 {
     group_begin();
-    const int steps = 240;
+    const int steps = 360;
     double tn = newton_arch_time, drop;
     if (tn <= 0.0) tn = run_arch(0, steps, &drop, NULL);
+    double tn2 = run_arch(0, steps, &drop, NULL); /* the better of two runs: a slow Newton run gives PGS more */
+    if (tn2 < tn) tn = tn2;
     int sweeps = 50;
     double tp = run_arch(sweeps, steps, &drop, NULL);
     sweeps = (int)ceil(sweeps * tn / tp);
