@@ -52,6 +52,11 @@ size_t mo_newton_linear_scratch(int n, int m);
 int mo_newton_linear_solve(const mo_newton_system *s, const mo_newton_settings *ns, const double *b, double *x,
                            double *scratch, double *hist, double *rel);
 
+/* MO_NEWTON_CHOLESKY (solver_newton_chol.c): assembles A's upper triangle and
+ * solves A x = b with CHOLMOD. 0 solved; 1 A not positive definite; -1 out of
+ * memory or no CHOLMOD in this build. work is unused (n doubles). */
+int mo_newton_cholesky(const mo_newton_system *s, const double *b, double *x, double *work);
+
 /* ---- probe (tests) ---- */
 
 /* row types of the Newton step */

@@ -227,6 +227,19 @@ int mo_newton_linear_solve(const mo_newton_system *s, const mo_newton_settings *
     double bn = dnorm(b, s->diag, s->m);
     *rel = 0.0;
     if (!(bn > 0.0)) return 0;
+    if (ns->linear == MO_NEWTON_CHOLESKY) {
+        if (mo_newton_cholesky(s, b, x, scratch) == 0) {
+            /* one "iteration"; the relative residual of the direct solve */
+            double *r = scratch + s->n;
+            mo_newton_apply(s, x, r, scratch);
+            for (int i = 0; i < s->m; i++) r[i] = b[i] - r[i];
+            *rel = dnorm(r, s->diag, s->m) / bn;
+            if (hist) hist[0] = *rel;
+            return 1;
+        }
+        memset(x, 0, (size_t)s->m * sizeof(double)); /* not positive definite or no memory: PCR */
+        return pcr(s, ns, b, x, scratch, hist, bn, rel);
+    }
     switch (ns->linear) {
     case MO_NEWTON_PCG: return pcg(s, ns, b, x, scratch, hist, bn, rel);
     case MO_NEWTON_JACOBI: return jacobi(s, ns, b, x, scratch, hist, bn, rel);

@@ -258,10 +258,16 @@ int mo_solver_check(const mo_solver_settings *s, char *err, size_t n)
         snprintf(err, n, "Newton NCP function %d is not a known function", (int)nw->ncp);
         return 0;
     }
-    if ((int)nw->linear < 0 || nw->linear > MO_NEWTON_GAUSS_SEIDEL) {
+    if ((int)nw->linear < 0 || nw->linear > MO_NEWTON_CHOLESKY) {
         snprintf(err, n, "Newton linear solver %d is not a known solver", (int)nw->linear);
         return 0;
     }
+#ifndef MO_HAVE_CHOLMOD
+    if (nw->linear == MO_NEWTON_CHOLESKY) {
+        snprintf(err, n, "Newton linear solver 'cholesky' needs CHOLMOD, which this build does not have (-Dcholmod)");
+        return 0;
+    }
+#endif
     if ((int)nw->scaling < 0 || nw->scaling > MO_NEWTON_SCALING_CONSTANT) {
         snprintf(err, n, "Newton complementarity scaling %d is not a known scaling", (int)nw->scaling);
         return 0;

@@ -40,7 +40,7 @@ static void usage(FILE *f)
             "  --omega W           SOR/relaxation factor in (0, 2) (default 1)\n"
             "  --projections P     Gauss-Newton position projections of rigid joint rows per step (default 0)\n"
             "  --diagonal-scaling  APGD/SPG solve in D^1/2 gamma, D = diag(N) per block (mass ratios)\n"
-            "  --newton-iterations N, --linear-iterations N, --ncp fb|min, --linear-solver pcr|pcg|jacobi|gs,\n"
+            "  --newton-iterations N, --linear-iterations N, --ncp fb|min, --linear-solver pcr|pcg|jacobi|gs|cholesky,\n"
             "  --newton-scaling mass|identity|constant   settings of --solver newton\n"
             "  --no-warm-start     start each solve from zero impulses\n"
             "  --threads N         worker threads (default 1)\n"
@@ -200,7 +200,8 @@ int main(int argc, char **argv)
             else if (!strcmp(val, "pcg")) cli.s.newton.linear = MO_NEWTON_PCG;
             else if (!strcmp(val, "jacobi")) cli.s.newton.linear = MO_NEWTON_JACOBI;
             else if (!strcmp(val, "gs")) cli.s.newton.linear = MO_NEWTON_GAUSS_SEIDEL;
-            else { fprintf(stderr, "moreau-run: unknown linear solver '%s' (pcr, pcg, jacobi, gs)\n", val); return 2; }
+            else if (!strcmp(val, "cholesky")) cli.s.newton.linear = MO_NEWTON_CHOLESKY;
+            else { fprintf(stderr, "moreau-run: unknown linear solver '%s' (pcr, pcg, jacobi, gs, cholesky)\n", val); return 2; }
             cli.linear = true;
         }
         else if (!strcmp(a, "--projections")) { NEED(); cli.s.position_projections = atoi(val); cli.projections = true; }

@@ -126,6 +126,7 @@ typedef enum mo_newton_linear {
     MO_NEWTON_PCG,                 /* preconditioned conjugate gradient, diagonal preconditioner */
     MO_NEWTON_JACOBI,              /* damped Jacobi, factor newton.jacobi_omega */
     MO_NEWTON_GAUSS_SEIDEL,        /* Gauss-Seidel sweeps in row order (matrix-free) */
+    MO_NEWTON_CHOLESKY,            /* sparse Cholesky of the assembled Schur matrix (CHOLMOD; mo_solver_available) */
 } mo_newton_linear;
 
 typedef enum mo_newton_scaling {

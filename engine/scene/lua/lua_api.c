@@ -470,7 +470,7 @@ static const char *const friction_names[] = {"cone", "box", "polyhedral", NULL};
 static const char *const rho_names[] = {"eigen", "norm", "smaller", "normal", "acary", NULL};
 static const char *const spg_rules[] = {"alternate", "abbmin", NULL};
 static const char *const ncp_names[] = {"fischer_burmeister", "min_map", NULL};
-static const char *const linear_names[] = {"pcr", "pcg", "jacobi", "gauss_seidel", NULL};
+static const char *const linear_names[] = {"pcr", "pcg", "jacobi", "gauss_seidel", "cholesky", NULL};
 static const char *const scaling_names[] = {"mass", "identity", "constant", NULL};
 
 static void parse_solver(lua_State *L, int idx, mo_solver_settings *s, const char *ctx)
