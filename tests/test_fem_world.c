@@ -40,7 +40,11 @@
  *  11 surface collision: a 4 x 4 x 4-node mesh inside a static box: 56
  *     contacts, one per boundary node, none from the 8 interior nodes.
  *  12 a rigid box dropped on an FEM slab lying on the ground rests on it:
- *     box-slab contact force = the box's weight, ground = box + slab (1 %). */
+ *     box-slab contact force = the box's weight, ground = box + slab (1 %).
+ *  13 the gripper-ball principle (scenes/gripper_ball.lua is too long for CI): a
+ *     block squeezed between two kinematic pads is lifted 5 cm by their
+ *     friction: its centre rises with them (2 mm), stays between them, leaves
+ *     the ground. */
 #include <time.h>
 #include "testutil.h"
 #include "moreau/tetmesh.h"
@@ -920,6 +924,90 @@ static void test_box_on_slab(void)
     group_end("box on an FEM slab: contact force = weight");
 }
 
+/* ---- 13 the gripper-ball principle: a block squeezed between two pads and lifted by friction ---- */
+
+static void test_squeeze_lift(void)
+{
+    group_begin();
+    const double h = 1.0 / 60.0, g = 9.81;
+    mo_world *w = newton_world((mo_vec3){0, 0, -g}, h, 10, 60);
+    mo_body_def gd = mo_default_body_def();
+    gd.type = MO_BODY_STATIC;
+    gd.shape.type = MO_SHAPE_PLANE;
+    mo_body_id ground;
+    CHECK(mo_body_create(w, &gd, &ground) == MO_OK);
+    box_mesh b;
+    box_mesh_make(&b, 2, 2, 2, (mo_vec3){-0.05, -0.05, 0.0}, (mo_vec3){0.1, 0.1, 0.1});
+    mo_fem_material_def mat = {1e5, 0.3, 500.0, MO_FEM_COROTATIONAL};
+    mo_fem_mesh_def d = mo_default_fem_mesh_def();
+    d.nodes = b.nodes;
+    d.node_count = b.nn;
+    d.tets = b.tets;
+    d.tet_count = b.nt;
+    d.materials = &mat;
+    d.material_count = 1;
+    d.friction = 0.8;
+    mo_fem_mesh_id id;
+    CHECK(mo_fem_mesh_create(w, &d, &id) == MO_OK);
+    /* two kinematic pads 5 mm off the block's sides, taller than it */
+    mo_body_id pad[2];
+    for (int k = 0; k < 2; k++) {
+        mo_body_def pd = mo_default_body_def();
+        pd.type = MO_BODY_KINEMATIC;
+        pd.position = (mo_vec3){(k ? 1 : -1) * (0.05 + 0.005 + 0.01), 0.0, 0.06};
+        pd.shape.type = MO_SHAPE_BOX;
+        pd.shape.half_extents = (mo_vec3){0.01, 0.08, 0.08};
+        pd.shape.friction = 0.8;
+        CHECK(mo_body_create(w, &pd, &pad[k]) == MO_OK);
+    }
+    double z0 = 0.0;
+    for (int i = 0; i < b.nn; i++) z0 += b.nodes[i].z / b.nn;
+    /* close 10 mm each at 0.04 m/s (0.25 s): 5 mm of squeeze a side; hold 0.1 s; lift at 0.1 m/s for
+       0.5 s; hold 0.25 s */
+    const int n_close = 15, n_hold = 6, n_lift = 30, n_end = 15;
+    for (int s = 0; s < n_close + n_hold + n_lift + n_end; s++) {
+        for (int k = 0; k < 2; k++) {
+            mo_vec3 v = {0, 0, 0};
+            if (s < n_close) v.x = (k ? -1 : 1) * 0.04;
+            else if (s >= n_close + n_hold && s < n_close + n_hold + n_lift) v.z = 0.1;
+            mo_body_set_velocity(w, pad[k], v, (mo_vec3){0, 0, 0});
+        }
+        mo_world_step(w);
+    }
+    double c[3] = {0, 0, 0}, zmin = 1.0;
+    for (int i = 0; i < b.nn; i++) {
+        mo_vec3 p;
+        mo_fem_mesh_node_position(w, id, i, &p);
+        c[0] += p.x / b.nn, c[1] += p.y / b.nn, c[2] += p.z / b.nn;
+        if (p.z < zmin) zmin = p.z;
+    }
+    int nc = mo_world_contacts(w, NULL, 0), nground = 0;
+    mo_contact *ct = (mo_contact *)malloc((size_t)(nc + 1) * sizeof(mo_contact));
+    mo_world_contacts(w, ct, nc);
+    double fn = 0.0;
+    for (int i = 0; i < nc; i++) {
+        if (ct[i].body_a.index == ground.index) nground += ct[i].impulse.x != 0.0;
+        else fn += fabs(ct[i].impulse.x) / h;
+    }
+    mo_vec3 xp;
+    mo_body_position(w, pad[0], &xp);
+    const double lift = xp.z - 0.06, weight = 500.0 * 0.001 * g;
+    printf("  squeeze and lift: pads up %.4f m, block centre up %.4f m (x %.2g, y %.2g), lowest node %.4f m, "
+           "%d pad contacts pressing %.2f N in all (weight %.3f N), %d loaded ground contacts\n", lift, c[2] - z0,
+           c[0], c[1], zmin, nc, fn, weight, nground);
+    CHECK_NEAR(lift, 0.05, 1e-9);
+    CHECK_NEAR(c[2] - z0, lift, 2e-3); /* rises with the pads: friction holds it */
+    CHECK(fabs(c[0]) < 1e-3);         /* between them */
+    CHECK(zmin > 0.04);               /* off the ground */
+    CHECK(nground == 0);
+    CHECK(fn > 2.0 * weight / 0.8);    /* the squeeze exceeds what friction needs */
+    CHECK(mo_world_last_stats(w).nan_warnings == 0);
+    free(ct);
+    box_mesh_free(&b);
+    mo_world_destroy(w);
+    group_end("squeezed block lifted by two pads' friction (gripper principle)");
+}
+
 int main(void)
 {
     test_extension();
@@ -934,5 +1022,6 @@ int main(void)
     test_attach_refusals();
     test_surface_contacts();
     test_box_on_slab();
+    test_squeeze_lift();
     return check_groups_result();
 }
