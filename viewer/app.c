@@ -466,12 +466,20 @@ static void frame_scene(app *a)
     update_camera(a);
 }
 
+/* the iteration budget the viewer shows and changes: Newton iterations per step for the Newton
+   solver (it ignores max_iterations), else max_iterations */
+static int budget_of(const mo_solver_settings *s, mo_solver_kind k)
+{
+    return k == MO_SOLVER_NEWTON ? s->newton.iterations : s->max_iterations;
+}
+
 static void apply_solver(app *a)
 {
     mo_solver_settings s = mo_world_solver(a->w);
     if (a->solver_override) {
         s.kind = a->solver_kind;
-        s.max_iterations = a->solver_iterations;
+        if (s.kind == MO_SOLVER_NEWTON) s.newton.iterations = a->solver_iterations;
+        else s.max_iterations = a->solver_iterations;
     }
     s.record_residuals = true;
     if (mo_world_set_solver(a->w, &s) != MO_OK) {
@@ -479,11 +487,11 @@ static void apply_solver(app *a)
         /* back to what the world has */
         mo_solver_settings cur = mo_world_solver(a->w);
         a->solver_kind = cur.kind;
-        a->solver_iterations = cur.max_iterations;
+        a->solver_iterations = budget_of(&cur, cur.kind);
         return;
     }
     a->solver_kind = s.kind;
-    a->solver_iterations = s.max_iterations;
+    a->solver_iterations = budget_of(&s, s.kind);
 }
 
 /* loads path; keeps the current scene when it fails. reset: same scene again, camera kept */
@@ -1199,7 +1207,7 @@ static void draw_hud(app *a)
              s->max_penetration);
     gfx_text(g, 8, y, buf, 0xffffffffu, TEXT_SCALE), y += LINE_H;
     snprintf(buf, sizeof buf, "solver %s  iterations %d / %d  residual %.3g  coulomb %.3g%s", mo_solver_name(ss.kind),
-             s->iterations, ss.max_iterations, s->residual, s->coulomb_error, s->converged ? "  converged" : "");
+             s->iterations, budget_of(&ss, ss.kind), s->residual, s->coulomb_error, s->converged ? "  converged" : "");
     gfx_text(g, 8, y, buf, 0xffffffffu, TEXT_SCALE), y += LINE_H;
     snprintf(buf, sizeof buf, "ms: predict %.2f collide %.2f assemble %.2f solve %.2f integrate %.2f = %.2f",
              1e3 * s->t_predict, 1e3 * s->t_collide, 1e3 * s->t_assemble, 1e3 * s->t_solve, 1e3 * s->t_integrate,
@@ -1248,7 +1256,7 @@ static void draw_hud(app *a)
         add_hit(a, px, ry - 2, pw, LINE_H, ACT_SOLVER0 + k);
     }
     float ry = py + 4 + (float)((MO_SOLVER_COUNT + 1) * LINE_H) + 4;
-    snprintf(buf, sizeof buf, "it %d", ss.max_iterations);
+    snprintf(buf, sizeof buf, "it %d", budget_of(&ss, ss.kind));
     gfx_text(g, px + 8, ry, buf, 0xffffffffu, TEXT_SCALE);
     float bx = px + pw - 2 * (3 * CHAR_W) - 8;
     gfx_rect(g, bx, ry - 2, 3 * CHAR_W - 4, LINE_H, 0x505860ffu);
@@ -1428,16 +1436,16 @@ static void set_solver(app *a, mo_solver_kind k)
     mo_solver_settings cur = mo_world_solver(a->w);
     a->solver_override = true;
     a->solver_kind = k;
-    a->solver_iterations = cur.max_iterations;
+    a->solver_iterations = budget_of(&cur, k);
     apply_solver(a);
     message(a, "solver %s, %d iterations", mo_solver_name(a->solver_kind), a->solver_iterations);
 }
 
 static void set_iterations(app *a, int it)
 {
-    if (it < 1) it = 1;
-    if (it > 100000) it = 100000;
     mo_solver_settings cur = mo_world_solver(a->w);
+    if (it < 1) it = 1;
+    if (it > (cur.kind == MO_SOLVER_NEWTON ? 1000 : 100000)) it = cur.kind == MO_SOLVER_NEWTON ? 1000 : 100000;
     a->solver_override = true;
     a->solver_kind = cur.kind;
     a->solver_iterations = it;
@@ -1448,8 +1456,11 @@ static void set_iterations(app *a, int it)
 static void do_action(app *a, int act)
 {
     if (act >= ACT_SOLVER0 && act < ACT_SOLVER0 + MO_SOLVER_COUNT) set_solver(a, (mo_solver_kind)(act - ACT_SOLVER0));
-    else if (act == ACT_ITER_DOWN) set_iterations(a, mo_world_solver(a->w).max_iterations / 2);
-    else if (act == ACT_ITER_UP) set_iterations(a, mo_world_solver(a->w).max_iterations * 2);
+    else if (act == ACT_ITER_DOWN || act == ACT_ITER_UP) {
+        mo_solver_settings cur = mo_world_solver(a->w);
+        int b = budget_of(&cur, cur.kind);
+        set_iterations(a, act == ACT_ITER_DOWN ? b / 2 : b * 2);
+    }
 }
 
 static void open_path(app *a, const char *path)
@@ -1776,7 +1787,7 @@ static void script_run(app *a)
             } else if (!strcmp(tok[1], "solver")) {
                 mo_solver_settings s = mo_world_solver(a->w);
                 printf("solver %s %d record %d last_iterations %d residuals %d\n", mo_solver_name(s.kind),
-                       s.max_iterations, s.record_residuals ? 1 : 0, a->st.iterations, a->res_count);
+                       budget_of(&s, s.kind), s.record_residuals ? 1 : 0, a->st.iterations, a->res_count);
             } else if ((!strcmp(tok[1], "body") || !strcmp(tok[1], "project")) && nt == 3) {
                 mo_body_id id;
                 mo_vec3 p;

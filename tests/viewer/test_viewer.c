@@ -648,7 +648,12 @@ static void test_fem_render(void)
              "screenshot %s/fem_plain.png\n"
              "key 6\n"
              "frames 1\n"
-             "screenshot %s/fem_wire.png\n",
+             "screenshot %s/fem_wire.png\n"
+             "print solver\n"
+             "key ]\n"
+             "key tab\n"
+             "frames 1\n"
+             "print solver\n",
              out_dir, out_dir);
     const char *s = write_script("fem_render", text);
     int code = run("fem_render", NULL, data("fem_block.lua"), "--headless", "--script", s, NULL);
@@ -656,6 +661,13 @@ static void test_fem_render(void)
     if (code) return;
     CHECK(field("fem 0", 0, "nodes ") == 27 && field("fem 0", 0, "elements ") == 48);
     CHECK(field("fem 0", 0, "triangles ") == 48); /* 2 x 2 x 2 cells: 6 faces x 4 squares x 2 */
+    /* the budget of the Newton solver is its Newton iterations (8 in the scene): ] doubles them; Tab to
+       pgs is refused by the engine while a mesh exists, with its sentence, and Newton stays */
+    CHECK(!strcmp(word("solver", 0, "solver "), "newton") && field("solver", 0, "newton ") == 8);
+    CHECK(!strcmp(word("solver", 1, "solver "), "newton") && field("solver", 1, "newton ") == 16);
+    CHECK(field("solver", 1, "last_iterations ") == 16);
+    CHECK(strstr(err_text, "FEM meshes need the newton solver: solver 'pgs' would ignore the world's 1 FEM mesh(es)") !=
+          NULL);
     double cx, cy;
     CHECK(line_pixel("fem 0", 0, &cx, &cy));
     CHECK(cx > 400 && cx < 880 && cy > 200 && cy < 600);
