@@ -83,6 +83,7 @@ struct app {
     int *fem_first;
     int fem_node_cap, fem_first_cap;
     double strain_max, strain_scale; /* largest node strain of the last drawn frame; the colour scale's top */
+    int print_count;                 /* script: particles printed */
     /* overlays and panels */
     bool ov[OV_COUNT];
     bool show_help, show_plots, show_hud;
@@ -321,11 +322,16 @@ static void draw_fem(app *a)
 
 static void draw_part(app *a, int mesh, const double *p, const double *R, const double *s, const float *c);
 
-/* particles (not FEM nodes) as lit spheres of their radius, through the debug draw */
+/* particles (not FEM nodes) as lit spheres of their radius, through the debug draw; those of radius 0
+   (size 0 with point_size 0) as 7-pixel points, depth-tested */
 static void particle_sphere(void *user, mo_vec3 p, double size, uint32_t c)
 {
     app *a = user;
     double x[3] = {p.x, p.y, p.z}, R[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, sc[3] = {size, size, size};
+    if (!(size > 0)) {
+        gfx_point(a->g, 0, x, c);
+        return;
+    }
     float col[4] = {(float)(c >> 24 & 255) / 255.0f, (float)(c >> 16 & 255) / 255.0f, (float)(c >> 8 & 255) / 255.0f,
                     1.0f};
     draw_part(a, GFX_MESH_SPHERE, x, R, sc, col);
@@ -333,13 +339,25 @@ static void particle_sphere(void *user, mo_vec3 p, double size, uint32_t c)
 
 static void no_line(void *user, mo_vec3 p, mo_vec3 q, uint32_t c) { (void)user, (void)p, (void)q, (void)c; }
 
+static bool project(const app *a, const double *p, double *px, double *py);
+
+/* print particles: one line per particle drawn */
+static void print_particle(void *user, mo_vec3 p, double size, uint32_t c)
+{
+    (void)c;
+    app *a = user;
+    double x[3] = {p.x, p.y, p.z}, px = -1, py = -1;
+    project(a, x, &px, &py);
+    printf("particle %d %.6f %.6f %.6f radius %.6f pixel %.1f %.1f\n", a->print_count++, p.x, p.y, p.z, size, px, py);
+}
+
 static void draw_particles(app *a)
 {
     mo_debug_draw dd = mo_default_debug_draw();
     dd.user = a;
     dd.line = no_line;
     dd.point = particle_sphere;
-    dd.point_size = 0.01 * a->scene_radius; /* particles of radius 0 */
+    dd.point_size = 0; /* particles of radius 0: points */
     mo_world_debug_draw(a->w, &dd, MO_DRAW_PARTICLES);
 }
 
@@ -1809,6 +1827,18 @@ static void script_run(app *a)
                 update_camera(a);
                 project(a, x, &px, &py);
                 printf("node %s %s %.6f %.6f %.6f pixel %.1f %.1f\n", tok[2], tok[3], x[0], x[1], x[2], px, py);
+            } else if (!strcmp(tok[1], "particles") && nt == 2) {
+                /* every particle drawn (not FEM nodes), in slot order: position, drawn radius, pixel */
+                mo_debug_draw dd = mo_default_debug_draw();
+                dd.user = a;
+                dd.line = no_line;
+                dd.point = print_particle;
+                dd.point_size = 0;
+                gfx_size(a->g, &a->W, &a->H);
+                update_camera(a);
+                a->print_count = 0;
+                mo_world_debug_draw(a->w, &dd, MO_DRAW_PARTICLES);
+                printf("particles %d\n", a->print_count);
             } else if (!strcmp(tok[1], "fem") && nt == 3) {
                 /* mesh M: counts, volume, strain (the overlay's scale as of the last drawn frame) */
                 int m = atoi(tok[2]), nn = 0, ne = 0, ntri = 0;

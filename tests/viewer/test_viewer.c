@@ -10,7 +10,8 @@
  * single steps, solver switching, the camera under the mouse, dragging a box
  * up with the spring and letting it fall back, reset, opening and dropping
  * scene files). FEM meshes (issue 7): a block of tetrahedra drawn in its
- * colour where the viewer projects it; the strain overlay (key 8) colours a
+ * colour where the viewer projects it; particles as spheres of their radius
+ * (a point for radius 0); the strain overlay (key 8) colours a
  * stretched bar from the hot end of the ramp and a free one at rest in the
  * ramp's zero colour, with the legend in the HUD; a scripted ctrl+drag of a
  * node lifts it, release lets it fall back, reset rebuilds the mesh at rest.
@@ -635,6 +636,59 @@ static int count_where(const image *im, bool (*f)(const unsigned char *), int x0
     return n;
 }
 
+/* the particle colour (MO_DRAW_COLOR_PARTICLE c0ff40) lit: green over red over blue */
+static bool is_lime(const unsigned char *p) { return p[1] > p[0] + 10 && p[0] > p[2] + 30; }
+
+/* particles resting on the ground: spheres of their radius in the particle colour where the viewer
+   projects them, one of radius 0 as a point of that colour */
+static void test_particles(void)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "camera -90 15 1.5 0 0 0.05\n"
+             "key g\n"
+             "frames 30\n"
+             "print particles\n"
+             "screenshot %s/particles.png\n",
+             out_dir);
+    const char *s = write_script("particles", text);
+    int code = run("particles", NULL, data("particles.lua"), "--headless", "--script", s, NULL);
+    CHECK(code == 0);
+    if (code) return;
+    CHECK(field("particles ", 0, "particles ") == 3); /* the FEM-free scene's three particles, drawn */
+    double x[3], y[3], r[3];
+    for (int i = 0; i < 3; i++) {
+        char pre[32];
+        snprintf(pre, sizeof pre, "particle %d ", i);
+        r[i] = field(pre, 0, "radius ");
+        line_pixel(pre, 0, &x[i], &y[i]);
+    }
+    CHECK(r[0] == 0.1 && r[1] == 0.05 && r[2] == 0);
+    image im;
+    if (read_png(out("particles.png"), &im)) {
+        CHECK(!"screenshot readable");
+        return;
+    }
+    bool inside = true;
+    for (int i = 0; i < 3; i++) inside = inside && x[i] > 200 && x[i] < 1080 && y[i] > 200 && y[i] < 600;
+    CHECK(inside);
+    if (inside) {
+        const unsigned char *p0 = px(&im, (int)x[0], (int)y[0]), *p1 = px(&im, (int)x[1], (int)y[1]);
+        printf("particles at (%.0f, %.0f) r 0.1: %d %d %d; (%.0f, %.0f) r 0.05: %d %d %d\n", x[0], y[0], p0[0], p0[1],
+               p0[2], x[1], y[1], p1[0], p1[1], p1[2]);
+        CHECK(is_lime(p0) && is_lime(p1));
+        CHECK(!is_lime(px(&im, (int)x[0], (int)y[0] + 150)));
+        /* the larger sphere covers more pixels (about 4 times) */
+        int n0 = count_where(&im, is_lime, (int)x[0] - 80, (int)y[0] - 80, (int)x[0] + 80, (int)y[0] + 80);
+        int n1 = count_where(&im, is_lime, (int)x[1] - 80, (int)y[1] - 80, (int)x[1] + 80, (int)y[1] + 80);
+        int n2 = count_color(&im, 0xc0ff40, (int)x[2] - 6, (int)y[2] - 6, (int)x[2] + 7, (int)y[2] + 7);
+        printf("particle pixels: r 0.1 %d, r 0.05 %d, point %d\n", n0, n1, n2);
+        CHECK(n0 > 3 * n1 && n0 < 5 * n1);
+        CHECK(n2 >= 12); /* a 7-pixel point, crossed by the ground's grid line */
+    }
+    free(im.rgb);
+}
+
 /* a corotational block of tetrahedra on the ground: drawn in the mesh colour where the viewer projects
    its nodes' centroid (and not 250 px aside); its 48 boundary triangles */
 static void test_fem_render(void)
@@ -825,6 +879,7 @@ int main(int argc, char **argv)
     test_errors();
     test_record();
     if (scenes_dir) test_urdf_visuals();
+    test_particles();
     test_fem_render();
     test_fem_strain();
     test_fem_drag();
