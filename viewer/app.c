@@ -1302,7 +1302,7 @@ static void draw_help(app *a)
 {
     static const char *help =
         "mouse: left drag orbit | right drag (or shift+left) pan | wheel zoom\n"
-        "       ctrl+left (or middle) drag: grab a body or an FEM node with a spring\n"
+        "       ctrl+left (or middle) drag: grab a body or FEM node (spring)\n"
         "Space pause/run   N step   R reset   Z slow motion   - = speed /2 x2\n"
         "F frame the scene   O open a scene (or drop a file)   P / F12 screenshot\n"
         "1 contacts 2 normals 3 forces 4 joints 5 AABBs 6 wireframe 7 residuals\n"
