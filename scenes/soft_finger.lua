@@ -1,10 +1,11 @@
 -- soft_finger (SCENES.md, Newton paper's PneuNet): an FEM finger curled by an activation that
 -- adds internal volumetric stress to one side of it pushes a can along the ground: an
 -- actuated deformable body acting on a rigid one.
--- Finger: 25 x 20 x 120 mm (x, y, z), a structured mesh of 4 x 2 x 16 cells, six tetrahedra
--- each (lib/tetbox.lua: 255 nodes, 768 tetrahedra), linear corotational, E 1.25e5 Pa
--- (silicone), nu 0.4, density 1070, hanging from a static mount: its top face's 15 nodes are
--- attached to the mount (fem{attach}), its tip 30 mm above the ground. The elements whose
+-- Finger: 25 x 20 x 120 mm (x, y, z), a structured mesh of 4 x 4 x 24 cells, six tetrahedra
+-- each (lib/tetbox.lua: 625 nodes, 2304 tetrahedra, the catalogue's ~2000), linear
+-- corotational, E 1.25e5 Pa (silicone), nu 0.4, density 1070, hanging from a static mount:
+-- its top face's 25 nodes are attached to the mount (fem{attach}), its tip 30 mm above the
+-- ground. The elements whose
 -- centroid lies on the -x half (the PneuNet's chambered side) get an activation a ramped from
 -- 0 to A = 1.2 in 1.5 s (their rest volume grows by 1 + a, rest length by (1 + a)^(1/3)), so
 -- the -x side lengthens and the finger curls toward +x. Can: a rigid cylinder (radius 20 mm,
@@ -15,18 +16,18 @@
 -- residual 3.5 m within 20 steps of the first contact, then the mesh flies apart), and a
 -- rigid ball cannot be used because a rolling sphere gains speed and sinks through the
 -- ground in the Newton step (reported to the lead; docs/readme-fem-coupling.md).
--- The catalogue figure is about 2000 tetrahedra; 768 are used because the step costs about
--- 0.15 s at h = 1/120 on one core (2304 tetrahedra, 4 x 4 x 24 cells: 0.35 s at h = 1/60);
--- h = 1/120 keeps the Newton residual near 0.04 m in contact (0.3 m at 1/60).
+-- h = 1/120 keeps the Newton residual near 0.04 m in contact (0.3 m at 1/60 on a 768-
+-- tetrahedron finger). A coarser finger (4 x 2 x 16 cells, 768 tetrahedra) runs 3x faster
+-- (146 ms/step) and holds the same claims (tip 0.0615 m, 66.9 degrees, can 0.0446 m).
 -- Claims (at the end; earlier they report "needs the full run"): the tip curls toward +x by
 -- at least 5 cm and its face turns by at least 45 degrees, the can is pushed by at least
 -- 3 cm in +x, and the finger's base stays on the mount (attached nodes within 1e-6 m; 0.1 mm
 -- while the activation ramps, where 10 Newton iterations leave up to 5e-5 m). The top cell
 -- layer (the base) is not activated: activating it against the attachments left 3 mm drift.
 -- Measured (build-fc/tools/moreau-run scenes/soft_finger.lua --check, release, one core of a
--- shared 2-core machine): 300 steps, 146 ms/step median (4710 rows, about 20 contacts), 37 s;
--- tip moved 0.0615 m in x and rose 0.0055 m, its face turned 66.9 degrees, the can moved
--- 0.0446 m, base drift 2.0e-9 m at the end; final Newton residual 1.2e-7 m. All 3 PASS.
+-- shared 2-core machine): 300 steps, 225 ms/step median (about 14000 rows, 30-60 contacts),
+-- 68 s; tip moved 0.0637 m in x and rose 0.0061 m, its face turned 67.3 degrees, the can
+-- moved 0.0467 m, base drift 2.2e-7 m at the end; final Newton residual 1.1e-5 m. All 3 PASS.
 world{ gravity = {0, 0, -9.81}, time_step = 1 / 120, duration = 2.5,
        solver = { kind = "newton", newton = { iterations = 10, linear_iterations = 60 } } }
 ground{ friction = 0.5 }
@@ -36,7 +37,7 @@ local Z0 = 0.03                     -- tip above the ground (m)
 local A, T_RAMP = 1.2, 1.5          -- activation and its ramp time (s)
 local R, HH, GAP = 0.02, 0.04, 0.01 -- can radius, half height, gap to the finger (m)
 
-local nodes, tets = require("lib.tetbox")({4, 2, 16}, {W, D, L}, {-W / 2, -D / 2, Z0})
+local nodes, tets = require("lib.tetbox")({4, 4, 24}, {W, D, L}, {-W / 2, -D / 2, Z0})
 local mount = body{ name = "mount", type = "static", position = {0, 0, Z0 + L + 0.01},
                     shape = { type = "box", half_extents = {0.03, 0.03, 0.01} } }
 local finger = fem{ name = "finger", nodes = nodes, tets = tets,
@@ -50,7 +51,7 @@ local can = body{ name = "can", position = {W / 2 + GAP + R, 0, HH}, mass = 0.05
 local side, tip_neg, tip_pos, top = {}, {}, {}, {}
 for e = 1, finger:element_count() do
   local c = finger:element_centroid(e)
-  if c.x < 0 and c.z < Z0 + L - L / 16 then side[#side + 1] = e end -- not the top cell layer (the base)
+  if c.x < 0 and c.z < Z0 + L - L / 24 then side[#side + 1] = e end -- not the top cell layer (the base)
 end
 for i = 1, finger:node_count() do
   local p = finger:node_position(i)
