@@ -39,7 +39,11 @@
  * - Fixed nodes: one row per held axis, C = x+_k - target_k, eps = 0, where
  *   the target is the node's position at creation moved by its fixed velocity
  *   (target of the end of the step: target + h v_fixed).
- * Forces lambda are kept per row between steps for the warm start. */
+ * - Attachments (mo_fem_mesh_attach): 3 rows per attached node after every
+ *   mesh's rows, C = x_node+ - (x_body+ + R_body+ r), eps the attachment's
+ *   compliance, on the particle and a dynamic body's 6 DOFs (fem_ext below).
+ * Forces lambda are kept per row between steps for the warm start. Only the
+ * boundary nodes are collision objects (mo_fem_particle_skip, step_collide.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -807,8 +811,6 @@ void mo_fem_newton_eval(const mo_world *w, double h, const double *ppx, const do
     }
     /* attachments: C = x_node+ - (x_body+ + R+ r); rows [e | -e, e x a] with a = R+ r (particle, body v, w) */
     const fem_ext *fx = (const fem_ext *)w->fem;
-    const int *dof = (const int *)w->owner_dof.p;
-    (void)dof;
     const double *oim = (const double *)w->owner_inv_mass.p, *oiI = (const double *)w->owner_inv_I.p;
     for (int i = 0; fx && i < fx->natt; i++) {
         const fem_attach *a = &fx->att[i];
