@@ -32,7 +32,9 @@
  *     follow the body's points (1e-6 m) while the mesh hangs below it.
  *   8 attachments in statics: a block hanging from a dynamic body welded to
  *     the world: the attachment forces on the nodes sum to the mesh's weight,
- *     the weld carries body + mesh, at rest (force balance, 0.5 %).
+ *     the weld carries body + mesh, at rest (force balance, 0.5 %); with
+ *     compliance 1e-4 m/N each node rests compliance x force from its body
+ *     point (C + eps lambda = 0, 1e-8 m).
  *   9 finite differences of the attachment rows (mo_newton_probe, engine/newton.h)
  *     against the Jacobian the Newton step uses, a rotated dynamic body.
  *  10 attachment refusals with exact sentences (world unchanged); a destroyed
@@ -540,6 +542,8 @@ static void test_surface(void)
 
 /* ---- 7-10 attachments ---- */
 
+static double fmax2(double a, double b) { return a > b ? a : b; }
+
 static mo_fem_mesh_id block_mesh(mo_world *w, box_mesh *b, double young, double density)
 {
     mo_fem_material_def mat = {young, 0.3, density, MO_FEM_COROTATIONAL};
@@ -623,7 +627,7 @@ static void test_attach_kinematic(void)
     group_end("attachments to a kinematic body: nodes follow it");
 }
 
-static void test_attach_statics(void)
+static void test_attach_statics_c(double compliance)
 {
     group_begin();
     const double h = 1.0 / 60.0, g = 9.81;
@@ -646,19 +650,26 @@ static void test_attach_statics(void)
     mo_fem_mesh_id id = block_mesh(w, &b, 1e5, 500.0);
     const double mesh_w = 500.0 * 0.008 * g, body_w = 2.0 * g;
     for (int j = 0; j <= 2; j++)
-        for (int i = 0; i <= 2; i++) CHECK(mo_fem_mesh_attach(w, id, node_index(&b, i, j, 2), db, 0.0) == MO_OK);
+        for (int i = 0; i <= 2; i++)
+            CHECK(mo_fem_mesh_attach(w, id, node_index(&b, i, j, 2), db, compliance) == MO_OK);
     for (int s = 0; s < 240; s++) mo_world_step(w);
-    double fz = 0.0, fxy = 0.0;
+    double fz = 0.0, espring = 0.0, fmax = 0.0;
     for (int j = 0; j <= 2; j++)
         for (int i = 0; i <= 2; i++) {
-            mo_vec3 f;
+            mo_vec3 f, p;
             mo_body_id ob;
-            CHECK(mo_fem_mesh_attachment(w, id, node_index(&b, i, j, 2), &ob, &f) == MO_OK);
+            int nd = node_index(&b, i, j, 2);
+            CHECK(mo_fem_mesh_attachment(w, id, nd, &ob, &f) == MO_OK);
             CHECK(ob.index == db.index && ob.generation == db.generation);
             fz += f.z;
-            fxy += fabs(f.x) + fabs(f.y);
+            /* statics of C + eps lambda = 0: the node sits eps f from its body point, against f */
+            double r[3] = {b.nodes[nd].x - 0.1, b.nodes[nd].y - 0.1, b.nodes[nd].z - 0.25};
+            mo_vec3 q = body_point(w, db, r);
+            mo_fem_mesh_node_position(w, id, nd, &p);
+            double e[3] = {p.x - q.x + compliance * f.x, p.y - q.y + compliance * f.y, p.z - q.z + compliance * f.z};
+            espring = fmax2(espring, sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]));
+            fmax = fmax2(fmax, sqrt(f.x * f.x + f.y * f.y + f.z * f.z));
         }
-    (void)fxy;
     mo_vec3 jf, jt;
     CHECK(mo_joint_reaction(w, jid, &jf, &jt) == MO_OK);
     double vmax = 0.0;
@@ -670,14 +681,24 @@ static void test_attach_statics(void)
         double sp = sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
         if (sp > vmax) vmax = sp;
     }
-    printf("  hanging block: attachment forces on the nodes %.5f N up (mesh weight %.5f N), weld on the body "
-           "%.5f N (body + mesh %.5f N), max node speed %.2g m/s\n", fz, mesh_w, jf.z, mesh_w + body_w, vmax);
+    printf("  hanging block, attachment compliance %g m/N: attachment forces on the nodes %.5f N up (mesh weight "
+           "%.5f N), weld on the body %.5f N (body + mesh %.5f N), max node speed %.2g m/s; node - body point + eps f: "
+           "%.2g m (largest eps f %.3g m)\n", compliance, fz, mesh_w, jf.z, mesh_w + body_w, vmax, espring,
+           compliance * fmax);
+    CHECK(espring < 1e-8);
     CHECK_NEAR(fz, mesh_w, 0.005 * mesh_w);
     CHECK_NEAR(jf.z, mesh_w + body_w, 0.005 * (mesh_w + body_w));
     CHECK(vmax < 1e-3);
     box_mesh_free(&b);
     mo_world_destroy(w);
-    group_end("attachments in statics: reaction = the mesh's weight");
+    group_end(compliance > 0 ? "compliant attachments in statics: weight, offset = compliance x force"
+                             : "attachments in statics: reaction = the mesh's weight");
+}
+
+static void test_attach_statics(void)
+{
+    test_attach_statics_c(0.0);
+    test_attach_statics_c(1e-4);
 }
 
 static void test_attach_fd(void)
