@@ -50,6 +50,7 @@
 #include "kernels/fem.h"
 #include "fem_internal.h"
 #include "moreau/tetmesh.h"
+#include "newton.h" /* MO_NROW_* row types */
 
 static const double SQ3 = 1.7320508075688772, SQ2 = 1.4142135623730951, SQ6 = 2.449489742783178;
 
@@ -74,10 +75,29 @@ typedef struct fem_attach {
     bool have_lam;
 } fem_attach;
 
+/* A rigid shape's vertex against a boundary triangle of a mesh (this step's,
+ * found by mo_fem_collide_surfaces in the collide stage): one unilateral row
+ * C = n . (p+ - s+) >= 0, with n the triangle's outward unit normal at the
+ * start of the step (held fixed, as the contacts' normals are), p+ the
+ * vertex carried by its body, s+ = sum b_i x_i+ the point of the triangle
+ * under the vertex (barycentric weights b fixed). Frictionless. */
+typedef struct fem_scontact {
+    int mesh;               /* mesh slot */
+    int tri;                /* boundary triangle */
+    int node[3];            /* its nodes */
+    double b[3];            /* barycentric weights of the point under the vertex */
+    int body, shape, vertex;/* body and shape slots, vertex index in the shape */
+    double r[3];            /* the vertex in the body frame */
+    double n[3];            /* outward normal of the triangle (world) */
+    double lam;             /* force (N): warm start in, result out */
+} fem_scontact;
+
 typedef struct fem_ext {
     fem_world base;         /* first: mo_fem_mesh_get casts w->fem to fem_world */
     fem_attach *att;
     int natt, att_cap;
+    fem_scontact *sc, *sc_prev; /* this step's surface contacts and the previous step's (warm start) */
+    int nsc, sc_cap, nsc_prev, sc_prev_cap;
     unsigned char *skip;    /* per particle slot: 1 = interior node of a mesh (collides with nothing) */
     int skip_cap;
 } fem_ext;
@@ -132,6 +152,8 @@ void mo_fem_world_free(mo_world *w)
     free(fw->free_list);
     free(((fem_ext *)fw)->att);
     free(((fem_ext *)fw)->skip);
+    free(((fem_ext *)fw)->sc);
+    free(((fem_ext *)fw)->sc_prev);
     free(fw);
     w->fem = NULL;
 }
@@ -663,6 +685,189 @@ const unsigned char *mo_fem_particle_skip(mo_world *w)
     return fx->skip;
 }
 
+/* ---- rigid vertices against boundary triangles ---- */
+
+/* the world vertices of shape slot sh (boxes: 8 corners, convex hulls: their
+ * vertices) into v (at most cap), their count; 0 for other shapes */
+static int shape_vertices(const mo_world *w, int sh, double *v, int cap)
+{
+    const mo_shape *S = &w->shapes[sh];
+    const mo_body *B = &w->bodies[S->body];
+    double q[4], pos[3], lp[3];
+    mo_q_mul(q, B->k.q, S->lq);
+    mo_q_rotate(lp, B->k.q, S->lpos);
+    mo_v3_add(pos, B->k.x, lp);
+    int n = 0;
+    if (S->type == MO_SHAPE_BOX) {
+        for (int c = 0; c < 8 && n < cap; c++, n++) {
+            double l[3] = {(c & 1) ? S->he[0] : -S->he[0], (c & 2) ? S->he[1] : -S->he[1], (c & 4) ? S->he[2] : -S->he[2]};
+            mo_q_rotate(v + 3 * n, q, l);
+            mo_v3_add(v + 3 * n, v + 3 * n, pos);
+        }
+    } else if (S->type == MO_SHAPE_CONVEX_HULL && S->hull) {
+        for (int c = 0; c < S->hull->nverts && n < cap; c++, n++) {
+            mo_q_rotate(v + 3 * n, q, S->hull->verts + 3 * c);
+            mo_v3_add(v + 3 * n, v + 3 * n, pos);
+        }
+    }
+    return n;
+}
+
+/* whether world point p lies in a tetrahedron of mesh m at the nodes' current positions */
+static bool point_in_mesh(const mo_world *w, const fem_mesh *m, const double *p)
+{
+    for (int t = 0; t < m->ntets; t++) {
+        const double *x[4];
+        for (int a = 0; a < 4; a++) x[a] = w->particles[m->node_part[m->tets[4 * t + a]]].x;
+        /* p is inside when replacing any vertex by p keeps every sub-volume >= 0 */
+        bool in = true;
+        for (int a = 0; a < 4 && in; a++) {
+            const double *y[4] = {x[0], x[1], x[2], x[3]};
+            y[a] = p;
+            double e1[3], e2[3], e3[3], c[3];
+            mo_v3_sub(e1, y[1], y[0]);
+            mo_v3_sub(e2, y[2], y[0]);
+            mo_v3_sub(e3, y[3], y[0]);
+            mo_v3_cross(c, e2, e3);
+            in = mo_v3_dot(e1, c) >= 0.0;
+        }
+        if (in) return true;
+    }
+    return false;
+}
+
+int mo_fem_collide_surfaces(mo_world *w)
+{
+    fem_ext *fx = (fem_ext *)w->fem;
+    if (!fx) return 0;
+    /* this step's list becomes the previous one (warm start) */
+    fem_scontact *t = fx->sc_prev;
+    int tc = fx->sc_prev_cap;
+    fx->sc_prev = fx->sc;
+    fx->sc_prev_cap = fx->sc_cap;
+    fx->nsc_prev = fx->nsc;
+    fx->sc = t;
+    fx->sc_cap = tc;
+    fx->nsc = 0;
+    const fem_world *fw = &fx->base;
+    const double margin = w->def.contact_margin;
+    double *vb = NULL;
+    int vcap = 0;
+    for (int mi = 0; mi < fw->count; mi++) {
+        const fem_mesh *m = &fw->m[mi];
+        if (!m->alive || m->ntris <= 0) continue;
+        /* the boundary's box, grown by the margin */
+        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (int k = 0; k < m->nnodes; k++) {
+            if (!m->on_surface[k]) continue;
+            const double *x = w->particles[m->node_part[k]].x;
+            for (int c = 0; c < 3; c++) {
+                if (x[c] < lo[c]) lo[c] = x[c];
+                if (x[c] > hi[c]) hi[c] = x[c];
+            }
+        }
+        for (int c = 0; c < 3; c++) lo[c] -= margin, hi[c] += margin;
+        for (int sh = 0; sh < w->shape_count; sh++) {
+            const mo_shape *S = &w->shapes[sh];
+            if (!S->alive || (S->type != MO_SHAPE_BOX && S->type != MO_SHAPE_CONVEX_HULL)) continue;
+            if (mo_fem_attached_to(w, mi, S->body)) continue;
+            int need = S->type == MO_SHAPE_BOX ? 8 : (S->hull ? S->hull->nverts : 0);
+            if (need > vcap) {
+                double *nv = (double *)realloc(vb, (size_t)need * 3 * sizeof(double));
+                if (!nv) { free(vb); return -1; }
+                vb = nv;
+                vcap = need;
+            }
+            int nv = shape_vertices(w, sh, vb, vcap);
+            const mo_body *B = &w->bodies[S->body];
+            for (int vi = 0; vi < nv; vi++) {
+                const double *v = vb + 3 * vi;
+                if (v[0] < lo[0] || v[1] < lo[1] || v[2] < lo[2] || v[0] > hi[0] || v[1] > hi[1] || v[2] > hi[2]) continue;
+                /* inside the mesh (in one of its tetrahedra) or not: a vertex inside is pushed out through
+                   the nearest boundary triangle it projects into (at most that triangle's longest edge deep),
+                   one outside only meets a triangle it is at most the margin above */
+                const bool inside = point_in_mesh(w, m, v);
+                int best = -1;
+                double bd = INFINITY, bn[3] = {0, 0, 0}, bb[3] = {0, 0, 0};
+                for (int tr = 0; tr < m->ntris; tr++) {
+                    const double *a = w->particles[m->node_part[m->tris[3 * tr]]].x;
+                    const double *b = w->particles[m->node_part[m->tris[3 * tr + 1]]].x;
+                    const double *c = w->particles[m->node_part[m->tris[3 * tr + 2]]].x;
+                    double e1[3], e2[3], e3[3], nrm[3], av[3];
+                    mo_v3_sub(e1, b, a);
+                    mo_v3_sub(e2, c, a);
+                    mo_v3_sub(e3, c, b);
+                    mo_v3_cross(nrm, e1, e2);
+                    double a2 = mo_v3_dot(nrm, nrm);
+                    if (!(a2 > 0.0)) continue;
+                    mo_v3_sub(av, v, a);
+                    double d = mo_v3_dot(av, nrm) / sqrt(a2);
+                    double lmax = sqrt(fmax(mo_v3_dot(e1, e1), fmax(mo_v3_dot(e2, e2), mo_v3_dot(e3, e3))));
+                    if (inside ? (d > 0.0 || d < -lmax) : (d < 0.0 || d > margin)) continue;
+                    if (fabs(d) >= fabs(bd)) continue;
+                    /* barycentric weights of the projection: areas against n */
+                    double cr[3], w1, w2;
+                    mo_v3_cross(cr, av, e2);
+                    w1 = mo_v3_dot(cr, nrm) / a2;
+                    mo_v3_cross(cr, e1, av);
+                    w2 = mo_v3_dot(cr, nrm) / a2;
+                    double w0 = 1.0 - w1 - w2;
+                    /* on an edge (or a vertex) rounding may make a weight -1e-17: accept to 1e-9, then clamp */
+                    if (w0 < -1e-9 || w1 < -1e-9 || w2 < -1e-9) continue;
+                    w0 = fmax(w0, 0.0), w1 = fmax(w1, 0.0), w2 = fmax(w2, 0.0);
+                    double ws = w0 + w1 + w2;
+                    best = tr;
+                    bd = d;
+                    mo_v3_scale(bn, nrm, 1.0 / sqrt(a2));
+                    bb[0] = w0 / ws, bb[1] = w1 / ws, bb[2] = w2 / ws;
+                }
+                if (best < 0) continue;
+                if (fx->nsc == fx->sc_cap) {
+                    int cap = fx->sc_cap ? 2 * fx->sc_cap : 64;
+                    fem_scontact *ns = (fem_scontact *)realloc(fx->sc, (size_t)cap * sizeof *ns);
+                    if (!ns) { free(vb); return -1; }
+                    fx->sc = ns;
+                    fx->sc_cap = cap;
+                }
+                fem_scontact *k = &fx->sc[fx->nsc++];
+                k->mesh = mi;
+                k->tri = best;
+                for (int c = 0; c < 3; c++) k->node[c] = m->tris[3 * best + c];
+                memcpy(k->b, bb, sizeof bb);
+                k->body = S->body;
+                k->shape = sh;
+                k->vertex = vi;
+                mo_v3_copy(k->n, bn);
+                double d[3], qc[4];
+                mo_v3_sub(d, v, B->k.x);
+                mo_q_conj(qc, B->k.q);
+                mo_q_rotate(k->r, qc, d);
+                k->lam = 0.0;
+                for (int j = 0; j < fx->nsc_prev; j++) /* the same vertex on the same mesh last step */
+                    if (fx->sc_prev[j].mesh == mi && fx->sc_prev[j].shape == sh && fx->sc_prev[j].vertex == vi) {
+                        k->lam = fx->sc_prev[j].lam;
+                        break;
+                    }
+            }
+        }
+    }
+    free(vb);
+    return 0;
+}
+
+int mo_fem_surface_contacts(const mo_world *w, double *force)
+{
+    const fem_ext *fx = (const fem_ext *)w->fem;
+    if (!fx) {
+        if (force) *force = 0.0;
+        return 0;
+    }
+    double f = 0.0;
+    for (int i = 0; i < fx->nsc; i++) f += fx->sc[i].lam;
+    if (force) *force = f;
+    return fx->nsc;
+}
+
 /* ---- the Newton step's rows ---- */
 
 int mo_fem_newton_rows(const mo_world *w, int *nnz)
@@ -687,6 +892,11 @@ int mo_fem_newton_rows(const mo_world *w, int *nnz)
         if (!attach_live(w, &fx->att[i])) continue;
         rows += 3;
         nz += w->bodies[fx->att[i].body].owner >= 0 ? 15 : 3;
+    }
+    /* rigid vertices on boundary triangles: 1 row of 9 particle columns, + 6 for a dynamic body */
+    for (int i = 0; fx && i < fx->nsc; i++) {
+        rows += 1;
+        nz += w->bodies[fx->sc[i].body].owner >= 0 ? 15 : 9;
     }
     if (nnz) *nnz = nz;
     return rows;
@@ -730,6 +940,18 @@ void mo_fem_newton_pattern(const mo_world *w, int base, int *row_ptr, int *col)
             }
             row_ptr[++r] = p;
         }
+    }
+    for (int i = 0; fx && i < fx->nsc; i++) {
+        const fem_scontact *k = &fx->sc[i];
+        const fem_mesh *m = &((const fem_world *)fx)->m[k->mesh];
+        for (int a = 0; a < 3; a++) {
+            int d0 = dof[w->particles[m->node_part[k->node[a]]].owner];
+            for (int c = 0; c < 3; c++) col[p++] = d0 + c;
+        }
+        int ob = w->bodies[k->body].owner;
+        if (ob >= 0)
+            for (int c = 0; c < 6; c++) col[p++] = dof[ob] + c;
+        row_ptr[++r] = p;
     }
 }
 
@@ -839,6 +1061,38 @@ void mo_fem_newton_eval(const mo_world *w, double h, const double *ppx, const do
             eps[r] = a->eps;
         }
     }
+    /* rigid vertices on boundary triangles: C = n . (p+ - sum b_i x_i+); rows [-b_i n | n, r+ x n] */
+    for (int i = 0; fx && i < fx->nsc; i++, r++) {
+        const fem_scontact *k = &fx->sc[i];
+        const fem_mesh *m = &fw->m[k->mesh];
+        double rp[3], pp[3], cn = 0.0;
+        mo_q_rotate(rp, bpq + 4 * k->body, k->r);
+        mo_v3_add(pp, bpx + 3 * k->body, rp);
+        cn = mo_v3_dot(k->n, pp);
+        int p = row_ptr[r];
+        for (int a = 0; a < 3; a++) {
+            int ps = m->node_part[k->node[a]];
+            cn -= k->b[a] * mo_v3_dot(k->n, ppx + 3 * ps);
+            for (int c = 0; c < 3; c++, p++) {
+                val[p] = -k->b[a] * k->n[c];
+                wval[p] = w->particles[ps].inv_mass * val[p];
+            }
+        }
+        int ob = w->bodies[k->body].owner;
+        if (ob >= 0) {
+            double ang[3], iang[3];
+            mo_v3_cross(ang, rp, k->n);
+            mo_m3_mulv(iang, oiI + 9 * ob, ang);
+            for (int c = 0; c < 3; c++) {
+                val[p + c] = k->n[c];
+                wval[p + c] = oim[ob] * k->n[c];
+                val[p + 3 + c] = ang[c];
+                wval[p + 3 + c] = iang[c];
+            }
+        }
+        C[r] = cn;
+        eps[r] = w->def.contact_compliance;
+    }
 }
 
 void mo_fem_newton_geometric(const mo_world *w, const double *ppx, const double *lambda, double *kdiag)
@@ -930,6 +1184,15 @@ void mo_fem_newton_lambda_get(const mo_world *w, bool warm, double *lambda)
         if (!attach_live(w, a)) continue;
         for (int k = 0; k < 3; k++) lambda[r++] = warm && a->have_lam && isfinite(a->lam[k]) ? a->lam[k] : 0.0;
     }
+    for (int i = 0; fx && i < fx->nsc; i++) lambda[r++] = warm && isfinite(fx->sc[i].lam) ? fx->sc[i].lam : 0.0;
+}
+
+void mo_fem_newton_types(const mo_world *w, uint8_t *type)
+{
+    int nnz, n = mo_fem_newton_rows(w, &nnz);
+    const fem_ext *fx = (const fem_ext *)w->fem;
+    int nsc = fx ? fx->nsc : 0;
+    for (int r = 0; r < n; r++) type[r] = r < n - nsc ? MO_NROW_BILATERAL : MO_NROW_NCP;
 }
 
 void mo_fem_newton_lambda_set(mo_world *w, const double *lambda)
@@ -954,6 +1217,11 @@ void mo_fem_newton_lambda_set(mo_world *w, const double *lambda)
         a->have_lam = true;
         r += 3;
         int ob = w->bodies[a->body].owner;
+        if (ob >= 0 && ocon) ocon[ob] = 1;
+    }
+    for (int i = 0; fx && i < fx->nsc; i++) {
+        fx->sc[i].lam = lambda[r++];
+        int ob = w->bodies[fx->sc[i].body].owner;
         if (ob >= 0 && ocon) ocon[ob] = 1;
     }
 }

@@ -282,6 +282,16 @@ void mo_fem_world_free(mo_world *w);
 int mo_fem_attached_to(const mo_world *w, int mesh_slot, int body_slot);
 int mo_fem_attach_count(const mo_world *w);
 const unsigned char *mo_fem_particle_skip(mo_world *w);
+/* Rigid vertices against boundary triangles (collide stage, after the
+ * contacts): every vertex of a box or convex hull within the margin outside
+ * (or at most the triangle's longest edge inside) a mesh's boundary triangle
+ * it projects into gives one frictionless unilateral row after the
+ * attachments' rows (mo_fem_newton_types: MO_NROW_NCP for those, bilateral
+ * for the rest); 0, or -1 out of memory. mo_fem_surface_contacts: their count
+ * this step and (force, may be NULL) the sum of their forces (N) after it. */
+int mo_fem_collide_surfaces(mo_world *w);
+int mo_fem_surface_contacts(const mo_world *w, double *force);
+void mo_fem_newton_types(const mo_world *w, uint8_t *type);
 /* ==== end of FEM meshes ==== */
 void mo_joint_rebuild_filter(mo_world *w);
 double mo_joint_position_error(const mo_world *w, const mo_joint *j);

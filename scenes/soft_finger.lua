@@ -25,9 +25,9 @@
 -- while the activation ramps, where 10 Newton iterations leave up to 5e-5 m). The top cell
 -- layer (the base) is not activated: activating it against the attachments left 3 mm drift.
 -- Measured (build-fc/tools/moreau-run scenes/soft_finger.lua --check, release, one core of a
--- shared 2-core machine): 300 steps, 225 ms/step median (about 14000 rows, 30-60 contacts),
--- 68 s; tip moved 0.0637 m in x and rose 0.0061 m, its face turned 67.3 degrees, the can
--- moved 0.0467 m, base drift 2.2e-7 m at the end; final Newton residual 1.1e-5 m. All 3 PASS.
+-- shared 2-core machine): 300 steps, 223 ms/step median (about 14000 rows, 30-60 contacts),
+-- 67 s of CPU; tip moved 0.0648 m in x and rose 0.0069 m, its face turned 68.0 degrees, the
+-- can moved 0.0477 m, base drift 1.5e-8 m at the end. All 3 PASS.
 world{ gravity = {0, 0, -9.81}, time_step = 1 / 120, duration = 2.5,
        solver = { kind = "newton", newton = { iterations = 10, linear_iterations = 60 } } }
 ground{ friction = 0.5 }

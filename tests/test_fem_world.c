@@ -42,11 +42,17 @@
  *  11 surface collision: a 4 x 4 x 4-node mesh inside a static box: 56
  *     contacts, one per boundary node, none from the 8 interior nodes.
  *  12 a rigid box dropped on an FEM slab lying on the ground rests on it:
- *     box-slab contact force = the box's weight, ground = box + slab (1 %).
+ *     box-slab contact force (node contacts and its corners on the slab's
+ *     triangles) = the box's weight, ground = box + slab (1 %).
  *  13 the gripper-ball principle (scenes/gripper_ball.lua is too long for CI): a
  *     block squeezed between two kinematic pads is lifted 5 cm by their
  *     friction: its centre rises with them (2 mm), stays between them, leaves
- *     the ground. */
+ *     the ground.
+ *  14 rigid vertices against boundary triangles: finite differences of the
+ *     vertex-triangle rows (a tilted, moving box corner over a slab).
+ *  15 a 6 cm box over the middle of a 10 cm cell of an FEM slab (no node under
+ *     its face) rests on its 4 corners' triangle contacts: force = weight (1 %),
+ *     bottom at the slab's top (1 mm); nodes alone would let it sink through. */
 #include <time.h>
 #include "testutil.h"
 #include "moreau/tetmesh.h"
@@ -931,9 +937,14 @@ static void test_box_on_slab(void)
     mo_body_position(w, box, &xb);
     mo_body_linear_velocity(w, box, &vb);
     const double slab_w = 500.0 * 0.4 * 0.4 * 0.05 * g;
-    printf("  box on an FEM slab: %d box contacts carrying %.4f N (weight %.4f N), ground %.4f N (box + slab %.4f N), "
-           "box bottom at z %.5f m (slab top 0.05), speed %.2g m/s\n", nbox, fbox, mb * g, fground, mb * g + slab_w,
-           xb.z - 0.05, sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z));
+    double fcorner = 0.0;
+    int ncorner = mo_fem_surface_contacts(w, &fcorner); /* its 4 bottom corners on the slab's top triangles */
+    printf("  box on an FEM slab: %d node contacts carrying %.4f N and %d corner-triangle contacts %.4f N: %.4f N "
+           "(weight %.4f N), ground %.4f N (box + slab %.4f N), box bottom at z %.5f m (slab top 0.05), speed %.2g "
+           "m/s\n", nbox, fbox, ncorner, fcorner, fbox + fcorner, mb * g, fground, mb * g + slab_w, xb.z - 0.05,
+           sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z));
+    CHECK(ncorner == 4);
+    fbox += fcorner;
     CHECK(nbox >= 9);
     CHECK_NEAR(fbox, mb * g, 0.01 * mb * g);
     CHECK_NEAR(fground, mb * g + slab_w, 0.01 * (mb * g + slab_w));
@@ -1029,6 +1040,136 @@ static void test_squeeze_lift(void)
     group_end("squeezed block lifted by two pads' friction (gripper principle)");
 }
 
+/* ---- 14-15 rigid vertices against boundary triangles ---- */
+
+static void test_surface_fd(void)
+{
+    group_begin();
+    mo_world *w = newton_world((mo_vec3){0, 0, -9.81}, 0.01, 4, 20);
+    box_mesh b;
+    box_mesh_make(&b, 2, 2, 1, (mo_vec3){-0.2, -0.2, 0.0}, (mo_vec3){0.4, 0.4, 0.05});
+    mo_fem_mesh_id id = block_mesh(w, &b, 1e6, 500.0);
+    (void)id;
+    /* a tilted box whose lowest corner is 2 mm above the slab's top, away from its nodes */
+    mo_body_def bd = mo_default_body_def();
+    double ang = 0.3, ax[3] = {1.0, 0.4, 0.0}, l = sqrt(ax[0] * ax[0] + ax[1] * ax[1]);
+    bd.orientation = (mo_quat){cos(ang / 2), sin(ang / 2) * ax[0] / l, sin(ang / 2) * ax[1] / l, 0.0};
+    bd.position = (mo_vec3){0.05, 0.06, 0.3};
+    bd.mass = 1.0;
+    bd.shape.type = MO_SHAPE_BOX;
+    bd.shape.half_extents = (mo_vec3){0.04, 0.03, 0.02};
+    bd.linear_velocity = (mo_vec3){0.1, -0.2, -0.3};
+    bd.angular_velocity = (mo_vec3){0.5, 1.0, -0.7};
+    mo_body_id db;
+    CHECK(mo_body_create(w, &bd, &db) == MO_OK);
+    /* lower it so that its lowest corner is 2 mm above z = 0.05 */
+    double zmin = 1e9;
+    for (int c = 0; c < 8; c++) {
+        double v[3] = {(c & 1) ? 0.04 : -0.04, (c & 2) ? 0.03 : -0.03, (c & 4) ? 0.02 : -0.02}, R[9], o[3];
+        double q[4] = {bd.orientation.w, bd.orientation.x, bd.orientation.y, bd.orientation.z};
+        mat_from_quat(q, R);
+        mat_vec(R, v, o);
+        if (o[2] < zmin) zmin = o[2];
+    }
+    bd.position.z = 0.05 + 0.002 - zmin;
+    CHECK(mo_body_destroy(w, db) == MO_OK);
+    CHECK(mo_body_create(w, &bd, &db) == MO_OK);
+    CHECK(mo_step_predict(w) == 0);
+    CHECK(mo_step_collide(w) == 0);
+    int nsc = mo_fem_surface_contacts(w, NULL);
+    mo_problem p;
+    CHECK(mo_step_assemble(w, &p) == 0);
+    int n = p.n, m = p.m + mo_fem_newton_rows(w, NULL), nc = w->ncontacts;
+    mo_newton_settings ns = mo_world_solver(w).newton;
+    uint64_t seed = 9;
+    double *v = calloc((size_t)n, sizeof(double)), *dv = calloc((size_t)n, sizeof(double));
+    double *vp = calloc((size_t)n, sizeof(double)), *vm = calloc((size_t)n, sizeof(double));
+    double *lam = calloc((size_t)m, sizeof(double)), *dl = calloc((size_t)m, sizeof(double));
+    double *g = calloc((size_t)m, sizeof(double)), *dg = calloc((size_t)m, sizeof(double));
+    double *gp = calloc((size_t)m, sizeof(double)), *gm = calloc((size_t)m, sizeof(double));
+    double *tmp = calloc((size_t)m, sizeof(double)), *wf = calloc((size_t)(m + nc) + 1, sizeof(double));
+    uint8_t *type = calloc((size_t)m, 1);
+    for (int i = 0; i < n; i++) {
+        v[i] = (i >= 3 && i < 6) ? 0.0 : sm64_uniform(&seed, -0.3, 0.3);
+        dv[i] = sm64_uniform(&seed, -1, 1);
+    }
+    for (int r = 0; r < m; r++) {
+        lam[r] = sm64_uniform(&seed, 0, 5);
+        dl[r] = sm64_uniform(&seed, -1, 1);
+    }
+    CHECK(mo_newton_probe(w, &p, &ns, v, lam, dv, dl, NULL, wf, g, dg, type) == 0);
+    const double d = 1e-6;
+    for (int i = 0; i < n; i++) { vp[i] = v[i] + d * dv[i]; vm[i] = v[i] - d * dv[i]; }
+    for (int r = 0; r < m; r++) lam[r] += d * dl[r];
+    CHECK(mo_newton_probe(w, &p, &ns, vp, lam, dv, dl, wf, NULL, gp, tmp, type) == 0);
+    for (int r = 0; r < m; r++) lam[r] -= 2 * d * dl[r];
+    CHECK(mo_newton_probe(w, &p, &ns, vm, lam, dv, dl, wf, NULL, gm, tmp, type) == 0);
+    double worst = 0.0, cmax = 0.0;
+    for (int r = m - nsc; r < m; r++) {
+        double fd = (gp[r] - gm[r]) / (2 * d);
+        double e = fabs(fd - dg[r]) / (fabs(dg[r]) + 1e-3 * (1.0 + fabs(dg[r])));
+        if (e > worst) worst = e;
+        if (fabs(dg[r]) > cmax) cmax = fabs(dg[r]);
+        CHECK(type[r] == 1); /* NCP */
+    }
+    printf("  %d vertex-triangle rows: worst relative FD error %.2g (largest directional derivative %.3g)\n", nsc, worst,
+           cmax);
+    CHECK(nsc >= 1);
+    CHECK(worst < 1e-5);
+    CHECK(cmax > 1e-4);
+    free(v); free(dv); free(vp); free(vm); free(lam); free(dl); free(g); free(dg); free(gp); free(gm); free(tmp);
+    free(wf); free(type);
+    box_mesh_free(&b);
+    mo_world_destroy(w);
+    group_end("vertex-triangle rows: Jacobian vs finite differences");
+}
+
+static void test_box_between_nodes(void)
+{
+    group_begin();
+    const double h = 1.0 / 60.0, g = 9.81, mb = 0.5;
+    mo_world *w = newton_world((mo_vec3){0, 0, -g}, h, 10, 60);
+    mo_body_def gd = mo_default_body_def();
+    gd.type = MO_BODY_STATIC;
+    gd.shape.type = MO_SHAPE_PLANE;
+    mo_body_id ground;
+    CHECK(mo_body_create(w, &gd, &ground) == MO_OK);
+    box_mesh b;
+    box_mesh_make(&b, 4, 4, 1, (mo_vec3){-0.2, -0.2, 0.0}, (mo_vec3){0.4, 0.4, 0.05});
+    mo_fem_mesh_id id = block_mesh(w, &b, 1e6, 500.0);
+    (void)id;
+    /* a 6 cm box over the middle of a 10 cm cell: no node under its face, only its corners can hold it */
+    mo_body_def bd = mo_default_body_def();
+    bd.position = (mo_vec3){0.05, 0.05, 0.05 + 0.03 + 0.005};
+    bd.mass = mb;
+    bd.shape.type = MO_SHAPE_BOX;
+    bd.shape.half_extents = (mo_vec3){0.03, 0.03, 0.03};
+    mo_body_id box;
+    CHECK(mo_body_create(w, &bd, &box) == MO_OK);
+    for (int s = 0; s < 90; s++) mo_world_step(w);
+    double f = 0.0;
+    int nsc = mo_fem_surface_contacts(w, &f), nbox = 0;
+    int nc = mo_world_contacts(w, NULL, 0);
+    mo_contact *c = (mo_contact *)malloc((size_t)(nc + 1) * sizeof(mo_contact));
+    mo_world_contacts(w, c, nc);
+    for (int i = 0; i < nc; i++) nbox += c[i].body_a.index == box.index && c[i].impulse.x != 0.0;
+    mo_vec3 xb, vb;
+    mo_body_position(w, box, &xb);
+    mo_body_linear_velocity(w, box, &vb);
+    printf("  6 cm box between the slab's nodes: %d loaded node contacts, %d corner-triangle contacts carrying %.4f N "
+           "(weight %.4f N), box bottom at z %.5f m (slab top 0.05), speed %.2g m/s\n", nbox, nsc, f, mb * g,
+           xb.z - 0.03, sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z));
+    CHECK(nbox == 0);
+    CHECK(nsc == 4);
+    CHECK_NEAR(f, mb * g, 0.01 * mb * g);
+    CHECK(fabs(xb.z - 0.03 - 0.05) < 1e-3);
+    CHECK(fabs(vb.z) < 1e-3);
+    free(c);
+    box_mesh_free(&b);
+    mo_world_destroy(w);
+    group_end("a box resting on a slab between its nodes: corners on triangles carry it");
+}
+
 int main(void)
 {
     test_extension();
@@ -1044,5 +1185,7 @@ int main(void)
     test_surface_contacts();
     test_box_on_slab();
     test_squeeze_lift();
+    test_surface_fd();
+    test_box_between_nodes();
     return check_groups_result();
 }
