@@ -654,7 +654,7 @@ static int closest_triangle(sv *s, double *lam)
     double sum = va + vb + vc;
     if (!(sum > 0.0)) { /* degenerate (collinear): best edge */
         sv e[2] = {s[0], s[2]};
-        double l[2];
+        double l[2] = {1.0, 0.0};
         int n = closest_segment(e, l);
         s[0] = e[0];
         s[1] = e[1];
