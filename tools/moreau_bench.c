@@ -18,6 +18,11 @@
  *       the scene's claims held or not; CSV, a table, and an SVG performance
  *       profile of ms/step over the runs whose claims held.
  *
+ *   moreau-bench table2 [DIR] [options]
+ *       the Newton paper's Table 2 (issue 7; bench_table2.c): the paper's scenes
+ *       with the Newton solver and with PGS, APGD, P-SPG-FB, beside the paper's
+ *       figures; CSV and markdown tables.
+ *
  * Times are wall-clock medians over --repeat runs (a run over 1 s is not
  * repeated); the machine is whatever this runs on: quote it with the figures. */
 #include <ctype.h>
@@ -36,6 +41,7 @@
 #include <moreau/moreau.h>
 #include <moreau/scene.h>
 
+#include "bench_table2.h"
 #include "scenes_builtin.h"
 #include "svgplot.h"
 
@@ -75,7 +81,9 @@ static void usage(FILE *f)
             "  --iterations N      solver iterations per step instead of each scene's\n"
             "  --path DIR          more folders scene files may read from (repeatable)\n"
             "  --out DIR           scenes.csv and scenes_profile.svg (default .)\n"
-            "  --progress / --quiet\n");
+            "  --progress / --quiet\n"
+            "\n");
+    bench_table2_usage(f);
 }
 
 /* ---- small helpers ---- */
@@ -850,7 +858,8 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "fclib")) return bench_fclib(argc - 2, argv + 2);
     if (!strcmp(argv[1], "convergence")) return bench_convergence(argc - 2, argv + 2);
     if (!strcmp(argv[1], "scenes")) return bench_scenes(argc - 2, argv + 2);
-    fprintf(stderr, "moreau-bench: unknown benchmark '%s' (fclib, convergence, scenes)\n", argv[1]);
+    if (!strcmp(argv[1], "table2")) return bench_table2(argc - 2, argv + 2);
+    fprintf(stderr, "moreau-bench: unknown benchmark '%s' (fclib, convergence, scenes, table2)\n", argv[1]);
     usage(stderr);
     return 2;
 }
