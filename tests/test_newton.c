@@ -18,7 +18,11 @@
  *   6 complementarity preconditioning vs identity scaling on the heavy stack:
  *     lower Newton residual for the same budget (the paper's Fig. 18).
  *   7 settings refused with their sentences (world unchanged); mo_fc_solve
- *     refuses newton; statistics per Newton and per inner iteration. */
+ *     refuses newton; statistics per Newton and per inner iteration.
+ *   8 the sparse Cholesky inner solver: exact inner solves, the same step as
+ *     PCR run to 1e-13.
+ *   9 a sphere rolling without slip stays on its plane and rolls on (the
+ *     contact point of a round side moves with the body's translation only). */
 #include <float.h>
 #include "testutil.h"
 #include "scenes_builtin.h"
@@ -614,6 +618,52 @@ static void test_cholesky(void)
 #endif
 }
 
+/* ---- 9 rolling sphere ---- */
+
+static void test_rolling(void)
+{
+    group_begin();
+    /* a 3 cm sphere rolling without slip (v = 0.3 m/s, w = v / r) on a plane with mu 0.5, 1 s at h = 1/60:
+       it stays on the plane and rolls on at v (no force acts along the plane when it rolls) */
+    mo_world_def wd = mo_default_world_def();
+    wd.solver = newton_settings();
+    wd.time_step = 1.0 / 60.0;
+    mo_world *w = world_or_exit(&wd, "world: ", 1);
+    mo_body_def g = mo_default_body_def();
+    g.type = MO_BODY_STATIC;
+    g.shape.type = MO_SHAPE_PLANE;
+    g.shape.friction = 0.5;
+    mo_body_id ground, ball;
+    CHECK(mo_body_create(w, &g, &ground) == MO_OK);
+    mo_body_def b = mo_default_body_def();
+    b.shape.type = MO_SHAPE_SPHERE;
+    b.shape.radius = 0.03;
+    b.shape.friction = 0.5;
+    b.mass = 1.0;
+    b.position = (mo_vec3){0, 0, 0.03};
+    CHECK(mo_body_create(w, &b, &ball) == MO_OK);
+    CHECK(mo_body_set_velocity(w, ball, (mo_vec3){0.3, 0, 0}, (mo_vec3){0, 10.0, 0}) == MO_OK);
+    double zlo = 1.0, zhi = 0.0;
+    for (int i = 0; i < 60; i++) {
+        mo_world_step(w);
+        mo_vec3 p;
+        mo_body_position(w, ball, &p);
+        zlo = fmin(zlo, p.z);
+        zhi = fmax(zhi, p.z);
+    }
+    mo_vec3 p, v, om;
+    mo_body_position(w, ball, &p);
+    mo_body_linear_velocity(w, ball, &v);
+    mo_body_angular_velocity(w, ball, &om);
+    printf("     rolling sphere 1 s: z in [%.6f, %.6f] m, x %.5f m, v %.5f m/s, w %.4f rad/s\n", zlo, zhi, p.x, v.x, om.y);
+    CHECK(zlo > 0.03 - 1e-4 && zhi < 0.03 + 1e-4);
+    CHECK_NEAR(v.x, 0.3, 3e-3);
+    CHECK_NEAR(p.x, 0.3, 3e-3);
+    CHECK_NEAR(om.y, 10.0, 0.1);
+    mo_world_destroy(w);
+    group_end("9  a rolling sphere stays on the plane and rolls on (round contact points)");
+}
+
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : NULL;
@@ -627,5 +677,6 @@ int main(int argc, char **argv)
     RUN("precond", test_preconditioning);
     RUN("stack", test_heavy_stack);
     RUN("cholesky", test_cholesky);
+    RUN("rolling", test_rolling);
     return check_groups_result();
 }
