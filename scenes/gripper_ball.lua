@@ -18,7 +18,7 @@
 -- between them in x within 1 cm, its centre facing the pads' faces in y and z), it is clear
 -- of the ground, and it slipped less than 1 cm relative to the palm during the last hold.
 -- Measured (build-fc/tools/moreau-run scenes/gripper_ball.lua --check, release, one core):
--- 600 steps, 36 ms/step median (Newton 10 x PCR 60; about 2370 rows, 15 contacts), 25 s;
+-- 600 steps, 36 ms/step median (Newton 10 x PCR 60; about 2370 rows, 15 contacts), 22 s of CPU;
 -- centre up 0.1400 m for the palm's 0.150 m (from its height at load, before it settled 6 mm),
 -- centre (-0.0001, -0.0180, 0.2410) m between pads at x -/+0.1081 m (each presses about 37 N;
 -- the ball is squeezed by 7 mm a side),
