@@ -87,7 +87,8 @@ typedef struct fem_scontact {
     int node[3];            /* its nodes */
     double b[3];            /* barycentric weights of the point under the vertex */
     int body, shape, vertex;/* body and shape slots, vertex index in the shape */
-    double r[3];            /* the vertex in the body frame */
+    double r[3];            /* the vertex (a sphere's or capsule cap's centre) in the body frame */
+    double rad;             /* 0 for a vertex, the radius of a sphere or capsule cap */
     double n[3];            /* outward normal of the triangle (world) */
     double lam;             /* force (N): warm start in, result out */
 } fem_scontact;
@@ -688,8 +689,9 @@ const unsigned char *mo_fem_particle_skip(mo_world *w)
 /* ---- rigid vertices against boundary triangles ---- */
 
 /* the world vertices of shape slot sh (boxes: 8 corners, convex hulls: their
- * vertices) into v (at most cap), their count; 0 for other shapes */
-static int shape_vertices(const mo_world *w, int sh, double *v, int cap)
+ * vertices; spheres: the centre, capsules: the two cap centres, with *rad
+ * their radius, else 0) into v (at most cap), their count; 0 for other shapes */
+static int shape_vertices(const mo_world *w, int sh, double *v, int cap, double *rad)
 {
     const mo_shape *S = &w->shapes[sh];
     const mo_body *B = &w->bodies[S->body];
@@ -698,7 +700,16 @@ static int shape_vertices(const mo_world *w, int sh, double *v, int cap)
     mo_q_rotate(lp, B->k.q, S->lpos);
     mo_v3_add(pos, B->k.x, lp);
     int n = 0;
-    if (S->type == MO_SHAPE_BOX) {
+    *rad = 0.0;
+    if (S->type == MO_SHAPE_SPHERE || S->type == MO_SHAPE_CAPSULE) {
+        *rad = S->radius;
+        int nc = S->type == MO_SHAPE_SPHERE ? 1 : 2;
+        for (int c = 0; c < nc && n < cap; c++, n++) {
+            double l[3] = {0.0, 0.0, nc == 1 ? 0.0 : (c ? S->half_height : -S->half_height)};
+            mo_q_rotate(v + 3 * n, q, l);
+            mo_v3_add(v + 3 * n, v + 3 * n, pos);
+        }
+    } else if (S->type == MO_SHAPE_BOX) {
         for (int c = 0; c < 8 && n < cap; c++, n++) {
             double l[3] = {(c & 1) ? S->he[0] : -S->he[0], (c & 2) ? S->he[1] : -S->he[1], (c & 4) ? S->he[2] : -S->he[2]};
             mo_q_rotate(v + 3 * n, q, l);
@@ -769,20 +780,25 @@ int mo_fem_collide_surfaces(mo_world *w)
         for (int c = 0; c < 3; c++) lo[c] -= margin, hi[c] += margin;
         for (int sh = 0; sh < w->shape_count; sh++) {
             const mo_shape *S = &w->shapes[sh];
-            if (!S->alive || (S->type != MO_SHAPE_BOX && S->type != MO_SHAPE_CONVEX_HULL)) continue;
+            if (!S->alive || (S->type != MO_SHAPE_BOX && S->type != MO_SHAPE_CONVEX_HULL && S->type != MO_SHAPE_SPHERE &&
+                              S->type != MO_SHAPE_CAPSULE))
+                continue;
             if (mo_fem_attached_to(w, mi, S->body)) continue;
-            int need = S->type == MO_SHAPE_BOX ? 8 : (S->hull ? S->hull->nverts : 0);
+            int need = S->type == MO_SHAPE_BOX ? 8 : S->type == MO_SHAPE_CONVEX_HULL ? (S->hull ? S->hull->nverts : 0) : 2;
             if (need > vcap) {
                 double *nv = (double *)realloc(vb, (size_t)need * 3 * sizeof(double));
                 if (!nv) { free(vb); return -1; }
                 vb = nv;
                 vcap = need;
             }
-            int nv = shape_vertices(w, sh, vb, vcap);
+            double rad;
+            int nv = shape_vertices(w, sh, vb, vcap, &rad);
             const mo_body *B = &w->bodies[S->body];
             for (int vi = 0; vi < nv; vi++) {
                 const double *v = vb + 3 * vi;
-                if (v[0] < lo[0] || v[1] < lo[1] || v[2] < lo[2] || v[0] > hi[0] || v[1] > hi[1] || v[2] > hi[2]) continue;
+                if (v[0] < lo[0] - rad || v[1] < lo[1] - rad || v[2] < lo[2] - rad || v[0] > hi[0] + rad ||
+                    v[1] > hi[1] + rad || v[2] > hi[2] + rad)
+                    continue;
                 /* inside the mesh (in one of its tetrahedra) or not: a vertex inside is pushed out through
                    the nearest boundary triangle it projects into (at most that triangle's longest edge deep),
                    one outside only meets a triangle it is at most the margin above */
@@ -803,7 +819,7 @@ int mo_fem_collide_surfaces(mo_world *w)
                     mo_v3_sub(av, v, a);
                     double d = mo_v3_dot(av, nrm) / sqrt(a2);
                     double lmax = sqrt(fmax(mo_v3_dot(e1, e1), fmax(mo_v3_dot(e2, e2), mo_v3_dot(e3, e3))));
-                    if (inside ? (d > 0.0 || d < -lmax) : (d < 0.0 || d > margin)) continue;
+                    if (inside ? (d > 0.0 || d < -lmax) : (d < 0.0 || d - rad > margin)) continue;
                     if (fabs(d) >= fabs(bd)) continue;
                     /* barycentric weights of the projection: areas against n */
                     double cr[3], w1, w2;
@@ -837,6 +853,7 @@ int mo_fem_collide_surfaces(mo_world *w)
                 k->body = S->body;
                 k->shape = sh;
                 k->vertex = vi;
+                k->rad = rad;
                 mo_v3_copy(k->n, bn);
                 double d[3], qc[4];
                 mo_v3_sub(d, v, B->k.x);
@@ -1090,7 +1107,7 @@ void mo_fem_newton_eval(const mo_world *w, double h, const double *ppx, const do
                 wval[p + 3 + c] = iang[c];
             }
         }
-        C[r] = cn;
+        C[r] = cn - k->rad;
         eps[r] = w->def.contact_compliance;
     }
 }

@@ -52,7 +52,9 @@
  *     vertex-triangle rows (a tilted, moving box corner over a slab).
  *  15 a 6 cm box over the middle of a 10 cm cell of an FEM slab (no node under
  *     its face) rests on its 4 corners' triangle contacts: force = weight (1 %),
- *     bottom at the slab's top (1 mm); nodes alone would let it sink through. */
+ *     bottom at the slab's top (1 mm); nodes alone would let it sink through.
+ *     The same for a sphere of radius 3 cm (its centre's triangle contact,
+ *     offset by the radius). */
 #include <time.h>
 #include "testutil.h"
 #include "moreau/tetmesh.h"
@@ -1124,7 +1126,7 @@ static void test_surface_fd(void)
     group_end("vertex-triangle rows: Jacobian vs finite differences");
 }
 
-static void test_box_between_nodes(void)
+static void test_box_between_nodes_shape(int sphere)
 {
     group_begin();
     const double h = 1.0 / 60.0, g = 9.81, mb = 0.5;
@@ -1138,12 +1140,14 @@ static void test_box_between_nodes(void)
     box_mesh_make(&b, 4, 4, 1, (mo_vec3){-0.2, -0.2, 0.0}, (mo_vec3){0.4, 0.4, 0.05});
     mo_fem_mesh_id id = block_mesh(w, &b, 1e6, 500.0);
     (void)id;
-    /* a 6 cm box over the middle of a 10 cm cell: no node under its face, only its corners can hold it */
+    /* a 6 cm box (or a sphere of radius 3 cm) over the middle of a 10 cm cell: no node under its face,
+       only its corners (its centre) on the slab's triangles can hold it */
     mo_body_def bd = mo_default_body_def();
     bd.position = (mo_vec3){0.05, 0.05, 0.05 + 0.03 + 0.005};
     bd.mass = mb;
-    bd.shape.type = MO_SHAPE_BOX;
+    bd.shape.type = sphere ? MO_SHAPE_SPHERE : MO_SHAPE_BOX;
     bd.shape.half_extents = (mo_vec3){0.03, 0.03, 0.03};
+    bd.shape.radius = 0.03;
     mo_body_id box;
     CHECK(mo_body_create(w, &bd, &box) == MO_OK);
     for (int s = 0; s < 90; s++) mo_world_step(w);
@@ -1156,18 +1160,25 @@ static void test_box_between_nodes(void)
     mo_vec3 xb, vb;
     mo_body_position(w, box, &xb);
     mo_body_linear_velocity(w, box, &vb);
-    printf("  6 cm box between the slab's nodes: %d loaded node contacts, %d corner-triangle contacts carrying %.4f N "
-           "(weight %.4f N), box bottom at z %.5f m (slab top 0.05), speed %.2g m/s\n", nbox, nsc, f, mb * g,
-           xb.z - 0.03, sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z));
+    printf("  6 cm %s between the slab's nodes: %d loaded node contacts, %d %s-triangle contacts carrying %.4f N "
+           "(weight %.4f N), bottom at z %.5f m (slab top 0.05), speed %.2g m/s\n", sphere ? "sphere" : "box", nbox, nsc,
+           sphere ? "centre" : "corner", f, mb * g, xb.z - 0.03, sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z));
     CHECK(nbox == 0);
-    CHECK(nsc == 4);
+    CHECK(nsc == (sphere ? 1 : 4));
     CHECK_NEAR(f, mb * g, 0.01 * mb * g);
     CHECK(fabs(xb.z - 0.03 - 0.05) < 1e-3);
     CHECK(fabs(vb.z) < 1e-3);
     free(c);
     box_mesh_free(&b);
     mo_world_destroy(w);
-    group_end("a box resting on a slab between its nodes: corners on triangles carry it");
+    group_end(sphere ? "a sphere on a slab between its nodes: held by its centre's triangle"
+                     : "a box on a slab between its nodes: held by its corners' triangles");
+}
+
+static void test_box_between_nodes(void)
+{
+    test_box_between_nodes_shape(0);
+    test_box_between_nodes_shape(1);
 }
 
 int main(void)
