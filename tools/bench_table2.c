@@ -20,8 +20,9 @@
  *
  * A scene is given as NAME or NAME:KEY=VALUE:..., each KEY=VALUE a
  * param(KEY) value of the scene file, except time=T (simulate at most T s of
- * this scene) and substeps=K (override the world's substeps), which belong
- * to the benchmark. */
+ * this scene), substeps=K (override the world's substeps), newton=ITxLIN and
+ * tolerance=X (Newton iterations x inner linear iterations, and the Newton
+ * residual stop in m, for the Newton run only), which belong to the benchmark. */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -90,7 +91,8 @@ void bench_table2_usage(FILE *f)
             "usage: moreau-bench table2 [DIR] [options]   (DIR: scene files, default scenes)\n"
             "  the Newton paper's Table 2: each scene with newton, then with each of --solvers\n"
             "  --scenes LIST       scenes, comma separated, each NAME or NAME:KEY=VALUE:... with KEY a\n"
-            "                      param() of the scene file, or time=T / substeps=K for this run\n"
+            "                      param() of the scene file, or time=T / substeps=K for this run,\n"
+            "                      newton=ITxLIN / tolerance=X (m) for its Newton run\n"
             "                      (default: the Newton paper's scenes present in DIR:\n"
             "                      heavy_stack:variant=2, heavy_stack:variant=10, arch, beam, table_pile,\n"
             "                      humanoids:time=1, chain1000:time=1, chain1000:substeps=1,\n"
@@ -139,6 +141,8 @@ typedef struct t2_spec {
     int nparams;
     double time;     /* 0: none */
     int substeps;    /* 0: the scene's */
+    int newton_it, newton_lin; /* newton=ITxLIN for the Newton run; 0: as set */
+    double newton_tol;         /* tolerance=X (m) for the Newton run; < 0: as set */
     bool solver_param; /* the file reads param("solver") */
 } t2_spec;
 
@@ -146,6 +150,7 @@ typedef struct t2_spec {
 static int parse_spec(const char *s, t2_spec *sp, char *err, size_t n)
 {
     memset(sp, 0, sizeof *sp);
+    sp->newton_tol = -1.0;
     if (strlen(s) >= sizeof sp->text) {
         snprintf(err, n, "scene '%.40s...' is too long", s);
         return -1;
@@ -180,6 +185,24 @@ static int parse_spec(const char *s, t2_spec *sp, char *err, size_t n)
                 return -1;
             }
             sp->substeps = (int)k;
+        } else if (!strncmp(tok, "newton=", 7)) {
+            int a = 0, b = 0;
+            char x = 0, tail = 0;
+            if (sscanf(eq + 1, "%d%c%d%c", &a, &x, &b, &tail) != 3 || x != 'x' || a < 1 || a > 1000 || b < 1 ||
+                b > 100000) {
+                snprintf(err, n, "scene '%s': newton must be ITERATIONSxLINEAR (1..1000 x 1..100000), got '%s'", s,
+                         eq + 1);
+                return -1;
+            }
+            sp->newton_it = a;
+            sp->newton_lin = b;
+        } else if (!strncmp(tok, "tolerance=", 10)) {
+            char *end;
+            sp->newton_tol = strtod(eq + 1, &end);
+            if (*end || !(sp->newton_tol >= 0.0) || !isfinite(sp->newton_tol)) {
+                snprintf(err, n, "scene '%s': tolerance must be a number >= 0 (m), got '%s'", s, eq + 1);
+                return -1;
+            }
         } else {
             if (sp->nparams == T2_MAX_PARAMS) {
                 snprintf(err, n, "scene '%s': more than %d parameters", s, T2_MAX_PARAMS);
@@ -274,6 +297,19 @@ static void run_one(const char *dir, t2_run *r, double tmax, const mo_scene_opti
                 mo_scene_file_destroy(sf);
                 return;
             }
+        }
+    }
+    if (!strcmp(r->solver, "newton") && (sp->newton_it > 0 || sp->newton_tol >= 0.0)) {
+        mo_solver_settings s = mo_world_solver(w);
+        if (sp->newton_it > 0) {
+            s.newton.iterations = sp->newton_it;
+            s.newton.linear_iterations = sp->newton_lin;
+        }
+        if (sp->newton_tol >= 0.0) s.tolerance = sp->newton_tol;
+        if (mo_world_set_solver(w, &s) != MO_OK) {
+            snprintf(r->error, sizeof r->error, "%s", mo_world_last_error(w));
+            mo_scene_file_destroy(sf);
+            return;
         }
     }
     if (sp->substeps > 0 && mo_world_set_substeps(w, sp->substeps) != MO_OK) {
@@ -554,6 +590,10 @@ int bench_table2(int argc, char **argv)
             dir = a;
             dir_given = true;
             continue;
+        }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            bench_table2_usage(stdout);
+            return 0;
         }
         if (!strcmp(a, "--progress")) {
             show = true;
