@@ -94,6 +94,7 @@ typedef struct nw_buf {
 /* this step's arrays, carved from the buffers */
 typedef struct nw {
     int n, m, nnz, nc, mj, nbody, npart, nown;
+    int it;      /* the Newton iteration being linearised (0 first): W is averaged with the last one's from 1 on */
     int mp;      /* the assembled problem's rows; rows mp..m-1 are the FEM meshes' (fem_world.c) */
     int *rp;     /* (m + 1) row pointers of the whole system */
     double *feps; /* (m) FEM rows' compliance from mo_fem_newton_eval */
@@ -109,6 +110,7 @@ typedef struct nw {
     double *bx, *bq, *px, *pq, *ppx; /* bodies' start and predicted poses, particles' predicted positions */
     double *mblk;                    /* (9 nown) world inertia of rigid owners */
     double *v, *lam, *dv, *dl, *rm, *t, *jv, *dj, *cg, *cd, *e, *rhs, *c, *g, *kv, *kl, *adiag, *wc, *cfc, *scratch;
+    double *wside; /* (nc) per contact: +1 when the last iterate's |lf| was above mu ln, -1 below, 0 none */
 } nw;
 
 void mo_step_newton_free(void *buf)
@@ -143,7 +145,7 @@ static int nw_setup(mo_world *w, const mo_problem *p, nw *s)
     s->h = w->def.time_step;
     size_t m = (size_t)s->m + 1, n = (size_t)s->n + 1, nnz = (size_t)s->nnz + 1;
     size_t nd = 22 * m + 8 * n + 2 * nnz + 14 * ((size_t)s->nbody + 1) + 3 * ((size_t)s->npart + 1) +
-                9 * ((size_t)s->nown + 1) + 2 * ((size_t)s->nc + 1) + mo_newton_linear_scratch(s->n, s->m);
+                9 * ((size_t)s->nown + 1) + 3 * ((size_t)s->nc + 1) + mo_newton_linear_scratch(s->n, s->m);
     if (mo_buf_reserve(&b->rows, m * sizeof(mo_k_row)) || mo_buf_reserve(&b->aux, m * sizeof(mo_row_aux)) ||
         mo_buf_reserve(&b->kind, m) || mo_buf_reserve(&b->lo, m * sizeof(double)) ||
         mo_buf_reserve(&b->hi, m * sizeof(double)) || mo_buf_reserve(&b->col, nnz * sizeof(int)) ||
@@ -171,7 +173,7 @@ static int nw_setup(mo_world *w, const mo_problem *p, nw *s)
     CARVE(s->lam, m); CARVE(s->dl, m); CARVE(s->jv, m); CARVE(s->dj, m); CARVE(s->cg, m); CARVE(s->cd, m);
     CARVE(s->e, m); CARVE(s->rhs, m); CARVE(s->c, m);
     CARVE(s->g, m); CARVE(s->kv, m); CARVE(s->kl, m); CARVE(s->adiag, m);
-    CARVE(s->wc, (size_t)s->nc + 1); CARVE(s->cfc, (size_t)s->nc + 1);
+    CARVE(s->wc, (size_t)s->nc + 1); CARVE(s->cfc, (size_t)s->nc + 1); CARVE(s->wside, (size_t)s->nc + 1);
     CARVE(s->feps, m); CARVE(s->fepst, m); CARVE(s->kt, n); CARVE(s->msc, n);
     s->scratch = d; /* the linear solver's */
 #undef CARVE
@@ -440,6 +442,13 @@ static void linearise(const mo_world *w, const mo_problem *p, nw *s, const mo_ne
         }
         double slip = hypot(s->jv[r1], s->jv[r2]), lf = hypot(lam[r1], lam[r2]);
         double W = w_fixed ? w_fixed[q] : mo_newton_friction_w(ns->ncp, slip, ln, lf, mu, s->cfc[q]);
+        /* the W fixed point can fall into a 2-cycle across the cone's edge: a block at mu = tan 30 - 0.077
+           alternated W = 0.015 (|lf| above mu ln) and W = 4e-13 (below) forever and never slid. When the
+           friction force crosses the edge between two iterations, W is the mean of the two (the same fixed
+           points); while it stays on one side the plain update keeps its speed */
+        double side = lf > mu * ln ? 1.0 : -1.0;
+        if (!w_fixed && s->it > 0 && s->wside[q] != 0.0 && s->wside[q] != side) W = 0.5 * (W + s->wc[q]);
+        if (!w_fixed) s->wside[q] = side;
         s->wc[q] = W;
         g[r1] = s->jv[r1] + W * lam[r1];
         g[r2] = s->jv[r2] + W * lam[r2];
@@ -519,6 +528,7 @@ int mo_newton_probe(mo_world *w, const mo_problem *p, const mo_newton_settings *
     if (nw_setup(w, p, &s)) return -1;
     memcpy(s.v, v, (size_t)s.n * sizeof(double));
     memcpy(s.lam, lambda, (size_t)s.m * sizeof(double));
+    s.it = 0;
     eval_rows(w, p, &s, s.v);
     scalings(&s, ns->scaling, ns->scaling_constant, s.c, s.cfc);
     if (fixed) {
@@ -598,6 +608,7 @@ int mo_step_newton(mo_world *w, const mo_problem *p)
     bool converged = false;
     for (;;) {
         /* rows, residuals and the linearisation at the current iterate */
+        s.it = it;
         eval_rows(w, p, &s, s.v);
         scalings(&s, ns->scaling, ns->scaling_constant, s.c, s.cfc);
         linearise(w, p, &s, ns, NULL, s.g, s.kv, s.kl);

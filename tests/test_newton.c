@@ -12,7 +12,10 @@
  *     the weld's rotation-vector rows are first-order (README): tolerance
  *     |theta| there, 1e-6 relative elsewhere.
  *   4 incline: a box on a 30 degree slope sticks with mu = 0.7 > tan 30 and
- *     slides with mu = 0.3 at a = g (sin - mu cos) within 1 %.
+ *     slides with mu = 0.3 at a = g (sin - mu cos) within 1 %; near the
+ *     cone's edge (mu = tan 30 -+ 0.05) it slides at that a within 1 %, and
+ *     with + 0.05 moves < 5 mm in 1 s (it creeps 3.8 mm: 12 Newton
+ *     iterations with the W averaging across the edge; 24 leave 1 mm).
  *   5 heavy stack 1:512 for 2 s stands with Newton (top within 1 cm) where PGS
  *     given at least Newton's wall time per step collapses.
  *   6 complementarity preconditioning vs identity scaling on the heavy stack:
@@ -336,6 +339,17 @@ static void test_incline(void)
         CHECK(fabs(speed - a) < 0.01 * a);
         CHECK(fabs(dist - 0.5 * a) < 0.02 * 0.5 * a + 0.5 * a / 120); /* backward Euler positions: a t h / 2 */
     }
+    /* near the cone's edge, mu = tan 30 -+ 0.05 (catalogue incline.lua): the W fixed point used to cycle
+       across the edge there and the block never slid; now it slides at g (sin - mu cos) and the other sticks */
+    s.newton.ncp = MO_NCP_FISCHER_BURMEISTER;
+    const double mu_lo = tan(th) - 0.05, mu_hi = tan(th) + 0.05, a_lo = g * (sin(th) - mu_lo * cos(th));
+    double dist, speed;
+    incline(&s, mu_lo, th, 120, &dist, &speed);
+    printf("     FB, mu tan 30 - 0.05: speed %.4f m/s after 1 s (a t = %.4f), distance %.4f m\n", speed, a_lo, dist);
+    CHECK(fabs(speed - a_lo) < 0.01 * a_lo);
+    incline(&s, mu_hi, th, 120, &dist, &speed);
+    printf("     FB, mu tan 30 + 0.05: moved %.2e m, speed %.2e m/s after 1 s\n", dist, speed);
+    CHECK(fabs(dist) < 5e-3); /* creeps 3.8 mm (README: the W averaging at 12 iterations) */
     group_end("4  incline: sticks above tan(theta), slides at g(sin - mu cos) below");
 }
 
