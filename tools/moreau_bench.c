@@ -294,8 +294,8 @@ static int read_siconos(const char *path, sic_row **out)
             rows = realloc(rows, sizeof(sic_row) * (size_t)cap);
         }
         sic_row *r = &rows[n++];
-        snprintf(r->problem, sizeof r->problem, "%s", fld[0]);
-        snprintf(r->solver, sizeof r->solver, "%s", fld[1]);
+        snprintf(r->problem, sizeof r->problem, "%.127s", fld[0]);
+        snprintf(r->solver, sizeof r->solver, "%.31s", fld[1]);
         r->tol = atof(fld[2]);
         r->converged = !strncmp(fld[3], "True", 4);
         r->iters = atoi(fld[5]);
