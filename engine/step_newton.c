@@ -420,7 +420,10 @@ static void linearise(const mo_world *w, const mo_problem *p, nw *s, const mo_ne
             double sig = p->sigma[r], b = p->b[r];
             double lo = p->lo[r] / h, hi = p->hi[r] / h;
             double u = s->jv[r] - s->aux[r].jv_kin + sig * h * lam[r] + b;
-            double trial = lam[r] - u / s->c[r];
+            /* the box's minimum map on the row's whole diagonal, c + sigma h: a drive whose compliance
+               dominates (a URDF damper, sigma = 1/(h kd) with a small kd) flipped between its bounds at
+               every Newton iteration with c alone (a humanoid's neck: lambda = +-20 N m for ever) */
+            double trial = lam[r] - u / (s->c[r] + sig * h);
             if (trial < lo) { g[r] = lam[r] - lo; kv[r] = 0.0; kl[r] = 1.0; }
             else if (trial > hi) { g[r] = lam[r] - hi; kv[r] = 0.0; kl[r] = 1.0; }
             else { g[r] = u; kv[r] = 1.0; kl[r] = sig * h; }
@@ -475,7 +478,7 @@ static double newton_residual(const mo_world *w, const mo_problem *p, const nw *
             break;
         }
         case MO_NROW_BOX: {
-            double cb = h * s->dj[r], u = s->jv[r] - s->aux[r].jv_kin + p->sigma[r] * h * l + p->b[r];
+            double cb = h * s->dj[r] + p->sigma[r] * h, u = s->jv[r] - s->aux[r].jv_kin + p->sigma[r] * h * l + p->b[r];
             double x = mo_k_clamp(l - u / cb, p->lo[r] / h, p->hi[r] / h);
             e = h * cb * (l - x);
             break;

@@ -25,7 +25,10 @@
  *   8 the sparse Cholesky inner solver: exact inner solves, the same step as
  *     PCR run to 1e-13.
  *   9 a sphere rolling without slip stays on its plane and rolls on (the
- *     contact point of a round side moves with the body's translation only). */
+ *     contact point of a round side moves with the body's translation only).
+ *  10 a damper-dominated drive brakes a spinning body as implicit Euler does
+ *     inside its force bound and at max_force / I at it, each step converged
+ *     (the box row's minimum map scaled by its whole diagonal). */
 #include <float.h>
 #include "testutil.h"
 #include "scenes_builtin.h"
@@ -678,6 +681,64 @@ static void test_rolling(void)
     group_end("9  a rolling sphere stays on the plane and rolls on (round contact points)");
 }
 
+/* ---- 10 a damper-dominated drive with a force bound ---- */
+
+/* w after 0.1 s of a 0.2 m cube (1 kg, I = 1/150 kg m^2) on a revolute joint about y, no gravity, spinning at
+   20 rad/s, braked by a pure damper drive kd = 0.05 N m s/rad bounded at max_force; worst residual out */
+static double damper_run(double max_force, double *worst)
+{
+    mo_world_def wd = mo_default_world_def();
+    wd.solver = newton_settings();
+    wd.gravity = (mo_vec3){0, 0, 0};
+    mo_world *w = world_or_exit(&wd, "world: ", 1);
+    mo_body_def b = mo_default_body_def();
+    b.shape.type = MO_SHAPE_BOX;
+    b.shape.half_extents = (mo_vec3){0.1, 0.1, 0.1};
+    b.mass = 1.0;
+    mo_body_id cube;
+    CHECK(mo_body_create(w, &b, &cube) == MO_OK);
+    CHECK(mo_body_set_velocity(w, cube, (mo_vec3){0, 0, 0}, (mo_vec3){0, 20.0, 0}) == MO_OK);
+    mo_joint_def jd = mo_default_joint_def();
+    jd.type = MO_JOINT_REVOLUTE;
+    jd.body_b = cube;
+    jd.axis_a = jd.axis_b = (mo_vec3){0, 1, 0};
+    jd.motor = MO_MOTOR_POSITION;
+    jd.stiffness = 0.0;
+    jd.damping = 0.05;
+    jd.max_force = max_force;
+    mo_joint_id j;
+    CHECK(mo_joint_create(w, &jd, &j) == MO_OK);
+    *worst = 0.0;
+    for (int i = 0; i < 12; i++) {
+        mo_world_step(w);
+        *worst = fmax(*worst, mo_world_last_stats(w).residual);
+    }
+    mo_vec3 om;
+    mo_body_angular_velocity(w, cube, &om);
+    mo_world_destroy(w);
+    return om.y;
+}
+
+static void test_damper_bound(void)
+{
+    group_begin();
+    /* The drive's row has sigma = 1 / (h kd) = 2400, twenty times its c = h / I = 1.25: with the box's
+       minimum map scaled by c alone, a row whose solution is inside its box jumped from one bound to the
+       other at every Newton iteration (README: the humanoids' URDF dampers). Inside the bound (5 N m)
+       the damper brakes as implicit Euler does, w+ = w / (1 + h kd / I) per step; at the bound
+       (0.5 N m, the damper asks 1 N m) w falls at 0.5 / I = 75 rad/s^2. */
+    const double h = 1.0 / 120.0, I = 1.0 / 150.0;
+    double worst_in, worst_at;
+    double w_in = damper_run(5.0, &worst_in), w_at = damper_run(0.5, &worst_at);
+    double e_in = 20.0 * pow(1.0 + h * 0.05 / I, -12), e_at = 20.0 - 0.5 / I * 12 * h;
+    printf("     damper inside its bound: w %.5f rad/s (implicit Euler %.5f), worst residual %.2g; at its bound: "
+           "w %.5f (20 - 75 t = %.5f), worst residual %.2g\n", w_in, e_in, worst_in, w_at, e_at, worst_at);
+    CHECK_NEAR(w_in, e_in, 1e-4 * e_in);
+    CHECK_NEAR(w_at, e_at, 1e-4 * e_at);
+    CHECK(worst_in < 1e-8 && worst_at < 1e-8);
+    group_end("10 a damper-dominated drive: braking inside and at its bound (no flip between bounds)");
+}
+
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : NULL;
@@ -692,5 +753,6 @@ int main(int argc, char **argv)
     RUN("stack", test_heavy_stack);
     RUN("cholesky", test_cholesky);
     RUN("rolling", test_rolling);
+    RUN("damper", test_damper_bound);
     return check_groups_result();
 }
