@@ -60,6 +60,7 @@ mo_status mo_world_step(mo_world *w)
             sum.t_solve += st->t_solve;
             sum.t_integrate += st->t_integrate;
             sum.iterations += st->iterations;
+            sum.linear_iterations += st->linear_iterations;
             sum.nan_warnings += st->nan_warnings;
             if (st->max_penetration > sum.max_penetration) sum.max_penetration = st->max_penetration;
         }
@@ -71,6 +72,7 @@ mo_status mo_world_step(mo_world *w)
         st->t_solve = sum.t_solve;
         st->t_integrate = sum.t_integrate;
         st->iterations = sum.iterations;
+        st->linear_iterations = sum.linear_iterations;
         st->nan_warnings = sum.nan_warnings;
         st->max_penetration = sum.max_penetration;
     }

@@ -879,6 +879,28 @@ static void test_substeps(void)
     }
     CHECK(dmax == 0.0);
     CHECK(iters_a == iters_b);
+    /* with the Newton solver the linear (inner) iterations are summed over the substeps too */
+    {
+        mo_world *na = new_world(MO_SOLVER_NEWTON), *nb = new_world(MO_SOLVER_NEWTON);
+        mo_body_id xa[NL], xb[NL];
+        mo_joint_id ya[NL], yb[NL];
+        build_chain(na, NL, xa, ya);
+        build_chain(nb, NL, xb, yb);
+        CHECK(mo_world_set_substeps(na, 3) == MO_OK);
+        CHECK(mo_world_set_time_step(nb, mo_world_time_step(na) / 3.0) == MO_OK);
+        long lin_a = 0, lin_b = 0;
+        for (int i = 0; i < 5; i++) {
+            CHECK(mo_world_step(na) == MO_OK);
+            lin_a += mo_world_last_stats(na).linear_iterations;
+            for (int k = 0; k < 3; k++) {
+                CHECK(mo_world_step(nb) == MO_OK);
+                lin_b += mo_world_last_stats(nb).linear_iterations;
+            }
+        }
+        CHECK(lin_a > 0 && lin_a == lin_b);
+        mo_world_destroy(na);
+        mo_world_destroy(nb);
+    }
     CHECK_NEAR(mo_world_time(a), 40.0 / 120.0, 1e-12);
     CHECK(mo_world_time_step(a) == 1.0 / 120.0); /* restored after every step */
     /* refused values leave the setting alone */

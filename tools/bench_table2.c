@@ -349,7 +349,7 @@ static void run_one(const char *dir, t2_run *r, double tmax, const mo_scene_opti
         ts[done] = 1e3 * st.t_solve;
         ti[done] = 1e3 * st.t_integrate;
         it[done] = (double)st.iterations / k;   /* summed over substeps by the engine */
-        lin[done] = (double)st.linear_iterations; /* the last substep's */
+        lin[done] = (double)st.linear_iterations / k; /* summed over substeps by the engine */
         con[done] = st.contacts;
         if (st.contacts > r->contacts_max) r->contacts_max = st.contacts;
         r->resid_final = st.residual;

@@ -217,9 +217,10 @@ MO_API mo_solver_settings mo_world_solver(const mo_world *w);
 MO_API mo_status mo_world_set_threads(mo_world *w, int threads);
 /* Substeps k (1..1000): every mo_world_step runs k whole steps (predict,
  * collide, assemble, solve, integrate, projections) of time_step / k. The
- * step's statistics then sum the stage times and iterations over the
- * substeps, keep the largest penetration and NaN count, and the rest (counts,
- * residuals, histories, joint error) are the last substep's. */
+ * step's statistics then sum the stage times, iterations and linear
+ * iterations over the substeps, keep the largest penetration and NaN count,
+ * and the rest (counts, residuals, histories, joint error) are the last
+ * substep's. */
 MO_API mo_status mo_world_set_substeps(mo_world *w, int substeps);
 MO_API int mo_world_substeps(const mo_world *w);
 /* simulated time, s */
