@@ -659,6 +659,53 @@ static void test_attach_statics(void)
     test_attach_statics_c(1e-4);
 }
 
+/* After mo_step_predict and mo_step_collide: assembles the step and checks the last `last` rows of the
+   Newton system (all of type `type`) against central differences of mo_newton_probe along a random
+   direction (v random with the first body's angular velocity 0, lambda in [lam_lo, 5]); worst relative
+   error and largest directional derivative out */
+static void fd_last_rows(mo_world *w, uint64_t seed, double lam_lo, int last, int type_want, double *worst,
+                         double *cmax)
+{
+    mo_problem p;
+    CHECK(mo_step_assemble(w, &p) == 0);
+    int n = p.n, m = p.m + mo_fem_newton_rows(w, NULL), nc = w->ncontacts;
+    mo_newton_settings ns = mo_world_solver(w).newton;
+    double *v = calloc((size_t)n, sizeof(double)), *dv = calloc((size_t)n, sizeof(double));
+    double *vp = calloc((size_t)n, sizeof(double)), *vm = calloc((size_t)n, sizeof(double));
+    double *lam = calloc((size_t)m, sizeof(double)), *dl = calloc((size_t)m, sizeof(double));
+    double *g = calloc((size_t)m, sizeof(double)), *dg = calloc((size_t)m, sizeof(double));
+    double *gp = calloc((size_t)m, sizeof(double)), *gm = calloc((size_t)m, sizeof(double));
+    double *tmp = calloc((size_t)m, sizeof(double)), *wf = calloc((size_t)(m + nc) + 1, sizeof(double));
+    uint8_t *type = calloc((size_t)m, 1);
+    /* the body's DOFs come first (owners: bodies, then particles): linear random, angular 0 */
+    for (int i = 0; i < n; i++) {
+        v[i] = (i >= 3 && i < 6) ? 0.0 : sm64_uniform(&seed, -0.3, 0.3);
+        dv[i] = sm64_uniform(&seed, -1, 1);
+    }
+    for (int r = 0; r < m; r++) {
+        lam[r] = sm64_uniform(&seed, lam_lo, 5);
+        dl[r] = sm64_uniform(&seed, -1, 1);
+    }
+    CHECK(mo_newton_probe(w, &p, &ns, v, lam, dv, dl, NULL, wf, g, dg, type) == 0);
+    const double d = 1e-6;
+    for (int i = 0; i < n; i++) { vp[i] = v[i] + d * dv[i]; vm[i] = v[i] - d * dv[i]; }
+    for (int r = 0; r < m; r++) lam[r] += d * dl[r];
+    CHECK(mo_newton_probe(w, &p, &ns, vp, lam, dv, dl, wf, NULL, gp, tmp, type) == 0);
+    for (int r = 0; r < m; r++) lam[r] -= 2 * d * dl[r];
+    CHECK(mo_newton_probe(w, &p, &ns, vm, lam, dv, dl, wf, NULL, gm, tmp, type) == 0);
+    *worst = 0.0;
+    *cmax = 0.0;
+    for (int r = m - last; r < m; r++) {
+        double fd = (gp[r] - gm[r]) / (2 * d);
+        double e = fabs(fd - dg[r]) / (fabs(dg[r]) + 1e-3 * (1.0 + fabs(dg[r])));
+        if (e > *worst) *worst = e;
+        if (fabs(dg[r]) > *cmax) *cmax = fabs(dg[r]);
+        CHECK(type[r] == type_want);
+    }
+    free(v); free(dv); free(vp); free(vm); free(lam); free(dl); free(g); free(dg); free(gp); free(gm); free(tmp);
+    free(wf); free(type);
+}
+
 static void test_attach_fd(void)
 {
     group_begin();
@@ -681,47 +728,11 @@ static void test_attach_fd(void)
     CHECK(mo_fem_mesh_attach(w, id, node_index(&b, 1, 1, 1), db, 1e-4) == MO_OK);
     CHECK(mo_step_predict(w) == 0);
     CHECK(mo_step_collide(w) == 0);
-    mo_problem p;
-    CHECK(mo_step_assemble(w, &p) == 0);
-    int n = p.n, m = p.m + mo_fem_newton_rows(w, NULL), nc = w->ncontacts;
-    mo_newton_settings ns = mo_world_solver(w).newton;
-    uint64_t seed = 5;
-    double *v = calloc((size_t)n, sizeof(double)), *dv = calloc((size_t)n, sizeof(double));
-    double *vp = calloc((size_t)n, sizeof(double)), *vm = calloc((size_t)n, sizeof(double));
-    double *lam = calloc((size_t)m, sizeof(double)), *dl = calloc((size_t)m, sizeof(double));
-    double *g = calloc((size_t)m, sizeof(double)), *dg = calloc((size_t)m, sizeof(double));
-    double *gp = calloc((size_t)m, sizeof(double)), *gm = calloc((size_t)m, sizeof(double));
-    double *tmp = calloc((size_t)m, sizeof(double)), *wf = calloc((size_t)(m + nc) + 1, sizeof(double));
-    uint8_t *type = calloc((size_t)m, 1);
-    /* the body's DOFs come first (owners: bodies, then particles): linear random, angular 0 */
-    for (int i = 0; i < n; i++) {
-        v[i] = (i >= 3 && i < 6) ? 0.0 : sm64_uniform(&seed, -0.3, 0.3);
-        dv[i] = sm64_uniform(&seed, -1, 1);
-    }
-    for (int r = 0; r < m; r++) {
-        lam[r] = sm64_uniform(&seed, -5, 5);
-        dl[r] = sm64_uniform(&seed, -1, 1);
-    }
-    CHECK(mo_newton_probe(w, &p, &ns, v, lam, dv, dl, NULL, wf, g, dg, type) == 0);
-    const double d = 1e-6;
-    for (int i = 0; i < n; i++) { vp[i] = v[i] + d * dv[i]; vm[i] = v[i] - d * dv[i]; }
-    for (int r = 0; r < m; r++) { lam[r] += d * dl[r]; }
-    CHECK(mo_newton_probe(w, &p, &ns, vp, lam, dv, dl, wf, NULL, gp, tmp, type) == 0);
-    for (int r = 0; r < m; r++) { lam[r] -= 2 * d * dl[r]; }
-    CHECK(mo_newton_probe(w, &p, &ns, vm, lam, dv, dl, wf, NULL, gm, tmp, type) == 0);
-    double worst = 0.0, cmax = 0.0;
-    for (int r = m - 6; r < m; r++) { /* the 2 attachments' rows are the last 6 */
-        double fd = (gp[r] - gm[r]) / (2 * d);
-        double e = fabs(fd - dg[r]) / (fabs(dg[r]) + 1e-3 * (1.0 + fabs(dg[r])));
-        if (e > worst) worst = e;
-        if (fabs(dg[r]) > cmax) cmax = fabs(dg[r]);
-        CHECK(type[r] == 0); /* bilateral */
-    }
+    double worst, cmax;
+    fd_last_rows(w, 5, -5.0, 6, 0, &worst, &cmax); /* the 2 attachments' rows are the last 6, bilateral */
     printf("  attachment rows: worst relative FD error %.2g (largest directional derivative %.3g m)\n", worst, cmax);
     CHECK(worst < 1e-5);
     CHECK(cmax > 1e-4); /* the rows move with v */
-    free(v); free(dv); free(vp); free(vm); free(lam); free(dl); free(g); free(dg); free(gp); free(gm); free(tmp);
-    free(wf); free(type);
     box_mesh_free(&b);
     mo_world_destroy(w);
     group_end("attachment rows: Jacobian vs finite differences");
@@ -1029,48 +1040,13 @@ static void test_surface_fd(void)
     CHECK(mo_step_predict(w) == 0);
     CHECK(mo_step_collide(w) == 0);
     int nsc = mo_fem_surface_contacts(w, NULL);
-    mo_problem p;
-    CHECK(mo_step_assemble(w, &p) == 0);
-    int n = p.n, m = p.m + mo_fem_newton_rows(w, NULL), nc = w->ncontacts;
-    mo_newton_settings ns = mo_world_solver(w).newton;
-    uint64_t seed = 9;
-    double *v = calloc((size_t)n, sizeof(double)), *dv = calloc((size_t)n, sizeof(double));
-    double *vp = calloc((size_t)n, sizeof(double)), *vm = calloc((size_t)n, sizeof(double));
-    double *lam = calloc((size_t)m, sizeof(double)), *dl = calloc((size_t)m, sizeof(double));
-    double *g = calloc((size_t)m, sizeof(double)), *dg = calloc((size_t)m, sizeof(double));
-    double *gp = calloc((size_t)m, sizeof(double)), *gm = calloc((size_t)m, sizeof(double));
-    double *tmp = calloc((size_t)m, sizeof(double)), *wf = calloc((size_t)(m + nc) + 1, sizeof(double));
-    uint8_t *type = calloc((size_t)m, 1);
-    for (int i = 0; i < n; i++) {
-        v[i] = (i >= 3 && i < 6) ? 0.0 : sm64_uniform(&seed, -0.3, 0.3);
-        dv[i] = sm64_uniform(&seed, -1, 1);
-    }
-    for (int r = 0; r < m; r++) {
-        lam[r] = sm64_uniform(&seed, 0, 5);
-        dl[r] = sm64_uniform(&seed, -1, 1);
-    }
-    CHECK(mo_newton_probe(w, &p, &ns, v, lam, dv, dl, NULL, wf, g, dg, type) == 0);
-    const double d = 1e-6;
-    for (int i = 0; i < n; i++) { vp[i] = v[i] + d * dv[i]; vm[i] = v[i] - d * dv[i]; }
-    for (int r = 0; r < m; r++) lam[r] += d * dl[r];
-    CHECK(mo_newton_probe(w, &p, &ns, vp, lam, dv, dl, wf, NULL, gp, tmp, type) == 0);
-    for (int r = 0; r < m; r++) lam[r] -= 2 * d * dl[r];
-    CHECK(mo_newton_probe(w, &p, &ns, vm, lam, dv, dl, wf, NULL, gm, tmp, type) == 0);
-    double worst = 0.0, cmax = 0.0;
-    for (int r = m - nsc; r < m; r++) {
-        double fd = (gp[r] - gm[r]) / (2 * d);
-        double e = fabs(fd - dg[r]) / (fabs(dg[r]) + 1e-3 * (1.0 + fabs(dg[r])));
-        if (e > worst) worst = e;
-        if (fabs(dg[r]) > cmax) cmax = fabs(dg[r]);
-        CHECK(type[r] == 1); /* NCP */
-    }
+    double worst, cmax;
+    fd_last_rows(w, 9, 0.0, nsc, 1, &worst, &cmax); /* the vertex-triangle rows are the last nsc, NCP */
     printf("  %d vertex-triangle rows: worst relative FD error %.2g (largest directional derivative %.3g)\n", nsc, worst,
            cmax);
     CHECK(nsc >= 1);
     CHECK(worst < 1e-5);
     CHECK(cmax > 1e-4);
-    free(v); free(dv); free(vp); free(vm); free(lam); free(dl); free(g); free(dg); free(gp); free(gm); free(tmp);
-    free(wf); free(type);
     box_mesh_free(&b);
     mo_world_destroy(w);
     group_end("vertex-triangle rows: Jacobian vs finite differences");
