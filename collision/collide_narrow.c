@@ -64,6 +64,7 @@ static const double k_edge_rel = 0.05;   /* an edge axis must beat the face axis
 static const double k_abs_rel = 1e-4;    /* absolute axis tolerance, times the smallest half extent */
 static const double k_slop_rel = 5e-5;   /* reference face grown by this times (hu + hv) when clipping */
 static const double k_tie_rel = 1e-3;    /* relative near-tie in the point reduction */
+static const double k_edge_face_cos2 = 1.0 - 1e-4; /* edge axis within 0.57 deg of a face normal: never the contact axis */
 
 static const int k_next[3] = {1, 2, 0};
 
@@ -709,6 +710,13 @@ static int collide_box_box(const mo_cl_object *oa, const mo_cl_object *ob, doubl
             double s = (fabs(proj) - (ra + rb)) / sqrt(len2);
             if (!(s <= margin))
                 return 0;
+            /* a_i x b_j along a face normal (a's: C_i1j, C_i2j; b's: C_ij1, C_ij2, over its length):
+               an edge lying on a face, whose face contact gives the whole line; as the edge
+               contact it would be one point at an end of it, which a tilt of 1e-4 rad could pick */
+            double cmax = fmax(fmax(C[i1][j] * C[i1][j], C[i2][j] * C[i2][j]),
+                               fmax(C[i][j1] * C[i][j1], C[i][j2] * C[i][j2]));
+            if (cmax > k_edge_face_cos2 * len2)
+                continue;
             if (s > sep_e) {
                 sep_e = s;
                 edge_i = i;

@@ -480,6 +480,47 @@ static void test_box_box_edge(void)
     CHECK_VEC(c[0].normal, 0, 0, 1, 1e-12);
 }
 
+/* an edge of one box lying across the face of another, the face tilted (0.04 rad about y) and
+   twisted by a hair (phi about x): the contact is the face's (points at both ends of the edge,
+   spread across the face), never the single edge/edge point at one end that a twist of 1e-4 rad
+   used to select (beam.lua: a kinematic pusher's bottom edge on a beam link; the one point
+   twisted the link about x, and the twist grew step after step) */
+static void test_box_edge_on_face(void)
+{
+    mo_cl_contact c[MO_CL_MAX_POINTS];
+    static const double twists[] = {0.0, 1e-4, 2e-4, -3e-4, 1e-3, 5e-3};
+    const double th = 0.04, d = 1e-7, margin = 0.005;
+    for (int k = 0; k < 6; k++) {
+        double Rx[9], Ry[9], R[9];
+        mat_axis_angle(1, 0, 0, twists[k], Rx);
+        mat_axis_angle(0, 1, 0, th, Ry);
+        mat_mul(Rx, Ry, R);
+        /* a: the pusher, axis-aligned; its bottom edge at x = -0.04 runs along y */
+        mo_cl_object a = make_box(0, 0, 0, 0.04, 0.1, 0.05, NULL);
+        /* b: the link below, its top face through that edge, d deep at y = 0 */
+        double n[3] = {R[2], R[5], R[8]}; /* b's local z in the world */
+        double zc = -0.05 - (0.01 + d + 0.04 * n[0]) / n[2];
+        mo_cl_object b = make_box(0, 0, zc, 0.05, 0.03, 0.01, R);
+        int cnt = mo_cl_collide(&a, 0, &b, 1, margin, c);
+        CHECK(cnt >= 2);
+        double ymin = 1, ymax = -1, gmin = 1;
+        for (int i = 0; i < cnt; i++) {
+            double ym = 0.5 * (c[i].point_a[1] + c[i].point_b[1]);
+            if (c[i].gap < 1e-5) { /* the touching line */
+                ymin = fmin(ymin, ym);
+                ymax = fmax(ymax, ym);
+            }
+            gmin = fmin(gmin, c[i].gap);
+            /* the normal is a face's: b's top face normal (from a to b: -n) or a's bottom one */
+            CHECK(c[i].normal[0] * -n[0] + c[i].normal[1] * -n[1] + c[i].normal[2] * -n[2] > 1.0 - 1e-12 ||
+                  -c[i].normal[2] > 1.0 - 1e-12);
+        }
+        CHECK(ymin < -0.029 && ymax > 0.029); /* both ends of the edge on b's face */
+        CHECK_NEAR(gmin, -d - fabs(twists[k]) * 0.03, 2e-6);
+        check_contacts(c, cnt, &a, 0, &b, 1, margin, 1e-9, "edge on face");
+    }
+}
+
 /* ---- argument order ---- */
 
 /* collide(a, b) and collide(b, a): same contacts up to order, normals
@@ -1120,6 +1161,7 @@ int main(void)
     test_sphere_box();
     test_box_box_face();
     test_box_box_edge();
+    test_box_edge_on_face();
     test_swap_order();
     test_feature_stability();
     test_aabb();
