@@ -506,7 +506,7 @@ static void test_box_edge_on_face(void)
         double ymin = 1, ymax = -1, gmin = 1;
         for (int i = 0; i < cnt; i++) {
             double ym = 0.5 * (c[i].point_a[1] + c[i].point_b[1]);
-            if (c[i].gap < 1e-5) { /* the touching line */
+            if (c[i].gap < fabs(twists[k]) * 0.03 + 1e-5) { /* the touching line (the far edge is 3.2 mm off) */
                 ymin = fmin(ymin, ym);
                 ymax = fmax(ymax, ym);
             }
@@ -517,7 +517,8 @@ static void test_box_edge_on_face(void)
         }
         CHECK(ymin < -0.029 && ymax > 0.029); /* both ends of the edge on b's face */
         CHECK_NEAR(gmin, -d - fabs(twists[k]) * 0.03, 2e-6);
-        check_contacts(c, cnt, &a, 0, &b, 1, margin, 1e-9, "edge on face");
+        /* points on the reference face's border lie up to the clip slop outside it: 5e-5 (hu + hv) = 4e-6 */
+        check_contacts(c, cnt, &a, 0, &b, 1, margin, 5e-6, "edge on face");
     }
 }
 
