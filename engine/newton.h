@@ -36,6 +36,12 @@ typedef struct mo_newton_system {
     const uint8_t *mask;       /* (m) 1 = row zeroed */
     const double *cd;          /* (m) C_ii (+ delta) */
     const double *diag;        /* (m) A_ii */
+    /* the mass blocks, for MO_NEWTON_CHOLESKY's primal form (NULL odof: Schur form only) */
+    int nown;
+    const int *odof, *ondof;   /* (nown) first DOF and DOF count (3 or 6) of each owner */
+    const double *oim;         /* (nown) inverse mass */
+    const double *mrot;        /* (9 nown) world inertia of 6-DOF owners (zero when singular) */
+    const double *msc;         /* (n) M~^-1 = msc M^-1 (the geometric stiffness on particle DOFs) */
 } mo_newton_system;
 
 /* y = A x; work holds n doubles */
@@ -52,9 +58,15 @@ size_t mo_newton_linear_scratch(int n, int m);
 int mo_newton_linear_solve(const mo_newton_system *s, const mo_newton_settings *ns, const double *b, double *x,
                            double *scratch, double *hist, double *rel);
 
-/* MO_NEWTON_CHOLESKY (solver_newton_chol.c): assembles A's upper triangle and
- * solves A x = b with CHOLMOD. 0 solved; 1 A not positive definite; -1 out of
- * memory or no CHOLMOD in this build. work is unused (n doubles). */
+/* MO_NEWTON_CHOLESKY (solver_newton_chol.c): solves A x = b with CHOLMOD, in
+ * the Schur form (A's upper triangle assembled) or the primal one (the n x n
+ * K = M~ + h^2 Jm^T D^-1 Jm, D = diag(cd); Woodbury), whichever has fewer
+ * entries when both apply (form: 0 that choice, 1 Schur, 2 primal). 0 solved;
+ * 1 not positive definite; -1 out of memory, no CHOLMOD in this build, or the
+ * forced primal form not applicable. work: n doubles. *used (may be NULL) gets
+ * the form used (1 or 2). */
+int mo_newton_cholesky_form(const mo_newton_system *s, const double *b, double *x, double *work, int form,
+                            int *used);
 int mo_newton_cholesky(const mo_newton_system *s, const double *b, double *x, double *work);
 
 /* ---- probe (tests) ---- */

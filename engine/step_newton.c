@@ -605,7 +605,9 @@ int mo_step_newton(mo_world *w, const mo_problem *p)
     for (int r = 0; r < s.mp; r++) s.lam[r] = ss->warm_start && isfinite(gam[r]) ? gam[r] / h : 0.0;
     if (m > s.mp) mo_fem_newton_lambda_get(w, ss->warm_start, s.lam + s.mp); /* FEM rows (issue 7) */
 
-    mo_newton_system sys = {n, m, w->def.threads, h, s.rp, s.col, s.val, s.wval, s.mask, s.cd, s.adiag};
+    mo_newton_system sys = {n, m, w->def.threads, h, s.rp, s.col, s.val, s.wval, s.mask, s.cd, s.adiag,
+                            s.nown, (const int *)w->owner_dof.p, (const int *)w->owner_ndof.p,
+                            (const double *)w->owner_inv_mass.p, s.mblk, s.msc};
     int it = 0, lin_total = 0, lcount = 0;
     double res = 0.0;
     bool converged = false;

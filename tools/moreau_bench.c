@@ -42,6 +42,7 @@
 #include <moreau/scene.h>
 
 #include "bench_table2.h"
+#include "bench_cantilever.h"
 #include "scenes_builtin.h"
 #include "svgplot.h"
 
@@ -84,6 +85,8 @@ static void usage(FILE *f)
             "  --progress / --quiet\n"
             "\n");
     bench_table2_usage(f);
+    fprintf(f, "\n");
+    bench_cantilever_usage(f);
 }
 
 /* ---- small helpers ---- */
@@ -859,7 +862,8 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "convergence")) return bench_convergence(argc - 2, argv + 2);
     if (!strcmp(argv[1], "scenes")) return bench_scenes(argc - 2, argv + 2);
     if (!strcmp(argv[1], "table2")) return bench_table2(argc - 2, argv + 2);
-    fprintf(stderr, "moreau-bench: unknown benchmark '%s' (fclib, convergence, scenes, table2)\n", argv[1]);
+    if (!strcmp(argv[1], "cantilever")) return bench_cantilever(argc - 2, argv + 2);
+    fprintf(stderr, "moreau-bench: unknown benchmark '%s' (fclib, convergence, scenes, table2, cantilever)\n", argv[1]);
     usage(stderr);
     return 2;
 }
