@@ -52,6 +52,22 @@ static void box_mesh_make(box_mesh *b, int nx, int ny, int nz, mo_vec3 o, mo_vec
                 }
 }
 
+/* the mesh definition of b with one material (copied by mo_fem_mesh_create) and nfixed fixed nodes
+   (fixed may be NULL when nfixed is 0) */
+static mo_fem_mesh_def box_mesh_def(const box_mesh *b, const mo_fem_material_def *mat, const int *fixed, int nfixed)
+{
+    mo_fem_mesh_def d = mo_default_fem_mesh_def();
+    d.nodes = b->nodes;
+    d.node_count = b->nn;
+    d.tets = b->tets;
+    d.tet_count = b->nt;
+    d.materials = mat;
+    d.material_count = 1;
+    d.fixed_nodes = fixed;
+    d.fixed_count = nfixed;
+    return d;
+}
+
 static void box_mesh_free(box_mesh *b)
 {
     free(b->nodes);

@@ -218,22 +218,11 @@ static void run(mo_fem_model model, double s, fd_result *res)
     wd.gravity = (mo_vec3){0, 0, 0};
     wd.time_step = H;
     wd.solver.kind = MO_SOLVER_NEWTON;
-    mo_world *w = NULL;
-    char err[256];
-    if (mo_world_create(&wd, &w, err, sizeof err) != MO_OK) {
-        fprintf(stderr, "world: %s\n", err);
-        exit(1);
-    }
+    mo_world *w = world_or_exit(&wd, "world: ", 1);
     box_mesh b;
     box_mesh_make(&b, 2, 2, 1, (mo_vec3){0, 0, 0}, (mo_vec3){0.2, 0.2, 0.1});
     mo_fem_material_def mat = {YOUNG, NU, 1000.0, model};
-    mo_fem_mesh_def d = mo_default_fem_mesh_def();
-    d.nodes = b.nodes;
-    d.node_count = b.nn;
-    d.tets = b.tets;
-    d.tet_count = b.nt;
-    d.materials = &mat;
-    d.material_count = 1;
+    mo_fem_mesh_def d = box_mesh_def(&b, &mat, NULL, 0);
     /* activations: a third of the elements inflated by 30 %, a third shrunk by 20 % */
     double *act = malloc((size_t)b.nt * sizeof(double));
     for (int t = 0; t < b.nt; t++) act[t] = t % 3 == 0 ? 0.3 : (t % 3 == 1 ? -0.2 : 0.0);

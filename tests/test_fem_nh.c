@@ -47,13 +47,7 @@ static mo_fem_mesh_id cube(mo_world *w, box_mesh *b, mo_fem_model model, double 
 {
     box_mesh_make(b, 2, 2, 2, (mo_vec3){-0.1, -0.1, z0}, (mo_vec3){0.2, 0.2, 0.2});
     mo_fem_material_def mat = {1e6, 0.3, 500.0, model};
-    mo_fem_mesh_def d = mo_default_fem_mesh_def();
-    d.nodes = b->nodes;
-    d.node_count = b->nn;
-    d.tets = b->tets;
-    d.tet_count = b->nt;
-    d.materials = &mat;
-    d.material_count = 1;
+    mo_fem_mesh_def d = box_mesh_def(b, &mat, NULL, 0);
     d.velocity = vel;
     mo_fem_mesh_id id;
     CHECK(mo_fem_mesh_create(w, &d, &id) == MO_OK);

@@ -108,16 +108,8 @@ static double extension_volume_ratio(mo_fem_model model, double *secs)
             fixed[nf] = n1;
             axes[nf++] = 4;
         }
-    mo_fem_mesh_def d = mo_default_fem_mesh_def();
-    d.nodes = b.nodes;
-    d.node_count = b.nn;
-    d.tets = b.tets;
-    d.tet_count = b.nt;
-    d.materials = &mat;
-    d.material_count = 1;
-    d.fixed_nodes = fixed;
+    mo_fem_mesh_def d = box_mesh_def(&b, &mat, fixed, nf);
     d.fixed_axes = axes;
-    d.fixed_count = nf;
     mo_fem_mesh_id id;
     CHECK(mo_fem_mesh_create(w, &d, &id) == MO_OK);
     const double T = 1.0, v = 0.4 / T;
@@ -172,15 +164,7 @@ static double cantilever_tip(int nx, int nyz, double *secs, int *nt)
     int *fixed = (int *)malloc((size_t)b.nn * sizeof(int)), nf = 0;
     for (int k = 0; k <= nyz; k++)
         for (int j = 0; j <= nyz; j++) fixed[nf++] = node_index(&b, 0, j, k);
-    mo_fem_mesh_def d = mo_default_fem_mesh_def();
-    d.nodes = b.nodes;
-    d.node_count = b.nn;
-    d.tets = b.tets;
-    d.tet_count = b.nt;
-    d.materials = &mat;
-    d.material_count = 1;
-    d.fixed_nodes = fixed;
-    d.fixed_count = nf;
+    mo_fem_mesh_def d = box_mesh_def(&b, &mat, fixed, nf);
     mo_fem_mesh_id id;
     CHECK(mo_fem_mesh_create(w, &d, &id) == MO_OK);
     /* implicit Euler with h = 0.05 s (about 4 steps per period of the first mode) damps to the static sag */

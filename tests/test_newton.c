@@ -866,15 +866,7 @@ static void test_cholesky_primal(void)
         mo_fem_material_def mat = {1e8, 0.3, 1000.0, MO_FEM_COROTATIONAL};
         int fixed[4] = {node_index(&bm, 0, 0, 0), node_index(&bm, 0, 1, 0), node_index(&bm, 0, 0, 1),
                         node_index(&bm, 0, 1, 1)};
-        mo_fem_mesh_def fd = mo_default_fem_mesh_def();
-        fd.nodes = bm.nodes;
-        fd.node_count = bm.nn;
-        fd.tets = bm.tets;
-        fd.tet_count = bm.nt;
-        fd.materials = &mat;
-        fd.material_count = 1;
-        fd.fixed_nodes = fixed;
-        fd.fixed_count = 4;
+        mo_fem_mesh_def fd = box_mesh_def(&bm, &mat, fixed, 4);
         mo_fem_mesh_id id;
         CHECK(mo_fem_mesh_create(w, &fd, &id) == MO_OK);
         mo_world_step(w);

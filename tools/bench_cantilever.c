@@ -76,15 +76,7 @@ static cant_run run_mesh(int nx, int n, int iterations, int cholesky)
     int *fixed = (int *)malloc(sizeof(int) * (size_t)((n + 1) * (n + 1))), nf = 0;
     for (int k = 0; k <= n; k++)
         for (int j = 0; j <= n; j++) fixed[nf++] = node_index(&b, 0, j, k);
-    mo_fem_mesh_def fd = mo_default_fem_mesh_def();
-    fd.nodes = b.nodes;
-    fd.node_count = b.nn;
-    fd.tets = b.tets;
-    fd.tet_count = b.nt;
-    fd.materials = &mat;
-    fd.material_count = 1;
-    fd.fixed_nodes = fixed;
-    fd.fixed_count = nf;
+    mo_fem_mesh_def fd = box_mesh_def(&b, &mat, fixed, nf);
     mo_fem_mesh_id id;
     double t0 = now_s(), prev = 0.0;
     if (mo_fem_mesh_create(w, &fd, &id) != MO_OK) {
