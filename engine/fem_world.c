@@ -51,6 +51,7 @@
 #include "fem_internal.h"
 #include "moreau/tetmesh.h"
 #include "newton.h" /* MO_NROW_* row types */
+#include "../collision/collide_internal.h" /* mo_cl_collide_triangle */
 
 static const double SQ3 = 1.7320508075688772, SQ2 = 1.4142135623730951, SQ6 = 2.449489742783178;
 
@@ -75,22 +76,32 @@ typedef struct fem_attach {
     bool have_lam;
 } fem_attach;
 
-/* A rigid shape's vertex against a boundary triangle of a mesh (this step's,
- * found by mo_fem_collide_surfaces in the collide stage): one unilateral row
- * C = n . (p+ - s+) >= 0, with n the triangle's outward unit normal at the
- * start of the step (held fixed, as the contacts' normals are), p+ the
- * vertex carried by its body, s+ = sum b_i x_i+ the point of the triangle
- * under the vertex (barycentric weights b fixed). Frictionless. */
+/* A point of a rigid shape against a boundary triangle of a mesh (this
+ * step's, found by mo_fem_collide_surfaces in the collide stage): one
+ * unilateral row C = n . (p+ - s+) - rad >= 0, with n the triangle's outward
+ * unit normal at the start of the step (held fixed, as the contacts' normals
+ * are), p+ the point carried by its body, s+ = sum b_i x_i+ the point of the
+ * triangle under it (barycentric weights b fixed), and two friction rows
+ * t_k . (v_p+ - sum b_i v_i+) + W lambda_k = 0 along a fixed basis t1, t2 of
+ * the plane normal to n (step_newton.c's fixed point on W, mu the combination
+ * sqrt(mu_mesh mu_shape) the collide stage uses for every contact). The point
+ * is a vertex of a box or hull or the centre of a sphere or capsule cap
+ * (vertex >= 0), or a contact point of the collision layer's convex/triangle
+ * routine (vertex = -1, feat its feature id on that triangle): see
+ * mo_fem_collide_surfaces. */
 typedef struct fem_scontact {
     int mesh;               /* mesh slot */
     int tri;                /* boundary triangle */
     int node[3];            /* its nodes */
     double b[3];            /* barycentric weights of the point under the vertex */
-    int body, shape, vertex;/* body and shape slots, vertex index in the shape */
-    double r[3];            /* the vertex (a sphere's or capsule cap's centre) in the body frame */
-    double rad;             /* 0 for a vertex, the radius of a sphere or capsule cap */
+    int body, shape, vertex;/* body and shape slots, vertex index in the shape (-1: a collision-layer point) */
+    uint32_t feat;          /* the layer's feature id on this triangle (vertex = -1) */
+    double r[3];            /* the point (a sphere's or capsule's core point) in the body frame */
+    double rad;             /* 0 for a surface point, the radius of a sphere or capsule */
     double n[3];            /* outward normal of the triangle (world) */
-    double lam;             /* force (N): warm start in, result out */
+    double t1[3], t2[3];    /* friction directions: a fixed basis of the plane normal to n */
+    double mu;              /* friction coefficient */
+    double lam[3];          /* normal and friction forces (N): warm start in, result out */
 } fem_scontact;
 
 typedef struct fem_ext {
@@ -747,6 +758,107 @@ static bool point_in_mesh(const mo_world *w, const fem_mesh *m, const double *p)
     return false;
 }
 
+/* appends a surface contact (NULL when out of memory), its warm start from the previous step's
+ * list: the same vertex (or the same layer feature on the same triangle) of the same shape on the
+ * same mesh, its friction force projected on this step's tangents */
+static fem_scontact *sc_push(mo_world *w, fem_ext *fx, const fem_mesh *m, int mi, int tri, const double *bb,
+                             const double *bn, int sh, int vertex, uint32_t feat, const double *p, double rad)
+{
+    if (fx->nsc == fx->sc_cap) {
+        int cap = fx->sc_cap ? 2 * fx->sc_cap : 64;
+        fem_scontact *ns = (fem_scontact *)realloc(fx->sc, (size_t)cap * sizeof *ns);
+        if (!ns) return NULL;
+        fx->sc = ns;
+        fx->sc_cap = cap;
+    }
+    const mo_shape *S = &w->shapes[sh];
+    const mo_body *B = &w->bodies[S->body];
+    fem_scontact *k = &fx->sc[fx->nsc++];
+    k->mesh = mi;
+    k->tri = tri;
+    for (int c = 0; c < 3; c++) k->node[c] = m->tris[3 * tri + c];
+    memcpy(k->b, bb, 3 * sizeof(double));
+    k->body = S->body;
+    k->shape = sh;
+    k->vertex = vertex;
+    k->feat = feat;
+    k->rad = rad;
+    mo_v3_copy(k->n, bn);
+    mo_v3_basis(k->n, k->t1, k->t2);
+    /* the collide stage's rule for every contact: sqrt(mu_a mu_b); the mesh's friction is its nodes' */
+    double mf = w->particles[m->node_part[m->tris[3 * tri]]].friction;
+    k->mu = sqrt(mf * S->friction);
+    double d[3], qc[4];
+    mo_v3_sub(d, p, B->k.x);
+    mo_q_conj(qc, B->k.q);
+    mo_q_rotate(k->r, qc, d);
+    k->lam[0] = k->lam[1] = k->lam[2] = 0.0;
+    for (int j = 0; j < fx->nsc_prev; j++) {
+        const fem_scontact *o = &fx->sc_prev[j];
+        if (o->mesh != mi || o->shape != sh || o->vertex != vertex) continue;
+        if (vertex < 0 && (o->tri != tri || o->feat != feat)) continue;
+        double f[3];
+        mo_v3_scale(f, o->t1, o->lam[1]);
+        mo_v3_axpy(f, o->lam[2], o->t2);
+        k->lam[0] = o->lam[0];
+        k->lam[1] = mo_v3_dot(f, k->t1);
+        k->lam[2] = mo_v3_dot(f, k->t2);
+        break;
+    }
+    return k;
+}
+
+/* whether contacts k0.. (one shape's on one mesh) already have a row at world point p of body slot
+ * body (within 1e-4 of the triangle's longest edge lmax, in the body frame) */
+static bool sc_dup(const mo_world *w, const fem_ext *fx, int k0, int body, const double *p, double lmax)
+{
+    double rl[3], qc[4], dp[3];
+    mo_v3_sub(dp, p, w->bodies[body].k.x);
+    mo_q_conj(qc, w->bodies[body].k.q);
+    mo_q_rotate(rl, qc, dp);
+    for (int j = k0; j < fx->nsc; j++) {
+        double dd[3];
+        mo_v3_sub(dd, fx->sc[j].r, rl);
+        if (mo_v3_dot(dd, dd) <= 1e-8 * lmax * lmax) return true;
+    }
+    return false;
+}
+
+/* the barycentric weights of p's projection on triangle tr along its normal, its outward unit
+ * normal and its longest edge; false for a degenerate triangle or a projection outside it (a
+ * weight below -tol, the weights then clamped: a vertex on an edge or a vertex may have a weight
+ * -1e-17 by rounding, tol 1e-9; the collision layer clips a feature against the triangle's side
+ * planes grown by its slop, 5e-5 of a quarter of the perimeter, tol 1e-3) */
+static bool tri_project(const mo_world *w, const fem_mesh *m, int tr, const double *v, double tol, double *d_out,
+                        double *bb, double *bn, double *lmax)
+{
+    const double *a = w->particles[m->node_part[m->tris[3 * tr]]].x;
+    const double *b = w->particles[m->node_part[m->tris[3 * tr + 1]]].x;
+    const double *c = w->particles[m->node_part[m->tris[3 * tr + 2]]].x;
+    double e1[3], e2[3], e3[3], nrm[3], av[3];
+    mo_v3_sub(e1, b, a);
+    mo_v3_sub(e2, c, a);
+    mo_v3_sub(e3, c, b);
+    mo_v3_cross(nrm, e1, e2);
+    double a2 = mo_v3_dot(nrm, nrm);
+    if (!(a2 > 0.0)) return false;
+    mo_v3_sub(av, v, a);
+    *d_out = mo_v3_dot(av, nrm) / sqrt(a2);
+    *lmax = sqrt(fmax(mo_v3_dot(e1, e1), fmax(mo_v3_dot(e2, e2), mo_v3_dot(e3, e3))));
+    double cr[3], w1, w2;
+    mo_v3_cross(cr, av, e2);
+    w1 = mo_v3_dot(cr, nrm) / a2;
+    mo_v3_cross(cr, e1, av);
+    w2 = mo_v3_dot(cr, nrm) / a2;
+    double w0 = 1.0 - w1 - w2;
+    if (w0 < -tol || w1 < -tol || w2 < -tol) return false;
+    w0 = fmax(w0, 0.0), w1 = fmax(w1, 0.0), w2 = fmax(w2, 0.0);
+    double ws = w0 + w1 + w2;
+    bb[0] = w0 / ws, bb[1] = w1 / ws, bb[2] = w2 / ws;
+    mo_v3_scale(bn, nrm, 1.0 / sqrt(a2));
+    return true;
+}
+
 int mo_fem_collide_surfaces(mo_world *w)
 {
     fem_ext *fx = (fem_ext *)w->fem;
@@ -781,9 +893,11 @@ int mo_fem_collide_surfaces(mo_world *w)
         for (int sh = 0; sh < w->shape_count; sh++) {
             const mo_shape *S = &w->shapes[sh];
             if (!S->alive || (S->type != MO_SHAPE_BOX && S->type != MO_SHAPE_CONVEX_HULL && S->type != MO_SHAPE_SPHERE &&
-                              S->type != MO_SHAPE_CAPSULE))
+                              S->type != MO_SHAPE_CAPSULE && S->type != MO_SHAPE_CYLINDER))
                 continue;
             if (mo_fem_attached_to(w, mi, S->body)) continue;
+            const int k0 = fx->nsc; /* this shape's contacts on this mesh start here */
+            /* 1. vertices (box and hull corners, sphere and capsule-cap centres) */
             int need = S->type == MO_SHAPE_BOX ? 8 : S->type == MO_SHAPE_CONVEX_HULL ? (S->hull ? S->hull->nverts : 0) : 2;
             if (need > vcap) {
                 double *nv = (double *)realloc(vb, (size_t)need * 3 * sizeof(double));
@@ -793,7 +907,6 @@ int mo_fem_collide_surfaces(mo_world *w)
             }
             double rad;
             int nv = shape_vertices(w, sh, vb, vcap, &rad);
-            const mo_body *B = &w->bodies[S->body];
             for (int vi = 0; vi < nv; vi++) {
                 const double *v = vb + 3 * vi;
                 if (v[0] < lo[0] - rad || v[1] < lo[1] - rad || v[2] < lo[2] - rad || v[0] > hi[0] + rad ||
@@ -806,65 +919,140 @@ int mo_fem_collide_surfaces(mo_world *w)
                 int best = -1;
                 double bd = INFINITY, bn[3] = {0, 0, 0}, bb[3] = {0, 0, 0};
                 for (int tr = 0; tr < m->ntris; tr++) {
-                    const double *a = w->particles[m->node_part[m->tris[3 * tr]]].x;
-                    const double *b = w->particles[m->node_part[m->tris[3 * tr + 1]]].x;
-                    const double *c = w->particles[m->node_part[m->tris[3 * tr + 2]]].x;
-                    double e1[3], e2[3], e3[3], nrm[3], av[3];
-                    mo_v3_sub(e1, b, a);
-                    mo_v3_sub(e2, c, a);
-                    mo_v3_sub(e3, c, b);
-                    mo_v3_cross(nrm, e1, e2);
-                    double a2 = mo_v3_dot(nrm, nrm);
-                    if (!(a2 > 0.0)) continue;
-                    mo_v3_sub(av, v, a);
-                    double d = mo_v3_dot(av, nrm) / sqrt(a2);
-                    double lmax = sqrt(fmax(mo_v3_dot(e1, e1), fmax(mo_v3_dot(e2, e2), mo_v3_dot(e3, e3))));
+                    double d, lmax, tb[3], tn[3];
+                    if (!tri_project(w, m, tr, v, 1e-9, &d, tb, tn, &lmax)) continue;
                     if (inside ? (d > 0.0 || d < -lmax) : (d < 0.0 || d - rad > margin)) continue;
                     if (fabs(d) >= fabs(bd)) continue;
-                    /* barycentric weights of the projection: areas against n */
-                    double cr[3], w1, w2;
-                    mo_v3_cross(cr, av, e2);
-                    w1 = mo_v3_dot(cr, nrm) / a2;
-                    mo_v3_cross(cr, e1, av);
-                    w2 = mo_v3_dot(cr, nrm) / a2;
-                    double w0 = 1.0 - w1 - w2;
-                    /* on an edge (or a vertex) rounding may make a weight -1e-17: accept to 1e-9, then clamp */
-                    if (w0 < -1e-9 || w1 < -1e-9 || w2 < -1e-9) continue;
-                    w0 = fmax(w0, 0.0), w1 = fmax(w1, 0.0), w2 = fmax(w2, 0.0);
-                    double ws = w0 + w1 + w2;
                     best = tr;
                     bd = d;
-                    mo_v3_scale(bn, nrm, 1.0 / sqrt(a2));
-                    bb[0] = w0 / ws, bb[1] = w1 / ws, bb[2] = w2 / ws;
+                    mo_v3_copy(bn, tn);
+                    mo_v3_copy(bb, tb);
                 }
                 if (best < 0) continue;
-                if (fx->nsc == fx->sc_cap) {
-                    int cap = fx->sc_cap ? 2 * fx->sc_cap : 64;
-                    fem_scontact *ns = (fem_scontact *)realloc(fx->sc, (size_t)cap * sizeof *ns);
-                    if (!ns) { free(vb); return -1; }
-                    fx->sc = ns;
-                    fx->sc_cap = cap;
-                }
-                fem_scontact *k = &fx->sc[fx->nsc++];
-                k->mesh = mi;
-                k->tri = best;
-                for (int c = 0; c < 3; c++) k->node[c] = m->tris[3 * best + c];
-                memcpy(k->b, bb, sizeof bb);
-                k->body = S->body;
-                k->shape = sh;
-                k->vertex = vi;
-                k->rad = rad;
-                mo_v3_copy(k->n, bn);
-                double d[3], qc[4];
-                mo_v3_sub(d, v, B->k.x);
-                mo_q_conj(qc, B->k.q);
-                mo_q_rotate(k->r, qc, d);
-                k->lam = 0.0;
-                for (int j = 0; j < fx->nsc_prev; j++) /* the same vertex on the same mesh last step */
-                    if (fx->sc_prev[j].mesh == mi && fx->sc_prev[j].shape == sh && fx->sc_prev[j].vertex == vi) {
-                        k->lam = fx->sc_prev[j].lam;
-                        break;
+                if (!sc_push(w, fx, m, mi, best, bb, bn, sh, vi, 0u, v, rad)) { free(vb); return -1; }
+            }
+            /* 2. boxes and hulls: their edges where they cross the walls of a triangle's prism (the
+               planes through its edges along its normal). A convex polytope's lowest point along -n over
+               a triangle is a vertex of the polytope (1.), a node of the triangle (the node's particle
+               contact) or such a crossing, so with these the three kinds cover it. Points are taken
+               within the margin above (at most the longest edge below) the triangle; a crossing on an
+               edge shared by two triangles is kept once (below). */
+            if (S->type == MO_SHAPE_BOX || S->type == MO_SHAPE_CONVEX_HULL) {
+                int ne = S->type == MO_SHAPE_BOX ? 12 : S->hull->nedges;
+                double o_cen[3] = {0.0, 0.0, 0.0};
+                for (int vi = 0; vi < nv; vi++) mo_v3_axpy(o_cen, 1.0 / nv, vb + 3 * vi);
+                double slo[3] = {INFINITY, INFINITY, INFINITY}, shi[3] = {-INFINITY, -INFINITY, -INFINITY};
+                for (int vi = 0; vi < nv; vi++)
+                    for (int c = 0; c < 3; c++) {
+                        slo[c] = fmin(slo[c], vb[3 * vi + c] - margin);
+                        shi[c] = fmax(shi[c], vb[3 * vi + c] + margin);
                     }
+                for (int tr = 0; tr < m->ntris; tr++) {
+                    const double *x[3];
+                    bool apart = false;
+                    for (int a = 0; a < 3; a++) x[a] = w->particles[m->node_part[m->tris[3 * tr + a]]].x;
+                    for (int c = 0; c < 3 && !apart; c++)
+                        apart = fmax(x[0][c], fmax(x[1][c], x[2][c])) < slo[c] || fmin(x[0][c], fmin(x[1][c], x[2][c])) > shi[c];
+                    if (apart) continue;
+                    double e1[3], e2[3], tn[3];
+                    mo_v3_sub(e1, x[1], x[0]);
+                    mo_v3_sub(e2, x[2], x[0]);
+                    mo_v3_cross(tn, e1, e2);
+                    double tl = mo_v3_norm(tn);
+                    if (!(tl > 0.0)) continue;
+                    mo_v3_scale(tn, tn, 1.0 / tl);
+                    /* one-sided, as the layer's triangles: the shape's centre in front of the triangle */
+                    double dc[3];
+                    mo_v3_sub(dc, o_cen, x[0]);
+                    if (mo_v3_dot(dc, tn) < 0.0) continue;
+                    for (int ed = 0; ed < ne; ed++) {
+                        int i0, i1;
+                        if (S->type == MO_SHAPE_BOX) { /* corners differing in bit ed / 4 */
+                            int bit = 1 << (ed >> 2), low = ed & 3;
+                            i0 = bit == 1 ? low << 1 : bit == 2 ? (low & 1) | ((low & 2) << 1) : low;
+                            i1 = i0 | bit;
+                        } else {
+                            i0 = S->hull->edges[2 * ed];
+                            i1 = S->hull->edges[2 * ed + 1];
+                        }
+                        const double *p0 = vb + 3 * i0, *p1 = vb + 3 * i1;
+                        for (int side = 0; side < 3; side++) {
+                            /* wall through x[side] -> x[side + 1], containing tn: normal (x1 - x0) x tn */
+                            double ee[3], wn[3], d0[3], d1[3];
+                            mo_v3_sub(ee, x[(side + 1) % 3], x[side]);
+                            mo_v3_cross(wn, ee, tn);
+                            mo_v3_sub(d0, p0, x[side]);
+                            mo_v3_sub(d1, p1, x[side]);
+                            double s0 = mo_v3_dot(d0, wn), s1 = mo_v3_dot(d1, wn), pe[3];
+                            mo_v3_sub(pe, p1, p0);
+                            /* a crossing, not an edge lying in the wall (a bar's bottom edge in the wall
+                               through a side triangle's top edge gave points anywhere along it) */
+                            if ((s0 > 0.0) == (s1 > 0.0) || !(fabs(s0 - s1) > 1e-6 * mo_v3_norm(wn) * mo_v3_norm(pe)))
+                                continue;
+                            double u = s0 / (s0 - s1), q[3];
+                            for (int c = 0; c < 3; c++) q[c] = p0[c] + u * pe[c];
+                            double d, lmax, tb[3], bn[3];
+                            if (!tri_project(w, m, tr, q, 1e-9, &d, tb, bn, &lmax)) continue;
+                            if (d > margin || d < -lmax) continue;
+                            if (sc_dup(w, fx, k0, S->body, q, lmax)) continue;
+                            if (!sc_push(w, fx, m, mi, tr, tb, bn, sh, -1, (uint32_t)(3 * ed + side), q, 0.0)) {
+                                free(vb);
+                                return -1;
+                            }
+                        }
+                    }
+                }
+                continue;
+            }
+            /* 3. capsules and cylinders: the collision layer's convex/triangle routine (collide_convex.c,
+               one-sided triangles) where they cross a triangle between the vertices above (a capsule's
+               side, a cylinder's rim or side), on triangles that hold none of this shape's vertex rows
+               (those already carry this contact), only points that project into their triangle, each a
+               row of the form above on the triangle's normal. (Boxes and hulls through the layer: the
+               points of a face resting flat on coplanar triangles changed from step to step, 1 to 4 per
+               triangle, and a bar lying across the slab rocked and sank by 1.3 mm; hence 2.) A sphere has
+               its centre row on the triangle it projects into and is left to that. */
+            if (S->type == MO_SHAPE_SPHERE) continue;
+            mo_cl_object o;
+            mo_shape_object(w, sh, &o);
+            mo_cl_update_aabb(&o, margin);
+            if (o.aabb_max[0] < lo[0] || o.aabb_max[1] < lo[1] || o.aabb_max[2] < lo[2] || o.aabb_min[0] > hi[0] ||
+                o.aabb_min[1] > hi[1] || o.aabb_min[2] > hi[2])
+                continue;
+            const int k1 = fx->nsc;
+            for (int tr = 0; tr < m->ntris; tr++) {
+                double tw[9];
+                bool apart = false;
+                for (int a = 0; a < 3; a++) mo_v3_copy(tw + 3 * a, w->particles[m->node_part[m->tris[3 * tr + a]]].x);
+                for (int c = 0; c < 3 && !apart; c++) {
+                    double tl = fmin(tw[c], fmin(tw[3 + c], tw[6 + c])), th = fmax(tw[c], fmax(tw[3 + c], tw[6 + c]));
+                    apart = th < o.aabb_min[c] || tl > o.aabb_max[c];
+                }
+                if (apart) continue;
+                bool has_vertex = false;
+                for (int j = k0; j < k1 && !has_vertex; j++) has_vertex = fx->sc[j].tri == tr;
+                if (has_vertex) continue;
+                mo_cl_contact out[MO_CL_MAX_POINTS];
+                int nc = mo_cl_collide_triangle(tw, &o, margin, 0, out);
+                for (int i = 0; i < nc; i++) {
+                    /* the shape's point: point_b on its surface; for a capsule its core point on the axis
+                       (carried exactly by the body while it rolls) with the radius */
+                    double p[3], r = 0.0;
+                    mo_v3_copy(p, out[i].point_b);
+                    if (S->type == MO_SHAPE_CAPSULE) {
+                        r = S->radius + (o.margin > 0.0 ? o.margin : 0.0);
+                        mo_v3_axpy(p, r, out[i].normal);
+                    }
+                    double d, lmax, tb[3], tn[3];
+                    if (!tri_project(w, m, tr, p, 1e-3, &d, tb, tn, &lmax)) continue;
+                    if (d - r > margin || d < -lmax) continue;
+                    /* a point this shape already has a row for (a cap centre on a neighbouring triangle,
+                       or the same point of the layer on the triangle across a shared edge: the layer's
+                       clipping grows a triangle by its slop) would be a second, identical row, and the
+                       Schur system singular along their difference */
+                    if (sc_dup(w, fx, k0, S->body, p, lmax)) continue;
+                    if (!sc_push(w, fx, m, mi, tr, tb, tn, sh, -1, out[i].feature, p, r)) { free(vb); return -1; }
+                }
             }
         }
     }
@@ -880,9 +1068,48 @@ int mo_fem_surface_contacts(const mo_world *w, double *force)
         return 0;
     }
     double f = 0.0;
-    for (int i = 0; i < fx->nsc; i++) f += fx->sc[i].lam;
+    for (int i = 0; i < fx->nsc; i++) f += fx->sc[i].lam[0];
     if (force) *force = f;
     return fx->nsc;
+}
+
+int mo_fem_surface_edge_contacts(const mo_world *w)
+{
+    const fem_ext *fx = (const fem_ext *)w->fem;
+    int n = 0;
+    for (int i = 0; fx && i < fx->nsc; i++) n += fx->sc[i].vertex < 0;
+    return n;
+}
+
+double mo_fem_surface_min_gap(const mo_world *w)
+{
+    const fem_ext *fx = (const fem_ext *)w->fem;
+    double g = INFINITY;
+    for (int i = 0; fx && i < fx->nsc; i++) {
+        const fem_scontact *k = &fx->sc[i];
+        const fem_mesh *m = &fx->base.m[k->mesh];
+        const mo_body *B = &w->bodies[k->body];
+        double p[3];
+        mo_q_rotate(p, B->k.q, k->r);
+        mo_v3_add(p, p, B->k.x);
+        double c = mo_v3_dot(k->n, p) - k->rad;
+        for (int a = 0; a < 3; a++) c -= k->b[a] * mo_v3_dot(k->n, w->particles[m->node_part[k->node[a]]].x);
+        if (c < g) g = c;
+    }
+    return g;
+}
+
+void mo_fem_surface_force(const mo_world *w, int body, double *f)
+{
+    const fem_ext *fx = (const fem_ext *)w->fem;
+    f[0] = f[1] = f[2] = 0.0;
+    for (int i = 0; fx && i < fx->nsc; i++) {
+        const fem_scontact *k = &fx->sc[i];
+        if (k->body != body) continue;
+        mo_v3_axpy(f, k->lam[0], k->n);
+        mo_v3_axpy(f, k->lam[1], k->t1);
+        mo_v3_axpy(f, k->lam[2], k->t2);
+    }
 }
 
 /* ---- the Newton step's rows ---- */
@@ -910,10 +1137,11 @@ int mo_fem_newton_rows(const mo_world *w, int *nnz)
         rows += 3;
         nz += w->bodies[fx->att[i].body].owner >= 0 ? 15 : 3;
     }
-    /* rigid vertices on boundary triangles: 1 row of 9 particle columns, + 6 for a dynamic body */
+    /* rigid points on boundary triangles: 3 rows (normal, 2 friction) of 9 particle columns, + 6 for a
+       dynamic body */
     for (int i = 0; fx && i < fx->nsc; i++) {
-        rows += 1;
-        nz += w->bodies[fx->sc[i].body].owner >= 0 ? 15 : 9;
+        rows += 3;
+        nz += 3 * (w->bodies[fx->sc[i].body].owner >= 0 ? 15 : 9);
     }
     if (nnz) *nnz = nz;
     return rows;
@@ -961,19 +1189,21 @@ void mo_fem_newton_pattern(const mo_world *w, int base, int *row_ptr, int *col)
     for (int i = 0; fx && i < fx->nsc; i++) {
         const fem_scontact *k = &fx->sc[i];
         const fem_mesh *m = &((const fem_world *)fx)->m[k->mesh];
-        for (int a = 0; a < 3; a++) {
-            int d0 = dof[w->particles[m->node_part[k->node[a]]].owner];
-            for (int c = 0; c < 3; c++) col[p++] = d0 + c;
+        for (int q = 0; q < 3; q++) {
+            for (int a = 0; a < 3; a++) {
+                int d0 = dof[w->particles[m->node_part[k->node[a]]].owner];
+                for (int c = 0; c < 3; c++) col[p++] = d0 + c;
+            }
+            int ob = w->bodies[k->body].owner;
+            if (ob >= 0)
+                for (int c = 0; c < 6; c++) col[p++] = dof[ob] + c;
+            row_ptr[++r] = p;
         }
-        int ob = w->bodies[k->body].owner;
-        if (ob >= 0)
-            for (int c = 0; c < 6; c++) col[p++] = dof[ob] + c;
-        row_ptr[++r] = p;
     }
 }
 
 void mo_fem_newton_eval(const mo_world *w, double h, const double *ppx, const double *bpx, const double *bpq,
-                        const int *row_ptr, double *val, double *wval, double *C, double *eps)
+                        const int *row_ptr, double *val, double *wval, double *C, double *eps, double *kin)
 {
     const fem_world *fw = (const fem_world *)w->fem;
     int r = 0;
@@ -1078,37 +1308,46 @@ void mo_fem_newton_eval(const mo_world *w, double h, const double *ppx, const do
             eps[r] = a->eps;
         }
     }
-    /* rigid vertices on boundary triangles: C = n . (p+ - sum b_i x_i+); rows [-b_i n | n, r+ x n] */
-    for (int i = 0; fx && i < fx->nsc; i++, r++) {
+    /* rigid points on boundary triangles: C = n . (p+ - sum b_i x_i+) - rad, rows [-b_i e | e, r+ x e]
+       for e = n (the normal row), t1, t2 (the friction rows: C 0, J v their slip speed; kin: the part of
+       J v from a kinematic body's motion, which is not in v) */
+    for (int i = 0; fx && i < fx->nsc; i++) {
         const fem_scontact *k = &fx->sc[i];
         const fem_mesh *m = &fw->m[k->mesh];
-        double rp[3], pp[3], cn = 0.0;
+        const mo_body *B = &w->bodies[k->body];
+        double rp[3], pp[3];
         mo_q_rotate(rp, bpq + 4 * k->body, k->r);
         mo_v3_add(pp, bpx + 3 * k->body, rp);
-        cn = mo_v3_dot(k->n, pp);
-        int p = row_ptr[r];
-        for (int a = 0; a < 3; a++) {
-            int ps = m->node_part[k->node[a]];
-            cn -= k->b[a] * mo_v3_dot(k->n, ppx + 3 * ps);
-            for (int c = 0; c < 3; c++, p++) {
-                val[p] = -k->b[a] * k->n[c];
-                wval[p] = w->particles[ps].inv_mass * val[p];
+        const int ob = B->owner;
+        const double *dirs[3] = {k->n, k->t1, k->t2};
+        for (int q = 0; q < 3; q++, r++) {
+            const double *e = dirs[q];
+            double cn = mo_v3_dot(e, pp);
+            int p = row_ptr[r];
+            for (int a = 0; a < 3; a++) {
+                int ps = m->node_part[k->node[a]];
+                cn -= k->b[a] * mo_v3_dot(e, ppx + 3 * ps);
+                for (int c = 0; c < 3; c++, p++) {
+                    val[p] = -k->b[a] * e[c];
+                    wval[p] = w->particles[ps].inv_mass * val[p];
+                }
             }
-        }
-        int ob = w->bodies[k->body].owner;
-        if (ob >= 0) {
-            double ang[3], iang[3];
-            mo_v3_cross(ang, rp, k->n);
-            mo_m3_mulv(iang, oiI + 9 * ob, ang);
-            for (int c = 0; c < 3; c++) {
-                val[p + c] = k->n[c];
-                wval[p + c] = oim[ob] * k->n[c];
-                val[p + 3 + c] = ang[c];
-                wval[p + 3 + c] = iang[c];
+            double ang[3];
+            mo_v3_cross(ang, rp, e);
+            if (ob >= 0) {
+                double iang[3];
+                mo_m3_mulv(iang, oiI + 9 * ob, ang);
+                for (int c = 0; c < 3; c++) {
+                    val[p + c] = e[c];
+                    wval[p + c] = oim[ob] * e[c];
+                    val[p + 3 + c] = ang[c];
+                    wval[p + 3 + c] = iang[c];
+                }
             }
+            if (kin) kin[r] = ob < 0 && B->type == MO_BODY_KINEMATIC ? mo_v3_dot(e, B->k.v) + mo_v3_dot(ang, B->k.w) : 0.0;
+            C[r] = q == 0 ? cn - k->rad : 0.0;
+            eps[r] = q == 0 ? w->def.contact_compliance : 0.0;
         }
-        C[r] = cn - k->rad;
-        eps[r] = w->def.contact_compliance;
     }
 }
 
@@ -1201,15 +1440,28 @@ void mo_fem_newton_lambda_get(const mo_world *w, bool warm, double *lambda)
         if (!attach_live(w, a)) continue;
         for (int k = 0; k < 3; k++) lambda[r++] = warm && a->have_lam && isfinite(a->lam[k]) ? a->lam[k] : 0.0;
     }
-    for (int i = 0; fx && i < fx->nsc; i++) lambda[r++] = warm && isfinite(fx->sc[i].lam) ? fx->sc[i].lam : 0.0;
+    for (int i = 0; fx && i < fx->nsc; i++)
+        for (int q = 0; q < 3; q++) lambda[r++] = warm && isfinite(fx->sc[i].lam[q]) ? fx->sc[i].lam[q] : 0.0;
 }
 
 void mo_fem_newton_types(const mo_world *w, uint8_t *type)
 {
     int nnz, n = mo_fem_newton_rows(w, &nnz);
     const fem_ext *fx = (const fem_ext *)w->fem;
-    int nsc = fx ? fx->nsc : 0;
-    for (int r = 0; r < n; r++) type[r] = r < n - nsc ? MO_NROW_BILATERAL : MO_NROW_NCP;
+    int r0 = n - 3 * (fx ? fx->nsc : 0);
+    for (int r = 0; r < n; r++) type[r] = r < r0 ? MO_NROW_BILATERAL : (r - r0) % 3 ? MO_NROW_FRICTION : MO_NROW_NCP;
+}
+
+int mo_fem_newton_friction(const mo_world *w, int base, int *rn, double *mu)
+{
+    const fem_ext *fx = (const fem_ext *)w->fem;
+    if (!fx || fx->nsc == 0) return 0;
+    int nnz, n = mo_fem_newton_rows(w, &nnz), r0 = base + n - 3 * fx->nsc;
+    for (int i = 0; i < fx->nsc; i++) {
+        if (rn) rn[i] = r0 + 3 * i;
+        if (mu) mu[i] = fx->sc[i].mu;
+    }
+    return fx->nsc;
 }
 
 void mo_fem_newton_lambda_set(mo_world *w, const double *lambda)
@@ -1237,7 +1489,7 @@ void mo_fem_newton_lambda_set(mo_world *w, const double *lambda)
         if (ob >= 0 && ocon) ocon[ob] = 1;
     }
     for (int i = 0; fx && i < fx->nsc; i++) {
-        fx->sc[i].lam = lambda[r++];
+        for (int q = 0; q < 3; q++) fx->sc[i].lam[q] = lambda[r++];
         int ob = w->bodies[fx->sc[i].body].owner;
         if (ob >= 0 && ocon) ocon[ob] = 1;
     }

@@ -271,7 +271,7 @@ int mo_fem_live_meshes(const mo_world *w);
 int mo_fem_newton_rows(const mo_world *w, int *nnz);
 void mo_fem_newton_pattern(const mo_world *w, int base, int *row_ptr, int *col);
 void mo_fem_newton_eval(const mo_world *w, double h, const double *ppx, const double *bpx, const double *bpq,
-                        const int *row_ptr, double *val, double *wval, double *C, double *eps);
+                        const int *row_ptr, double *val, double *wval, double *C, double *eps, double *kin);
 /* adds to kdiag (n, per DOF) the diagonal geometric stiffness of the FEM rows
  * at ppx with forces lambda (the FEM rows' part), N/m, each entry >= 0 */
 void mo_fem_newton_geometric(const mo_world *w, const double *ppx, const double *lambda, double *kdiag);
@@ -282,16 +282,34 @@ void mo_fem_world_free(mo_world *w);
 int mo_fem_attached_to(const mo_world *w, int mesh_slot, int body_slot);
 int mo_fem_attach_count(const mo_world *w);
 const unsigned char *mo_fem_particle_skip(mo_world *w);
-/* Rigid vertices against boundary triangles (collide stage, after the
- * contacts): every vertex of a box or convex hull within the margin outside
- * (or at most the triangle's longest edge inside) a mesh's boundary triangle
- * it projects into gives one frictionless unilateral row after the
- * attachments' rows (mo_fem_newton_types: MO_NROW_NCP for those, bilateral
- * for the rest); 0, or -1 out of memory. mo_fem_surface_contacts: their count
- * this step and (force, may be NULL) the sum of their forces (N) after it. */
+/* Rigid shapes against boundary triangles (collide stage, after the
+ * contacts): every vertex of a box or convex hull, centre of a sphere or of a
+ * capsule's cap, within the margin outside (or at most the triangle's longest
+ * edge inside) a mesh's boundary triangle it projects into; the points where
+ * an edge of a box or hull crosses the walls of a triangle's prism (the planes
+ * through its edges along its normal); and the points the collision layer's
+ * convex/triangle routine (mo_cl_collide_triangle) finds between capsules and
+ * cylinders and the triangles that hold none of their cap centres' rows: 3
+ * rows each after the attachments' rows, a unilateral normal row and two
+ * friction rows (mo_fem_newton_types: MO_NROW_NCP, MO_NROW_FRICTION x 2 for
+ * those, bilateral for the rest; mo_fem_newton_friction: their count and, for
+ * each, the system row of its normal row, base + the FEM-local row, and its
+ * friction coefficient sqrt(mu_mesh mu_shape)). 0, or -1 out of memory.
+ * mo_fem_newton_eval's kin (may be NULL) gets the part of each FEM row's J v
+ * that comes from a kinematic body's motion. mo_fem_surface_contacts: their
+ * count this step and (force, may be NULL) the sum of their normal forces (N)
+ * after it; mo_fem_surface_force: the sum of their forces (normal and
+ * friction) on body slot body, world, N. */
 int mo_fem_collide_surfaces(mo_world *w);
 int mo_fem_surface_contacts(const mo_world *w, double *force);
+void mo_fem_surface_force(const mo_world *w, int body, double *f);
+/* of this step's surface contacts: how many are edge crossings or the
+ * collision layer's points (the rest are vertex and centre rows); the smallest C = n . (p - sum b_i x_i)
+ * - rad at the bodies' and nodes' current positions (m; +inf when none) */
+int mo_fem_surface_edge_contacts(const mo_world *w);
+double mo_fem_surface_min_gap(const mo_world *w);
 void mo_fem_newton_types(const mo_world *w, uint8_t *type);
+int mo_fem_newton_friction(const mo_world *w, int base, int *rn, double *mu);
 /* ==== end of FEM meshes ==== */
 void mo_joint_rebuild_filter(mo_world *w);
 double mo_joint_position_error(const mo_world *w, const mo_joint *j);

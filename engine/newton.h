@@ -85,7 +85,8 @@ enum {
  * J v + sigma h lambda + b), their derivative along (dv, dl) as the Newton step
  * linearises them (dg = d/ds g(v + s dv, lambda + s dl) with the scalings c and
  * W frozen and dC/dv+ = h J(q+)), and the row types. The frozen values (m
- * scalings c, one per row, then one W per contact) are taken from fixed when it
+ * scalings c, one per row, then one W per frictional contact: the contacts, then
+ * the FEM surface contacts, mo_fem_newton_friction) are taken from fixed when it
  * is not NULL, else computed at (v, lambda) (c from ns) and written to
  * fixed_out (may be NULL). 0, or -1 out of memory. */
 int mo_newton_probe(mo_world *w, const mo_problem *p, const mo_newton_settings *ns, const double *v,

@@ -89,6 +89,7 @@ int mo_contact_cache_store(mo_world *w);
 typedef struct nw_buf {
     mo_buf rows, aux, kind, lo, hi, col, u8, dbl, hist, lhist, ehist;
     mo_buf rp; /* issue 7 FEM: the system's row pointers (the problem's rows, then the FEM rows) */
+    mo_buf frn; /* the normal row of every frictional contact (the problem's contacts, then the FEM surface contacts) */
 } nw_buf;
 
 /* this step's arrays, carved from the buffers */
@@ -110,7 +111,13 @@ typedef struct nw {
     double *bx, *bq, *px, *pq, *ppx; /* bodies' start and predicted poses, particles' predicted positions */
     double *mblk;                    /* (9 nown) world inertia of rigid owners */
     double *v, *lam, *dv, *dl, *rm, *t, *jv, *dj, *cg, *cd, *e, *rhs, *c, *g, *kv, *kl, *adiag, *wc, *cfc, *scratch;
-    double *wside; /* (nc) per contact: +1 when the last iterate's |lf| was above mu ln, -1 below, 0 none */
+    double *wside; /* (nf) per contact: +1 when the last iterate's |lf| was above mu ln, -1 below, 0 none */
+    /* frictional contacts: the problem's nc (rows mj + 3c, +1, +2), then the FEM surface contacts (rows
+       frn, frn + 1, frn + 2 among the FEM rows, fem_world.c); wc, cfc and wside are per frictional contact */
+    int nf;
+    int *frn;     /* (nf) normal row of each */
+    double *fmu;  /* (nf) friction coefficient of each */
+    double *fkin; /* (m) FEM rows' J v from kinematic bodies (mo_fem_newton_eval) */
 } nw;
 
 void mo_step_newton_free(void *buf)
@@ -118,7 +125,7 @@ void mo_step_newton_free(void *buf)
     nw_buf *b = (nw_buf *)buf;
     if (!b) return;
     mo_buf *all[] = {&b->rows, &b->aux, &b->kind, &b->lo, &b->hi, &b->col, &b->u8, &b->dbl, &b->hist, &b->lhist,
-                     &b->ehist, &b->rp};
+                     &b->ehist, &b->rp, &b->frn};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) mo_buf_free(all[i]);
     free(b);
 }
@@ -139,19 +146,21 @@ static int nw_setup(mo_world *w, const mo_problem *p, nw *s)
     s->nnz = p->row_ptr[p->m] + fnnz;
     s->nc = w->ncontacts;
     s->mj = p->m - 3 * w->ncontacts;
+    s->nf = s->nc + (s->m > s->mp ? mo_fem_newton_friction(w, s->mp, NULL, NULL) : 0);
     s->nbody = w->body_count;
     s->npart = w->particle_count;
     s->nown = w->nowners;
     s->h = w->def.time_step;
     size_t m = (size_t)s->m + 1, n = (size_t)s->n + 1, nnz = (size_t)s->nnz + 1;
     size_t nd = 22 * m + 8 * n + 2 * nnz + 14 * ((size_t)s->nbody + 1) + 3 * ((size_t)s->npart + 1) +
-                9 * ((size_t)s->nown + 1) + 3 * ((size_t)s->nc + 1) + mo_newton_linear_scratch(s->n, s->m);
+                9 * ((size_t)s->nown + 1) + 4 * ((size_t)s->nf + 1) + m + mo_newton_linear_scratch(s->n, s->m);
     if (mo_buf_reserve(&b->rows, m * sizeof(mo_k_row)) || mo_buf_reserve(&b->aux, m * sizeof(mo_row_aux)) ||
         mo_buf_reserve(&b->kind, m) || mo_buf_reserve(&b->lo, m * sizeof(double)) ||
         mo_buf_reserve(&b->hi, m * sizeof(double)) || mo_buf_reserve(&b->col, nnz * sizeof(int)) ||
         mo_buf_reserve(&b->u8, 2 * m) || mo_buf_reserve(&b->dbl, nd * sizeof(double)) ||
-        mo_buf_reserve(&b->rp, (m + 1) * sizeof(int)))
+        mo_buf_reserve(&b->rp, (m + 1) * sizeof(int)) || mo_buf_reserve(&b->frn, ((size_t)s->nf + 1) * sizeof(int)))
         return -1;
+    s->frn = (int *)b->frn.p;
     s->rp = (int *)b->rp.p;
     s->rows = (mo_k_row *)b->rows.p;
     s->aux = (mo_row_aux *)b->aux.p;
@@ -173,7 +182,8 @@ static int nw_setup(mo_world *w, const mo_problem *p, nw *s)
     CARVE(s->lam, m); CARVE(s->dl, m); CARVE(s->jv, m); CARVE(s->dj, m); CARVE(s->cg, m); CARVE(s->cd, m);
     CARVE(s->e, m); CARVE(s->rhs, m); CARVE(s->c, m);
     CARVE(s->g, m); CARVE(s->kv, m); CARVE(s->kl, m); CARVE(s->adiag, m);
-    CARVE(s->wc, (size_t)s->nc + 1); CARVE(s->cfc, (size_t)s->nc + 1); CARVE(s->wside, (size_t)s->nc + 1);
+    CARVE(s->wc, (size_t)s->nf + 1); CARVE(s->cfc, (size_t)s->nf + 1); CARVE(s->wside, (size_t)s->nf + 1);
+    CARVE(s->fmu, (size_t)s->nf + 1); CARVE(s->fkin, m);
     CARVE(s->feps, m); CARVE(s->fepst, m); CARVE(s->kt, n); CARVE(s->msc, n);
     s->scratch = d; /* the linear solver's */
 #undef CARVE
@@ -203,7 +213,13 @@ static int nw_setup(mo_world *w, const mo_problem *p, nw *s)
         memset(&s->aux[r], 0, sizeof s->aux[r]);
         s->aux[r].mode = MO_ROW_SPOOK;
     }
-    if (s->m > s->mp) mo_fem_newton_types(w, s->type + s->mp); /* rigid vertices on FEM surfaces: NCP rows */
+    if (s->m > s->mp) mo_fem_newton_types(w, s->type + s->mp); /* rigid points on FEM surfaces: NCP + 2 friction rows */
+    const mo_contact_int *ct = (const mo_contact_int *)w->contacts.p;
+    for (int c = 0; c < s->nc; c++) {
+        s->frn[c] = s->mj + 3 * c;
+        s->fmu[c] = ct[c].mu;
+    }
+    if (s->nf > s->nc) mo_fem_newton_friction(w, s->mp, s->frn + s->nc, s->fmu + s->nc);
     return 0;
 }
 
@@ -342,8 +358,12 @@ static void eval_rows(mo_world *w, const mo_problem *p, nw *s, const double *v)
         mo_k_fill_row(&s->rows[r], s->rp[r], dof, ond, oim, oiI, s->col, s->val, s->wval);
     /* FEM rows at the particles' predicted positions (fem_world.c) */
     if (s->m > s->mp) {
-        mo_fem_newton_eval(w, h, s->ppx, s->px, s->pq, s->rp + s->mp, s->val, s->wval, s->cg + s->mp, s->feps + s->mp);
-        for (int r = s->mp; r < s->m; r++) s->aux[r].eps = s->feps[r];
+        mo_fem_newton_eval(w, h, s->ppx, s->px, s->pq, s->rp + s->mp, s->val, s->wval, s->cg + s->mp, s->feps + s->mp,
+                           s->fkin + s->mp);
+        for (int r = s->mp; r < s->m; r++) {
+            s->aux[r].eps = s->feps[r];
+            s->aux[r].jv_kin = s->fkin[r];
+        }
         memcpy(s->fepst + s->mp, s->feps + s->mp, (size_t)(s->m - s->mp) * sizeof(double));
         mo_fem_newton_tangent(w, s->lam + s->mp, s->feps + s->mp, s->fepst + s->mp);
     }
@@ -383,8 +403,8 @@ static void scalings(const nw *s, mo_newton_scaling sc, double k, double *c, dou
         default: c[r] = (s->type[r] == MO_NROW_NCP ? h * h : h) * s->dj[r]; break;
         }
     }
-    for (int q = 0; q < s->nc; q++) {
-        int r = s->mj + 3 * q + 1;
+    for (int q = 0; q < s->nf; q++) {
+        int r = s->frn[q] + 1;
         cfc[q] = sc == MO_NEWTON_SCALING_MASS ? 0.5 * (c[r] + c[r + 1]) : c[r];
     }
 }
@@ -397,7 +417,7 @@ static void linearise(const mo_world *w, const mo_problem *p, nw *s, const mo_ne
                       const double *w_fixed, double *g, double *kv, double *kl)
 {
     const double h = s->h;
-    const mo_contact_int *ct = (const mo_contact_int *)w->contacts.p;
+    (void)w;
     double *lam = s->lam;
     for (int r = 0; r < s->m; r++) {
         switch (s->type[r]) {
@@ -432,9 +452,9 @@ static void linearise(const mo_world *w, const mo_problem *p, nw *s, const mo_ne
         default: break; /* friction: per contact below */
         }
     }
-    for (int q = 0; q < s->nc; q++) {
-        int rn = s->mj + 3 * q, r1 = rn + 1, r2 = rn + 2;
-        double mu = ct[q].mu, ln = lam[rn];
+    for (int q = 0; q < s->nf; q++) {
+        int rn = s->frn[q], r1 = rn + 1, r2 = rn + 2;
+        double mu = s->fmu[q], ln = lam[rn];
         if (!(mu > 0.0) || !(h * ln * s->dj[rn] >= FRICTION_DV_MIN)) {
             lam[r1] = lam[r2] = 0.0;
             g[r1] = g[r2] = 0.0;
@@ -465,7 +485,7 @@ static double newton_residual(const mo_world *w, const mo_problem *p, const nw *
 {
     const double h = s->h;
     double sum = 0.0;
-    const mo_contact_int *ct = (const mo_contact_int *)w->contacts.p;
+    (void)w;
     for (int i = 0; i < s->n; i++) sum += h * h * s->t[i] * s->t[i]; /* t = M~^-1 r_m */
     for (int r = 0; r < s->m; r++) {
         double e = 0.0, l = s->lam[r];
@@ -487,12 +507,12 @@ static double newton_residual(const mo_world *w, const mo_problem *p, const nw *
         }
         sum += e * e;
     }
-    for (int q = 0; q < s->nc; q++) {
-        int rn = s->mj + 3 * q, r1 = rn + 1, r2 = rn + 2;
+    for (int q = 0; q < s->nf; q++) {
+        int rn = s->frn[q], r1 = rn + 1, r2 = rn + 2;
         double cf = h * 0.5 * (s->dj[r1] + s->dj[r2]);
         if (!(cf > 0.0)) continue;
         double y[2] = {s->lam[r1] - s->jv[r1] / cf, s->lam[r2] - s->jv[r2] / cf};
-        double rad = ct[q].mu * (s->lam[rn] > 0.0 ? s->lam[rn] : 0.0), ny = hypot(y[0], y[1]);
+        double rad = s->fmu[q] * (s->lam[rn] > 0.0 ? s->lam[rn] : 0.0), ny = hypot(y[0], y[1]);
         if (ny > rad) { y[0] *= rad / ny; y[1] *= rad / ny; }
         double e1 = h * cf * (s->lam[r1] - y[0]), e2 = h * cf * (s->lam[r2] - y[1]);
         sum += e1 * e1 + e2 * e2;
@@ -536,8 +556,8 @@ int mo_newton_probe(mo_world *w, const mo_problem *p, const mo_newton_settings *
     scalings(&s, ns->scaling, ns->scaling_constant, s.c, s.cfc);
     if (fixed) {
         memcpy(s.c, fixed, (size_t)s.m * sizeof(double));
-        for (int q = 0; q < s.nc; q++) s.cfc[q] = ns->scaling == MO_NEWTON_SCALING_MASS ?
-            0.5 * (s.c[s.mj + 3 * q + 1] + s.c[s.mj + 3 * q + 2]) : s.c[s.mj + 3 * q + 1];
+        for (int q = 0; q < s.nf; q++) s.cfc[q] = ns->scaling == MO_NEWTON_SCALING_MASS ?
+            0.5 * (s.c[s.frn[q] + 1] + s.c[s.frn[q] + 2]) : s.c[s.frn[q] + 1];
     }
     linearise(w, p, &s, ns, fixed ? fixed + s.m : NULL, s.g, s.kv, s.kl);
     for (int r = 0; r < s.m; r++) {
@@ -549,7 +569,7 @@ int mo_newton_probe(mo_world *w, const mo_problem *p, const mo_newton_settings *
     }
     if (fixed_out) {
         memcpy(fixed_out, s.c, (size_t)s.m * sizeof(double));
-        for (int q = 0; q < s.nc; q++) fixed_out[s.m + q] = s.wc[q];
+        for (int q = 0; q < s.nf; q++) fixed_out[s.m + q] = s.wc[q];
     }
     return 0;
 }
