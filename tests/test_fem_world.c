@@ -54,7 +54,19 @@
  *     its face) rests on its 4 corners' triangle contacts: force = weight (1 %),
  *     bottom at the slab's top (1 mm); nodes alone would let it sink through.
  *     The same for a sphere of radius 3 cm (its centre's triangle contact,
- *     offset by the radius). */
+ *     offset by the radius).
+ *  16 a capsule lying across an FEM slab with its caps off it, and a 0.6 m bar
+ *     lying flat across it with its corners off it, both between the slab's
+ *     node lines: held only by the collision layer's capsule/triangle points
+ *     and by the bar's bottom edges where they cross the triangles' edges:
+ *     normal forces = weight (1e-3), penetration < 0.1 mm, at rest.
+ *  17 a 6 cm box sliding at 1 m/s (mu 0.3) over the middle of the slab's cells
+ *     (friction on its corners' triangle rows) stops at implicit Euler's
+ *     distance h sum (v0 - k mu g h) (1 %; v0^2/(2 mu g) is 5 % longer).
+ *  18 the slab tilted by 20 deg: the box stays with mu 0.5 (< 1 mm over 1 s)
+ *     and slides with mu 0.2 at g (sin - mu cos): speed N h a (1 %).
+ *  19 finite differences of the new rows (normal and friction), a capsule's
+ *     side and a box's edge 2 mm over the slab, moving and spinning. */
 #include <time.h>
 #include "testutil.h"
 #include "fem_box.h"
@@ -659,7 +671,8 @@ static void fd_last_rows(mo_world *w, uint64_t seed, double lam_lo, int last, in
     double *lam = calloc((size_t)m, sizeof(double)), *dl = calloc((size_t)m, sizeof(double));
     double *g = calloc((size_t)m, sizeof(double)), *dg = calloc((size_t)m, sizeof(double));
     double *gp = calloc((size_t)m, sizeof(double)), *gm = calloc((size_t)m, sizeof(double));
-    double *tmp = calloc((size_t)m, sizeof(double)), *wf = calloc((size_t)(m + nc) + 1, sizeof(double));
+    /* the frozen scalings (m) and one W per frictional contact (at most nc + m) */
+    double *tmp = calloc((size_t)m, sizeof(double)), *wf = calloc((size_t)(2 * m + nc) + 1, sizeof(double));
     uint8_t *type = calloc((size_t)m, 1);
     /* the body's DOFs come first (owners: bodies, then particles): linear random, angular 0 */
     for (int i = 0; i < n; i++) {
@@ -684,7 +697,9 @@ static void fd_last_rows(mo_world *w, uint64_t seed, double lam_lo, int last, in
         double e = fabs(fd - dg[r]) / (fabs(dg[r]) + 1e-3 * (1.0 + fabs(dg[r])));
         if (e > *worst) *worst = e;
         if (fabs(dg[r]) > *cmax) *cmax = fabs(dg[r]);
-        CHECK(type[r] == type_want);
+        /* type_want < 0: surface-contact triples (normal NCP row, two friction rows) */
+        int want = type_want >= 0 ? type_want : ((r - (m - last)) % 3 ? MO_NROW_FRICTION : MO_NROW_NCP);
+        CHECK(type[r] == want);
     }
     free(v); free(dv); free(vp); free(vm); free(lam); free(dl); free(g); free(dg); free(gp); free(gm); free(tmp);
     free(wf); free(type);
@@ -885,12 +900,13 @@ static void test_box_on_slab(void)
     mo_body_linear_velocity(w, box, &vb);
     const double slab_w = 500.0 * 0.4 * 0.4 * 0.05 * g;
     double fcorner = 0.0;
-    int ncorner = mo_fem_surface_contacts(w, &fcorner); /* its 4 bottom corners on the slab's top triangles */
-    printf("  box on an FEM slab: %d node contacts carrying %.4f N and %d corner-triangle contacts %.4f N: %.4f N "
-           "(weight %.4f N), ground %.4f N (box + slab %.4f N), box bottom at z %.5f m (slab top 0.05), speed %.2g "
-           "m/s\n", nbox, fbox, ncorner, fcorner, fbox + fcorner, mb * g, fground, mb * g + slab_w, xb.z - 0.05,
-           sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z));
-    CHECK(ncorner == 4);
+    int ncorner = mo_fem_surface_contacts(w, &fcorner); /* its 4 bottom corners on the slab's top triangles, */
+    int nlayer = mo_fem_surface_edge_contacts(w);       /* and its bottom edges across the triangles */
+    printf("  box on an FEM slab: %d node contacts carrying %.4f N and %d triangle contacts (%d corners, %d edge "
+           "crossings) %.4f N: %.4f N (weight %.4f N), ground %.4f N (box + slab %.4f N), box bottom at "
+           "z %.5f m (slab top 0.05), speed %.2g m/s\n", nbox, fbox, ncorner, ncorner - nlayer, nlayer, fcorner,
+           fbox + fcorner, mb * g, fground, mb * g + slab_w, xb.z - 0.05, sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z));
+    CHECK(ncorner - nlayer == 4);
     fbox += fcorner;
     CHECK(nbox >= 9);
     CHECK_NEAR(fbox, mb * g, 0.01 * mb * g);
@@ -1025,9 +1041,10 @@ static void test_surface_fd(void)
     CHECK(mo_step_collide(w) == 0);
     int nsc = mo_fem_surface_contacts(w, NULL);
     double worst, cmax;
-    fd_last_rows(w, 9, 0.0, nsc, 1, &worst, &cmax); /* the vertex-triangle rows are the last nsc, NCP */
-    printf("  %d vertex-triangle rows: worst relative FD error %.2g (largest directional derivative %.3g)\n", nsc, worst,
-           cmax);
+    /* the vertex-triangle contacts' rows are the last 3 nsc: normal (NCP) and two friction rows each */
+    fd_last_rows(w, 9, 0.0, 3 * nsc, -1, &worst, &cmax);
+    printf("  %d vertex-triangle contacts (%d edge crossings), %d rows: worst relative FD error %.2g (largest "
+           "directional derivative %.3g)\n", nsc, mo_fem_surface_edge_contacts(w), 3 * nsc, worst, cmax);
     CHECK(nsc >= 1);
     CHECK(worst < 1e-5);
     CHECK(cmax > 1e-4);
@@ -1091,6 +1108,279 @@ static void test_box_between_nodes(void)
     test_box_between_nodes_shape(1);
 }
 
+/* ---- 16-19 rigid shapes across the boundary triangles (edge crossings, the collision layer), with friction ---- */
+
+/* a slab of 4 x 4 x 1 cells, 0.4 x 0.4 x 0.05 m (mesh frame from (-0.2, -0.2, 0)), bottom nodes fixed, posed by
+   (pos, q), E 1e6 Pa, density 500, node friction mu */
+static mo_fem_mesh_id fixed_slab(mo_world *w, box_mesh *b, double mu, mo_vec3 pos, mo_quat q)
+{
+    box_mesh_make(b, 4, 4, 1, (mo_vec3){-0.2, -0.2, 0.0}, (mo_vec3){0.4, 0.4, 0.05});
+    int fixed[25], nf = 0;
+    for (int j = 0; j <= b->ny; j++)
+        for (int i = 0; i <= b->nx; i++) fixed[nf++] = node_index(b, i, j, 0);
+    mo_fem_material_def mat = {1e6, 0.3, 500.0, MO_FEM_COROTATIONAL};
+    mo_fem_mesh_def d = mo_default_fem_mesh_def();
+    d.nodes = b->nodes;
+    d.node_count = b->nn;
+    d.tets = b->tets;
+    d.tet_count = b->nt;
+    d.materials = &mat;
+    d.material_count = 1;
+    d.fixed_nodes = fixed;
+    d.fixed_count = nf;
+    d.friction = mu;
+    d.position = pos;
+    d.orientation = q;
+    mo_fem_mesh_id id;
+    CHECK(mo_fem_mesh_create(w, &d, &id) == MO_OK);
+    return id;
+}
+
+/* the forces on body b this step: from its node contacts (f_node, their normal parts' sum fn_node, count n_node)
+   and from its triangle contacts (f_tri) */
+static void body_forces(mo_world *w, mo_body_id b, double *f_node, double *fn_node, int *n_node, double *f_tri)
+{
+    const double h = mo_world_time_step(w);
+    const int slot = (int)b.index - 1;
+    f_node[0] = f_node[1] = f_node[2] = 0.0;
+    *fn_node = 0.0;
+    *n_node = 0;
+    const mo_contact_int *ct = (const mo_contact_int *)w->contacts.p;
+    for (int c = 0; c < w->ncontacts; c++) {
+        const mo_contact_int *k = &ct[c];
+        double sgn = k->body_a == slot ? -1.0 : (k->body_b == slot ? 1.0 : 0.0); /* impulses are on B */
+        if (sgn == 0.0 || k->particle < 0) continue;
+        for (int q = 0; q < 3; q++) {
+            const double *e = q == 0 ? k->n : q == 1 ? k->t1 : k->t2;
+            for (int a = 0; a < 3; a++) f_node[a] += sgn * k->impulse[q] * e[a] / h;
+        }
+        *fn_node += k->impulse[0] / h;
+        *n_node += k->impulse[0] != 0.0;
+    }
+    mo_fem_surface_force(w, slot, f_tri);
+}
+
+/* a capsule or a long box lying across the slab between its node lines: only the collision layer's points hold it */
+static void test_across_slab_shape(int box)
+{
+    group_begin();
+    const double h = 1.0 / 60.0, g = 9.81, mb = 1.0, r = 0.02;
+    mo_world *w = newton_world((mo_vec3){0, 0, -g}, h, 10, 60);
+    box_mesh b;
+    fixed_slab(w, &b, 0.5, (mo_vec3){0, 0, 0}, (mo_quat){1, 0, 0, 0});
+    mo_body_def bd = mo_default_body_def();
+    bd.mass = mb;
+    if (box) { /* a 0.6 x 0.06 x 0.06 m bar lying flat along x: its corners off the slab, no node under its face */
+        bd.position = (mo_vec3){0.0, 0.05, 0.05 + 0.03 + 0.003};
+        bd.shape.type = MO_SHAPE_BOX;
+        bd.shape.half_extents = (mo_vec3){0.3, 0.03, 0.03};
+    } else { /* axis along x, caps' centres at x = -+0.3 (the slab spans -0.2..0.2) */
+        bd.orientation = (mo_quat){cos(MO_PI / 4), 0, sin(MO_PI / 4), 0};
+        bd.position = (mo_vec3){0.0, 0.05, 0.05 + r + 0.003};
+        bd.shape.type = MO_SHAPE_CAPSULE;
+        bd.shape.radius = r;
+        bd.shape.half_height = 0.3;
+    }
+    mo_body_id body;
+    CHECK(mo_body_create(w, &bd, &body) == MO_OK);
+    for (int s = 0; s < 90; s++) mo_world_step(w);
+    double fnode[3], fnn, ftri[3], fn = 0.0;
+    int nnode;
+    body_forces(w, body, fnode, &fnn, &nnode, ftri);
+    int nsc = mo_fem_surface_contacts(w, &fn), nlayer = mo_fem_surface_edge_contacts(w);
+    double gap = mo_fem_surface_min_gap(w);
+    mo_vec3 xb, vb;
+    mo_body_position(w, body, &xb);
+    mo_body_linear_velocity(w, body, &vb);
+    printf("  %s across the slab: %d triangle contacts (%d edge crossings or layer points) with normal forces %.6f N, vertical force "
+           "%.6f N + %d loaded node contacts %.6f N (weight %.6f N); deepest row %.3g m, centre z %.5f m, speed %.2g m/s\n",
+           box ? "0.6 m bar (0.06 m square) lying flat" : "capsule r 0.02 m, 0.6 m between caps", nsc, nlayer, fn, ftri[2], nnode,
+           fnode[2], mb * g, gap, xb.z, sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z));
+    CHECK(nlayer == nsc);   /* no vertex or cap centre over the slab */
+    CHECK(nlayer >= 2);
+    CHECK(nnode == 0);      /* no node under it */
+    CHECK_NEAR(fn, mb * g, 1e-3 * mb * g);
+    CHECK_NEAR(ftri[2], mb * g, 1e-3 * mb * g);
+    CHECK(gap > -1e-4);     /* penetration below 0.1 mm */
+    CHECK(xb.z > 0.05 + (box ? 0.03 : r) - 2e-3); /* on the slab's top (its sag under the load included) */
+    CHECK(fabs(vb.z) < 1e-3);
+    box_mesh_free(&b);
+    mo_world_destroy(w);
+    group_end(box ? "a bar's bottom edges across the slab's faces rest on them (edge crossings)"
+                  : "a capsule's side across the slab's faces rests on them (collision layer)");
+}
+
+static void test_across_slab(void)
+{
+    test_across_slab_shape(0);
+    test_across_slab_shape(1);
+}
+
+/* implicit Euler of a block decelerated by mu g from v0: v_k = v0 - k mu g h until it would turn, x += h v_k */
+static double euler_stop_distance(double v0, double a, double h)
+{
+    double x = 0.0, v = v0;
+    while (v - a * h > 0.0) {
+        v -= a * h;
+        x += h * v;
+    }
+    return x;
+}
+
+/* a 6 cm box sliding over the middle of the slab's cells: its corners' triangle rows carry the friction */
+static void test_slide_stop(void)
+{
+    group_begin();
+    const double h = 1.0 / 60.0, g = 9.81, mu = 0.3, v0 = 1.0;
+    mo_world *w = newton_world((mo_vec3){0, 0, -g}, h, 10, 60);
+    box_mesh b;
+    fixed_slab(w, &b, mu, (mo_vec3){0, 0, 0}, (mo_quat){1, 0, 0, 0});
+    mo_body_def bd = mo_default_body_def();
+    bd.mass = 0.5;
+    bd.position = (mo_vec3){-0.15, 0.05, 0.05 + 0.03};
+    bd.linear_velocity = (mo_vec3){v0, 0, 0};
+    bd.shape.type = MO_SHAPE_BOX;
+    bd.shape.half_extents = (mo_vec3){0.03, 0.03, 0.03};
+    bd.shape.friction = mu;
+    mo_body_id box;
+    CHECK(mo_body_create(w, &bd, &box) == MO_OK);
+    int stop = -1;
+    for (int s = 0; s < 60; s++) {
+        mo_world_step(w);
+        mo_vec3 v;
+        mo_body_linear_velocity(w, box, &v);
+        if (stop < 0 && v.x < 1e-3) stop = s + 1;
+    }
+    mo_vec3 xb, vb;
+    mo_body_position(w, box, &xb);
+    mo_body_linear_velocity(w, box, &vb);
+    double d = xb.x + 0.15, dc = v0 * v0 / (2 * mu * g), de = euler_stop_distance(v0, mu * g, h);
+    printf("  6 cm box sliding at %.1f m/s, mu %.1f: stopped after %d steps (Euler %d), distance %.5f m; v0^2/(2 mu g) "
+           "%.5f m, implicit Euler %.5f m (error %.2f %%); lateral drift %.2g m, speed after 1 s %.2g m/s\n", v0, mu,
+           stop, (int)ceil(v0 / (mu * g * h)) - 1, d, dc, de, 100 * (d - de) / de, xb.y - 0.05,
+           sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z));
+    CHECK_NEAR(d, de, 0.01 * de);
+    CHECK(fabs(xb.y - 0.05) < 1e-3);
+    CHECK(sqrt(vb.x * vb.x + vb.y * vb.y) < 1e-3);
+    box_mesh_free(&b);
+    mo_world_destroy(w);
+    group_end("a box sliding on the slab stops after v0^2/(2 mu g) (implicit Euler's value)");
+}
+
+/* a 6 cm box on the slab tilted by 20 deg: mu 0.5 > tan 20 holds it, mu 0.2 lets it slide at g (sin - mu cos) */
+static void test_incline_mu(double mu, int steps)
+{
+    group_begin();
+    const double h = 1.0 / 60.0, g = 9.81, th = 20.0 * MO_PI / 180.0;
+    mo_world *w = newton_world((mo_vec3){0, 0, -g}, h, 12, 20);
+    box_mesh b;
+    mo_quat q = {cos(th / 2), 0, sin(th / 2), 0}; /* about y: the mesh's x axis goes down along (cos, 0, -sin) */
+    fixed_slab(w, &b, mu, (mo_vec3){0, 0, 0}, q);
+    const double lx = -0.1, lz = 0.05 + 0.03; /* the box centre in the slab's frame, over the middle of a cell */
+    mo_body_def bd = mo_default_body_def();
+    bd.mass = 0.5;
+    bd.orientation = q;
+    bd.position = (mo_vec3){lx * cos(th) + lz * sin(th), 0.05, -lx * sin(th) + lz * cos(th)};
+    bd.shape.type = MO_SHAPE_BOX;
+    bd.shape.half_extents = (mo_vec3){0.03, 0.03, 0.03};
+    bd.shape.friction = mu;
+    mo_body_id box;
+    CHECK(mo_body_create(w, &bd, &box) == MO_OK);
+    const double dir[3] = {cos(th), 0, -sin(th)};
+    mo_vec3 x0;
+    mo_body_position(w, box, &x0);
+    for (int s = 0; s < steps; s++) mo_world_step(w);
+    mo_vec3 xb, vb;
+    mo_body_position(w, box, &xb);
+    mo_body_linear_velocity(w, box, &vb);
+    double dist = (xb.x - x0.x) * dir[0] + (xb.z - x0.z) * dir[2], v = vb.x * dir[0] + vb.z * dir[2];
+    double a = g * (sin(th) - mu * cos(th)), T = steps * h;
+    if (a > 0) {
+        /* implicit Euler under a constant a: v_N = N h a exactly, x_N = h^2 a N (N + 1) / 2 */
+        double ve = steps * h * a, xe = h * h * a * steps * (steps + 1) / 2.0;
+        printf("  mu %.1f < tan 20 = %.3f: after %.2f s speed %.5f m/s (g (sin - mu cos) t = %.5f, error %.2f %%), "
+               "distance %.5f m (implicit Euler %.5f)\n", mu, tan(th), T, v, ve, 100 * (v - ve) / ve, dist, xe);
+        CHECK_NEAR(v, ve, 0.01 * ve);
+        CHECK_NEAR(dist, xe, 0.02 * xe);
+    } else {
+        printf("  mu %.1f > tan 20 = %.3f: after %.2f s moved %.3g m down the slope, speed %.2g m/s\n", mu, tan(th), T,
+               dist, sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z));
+        CHECK(fabs(dist) < 1e-3); /* creep bound over 1 s (the slab's elastic shear and settling included) */
+        CHECK(sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z) < 1e-3);
+    }
+    box_mesh_free(&b);
+    mo_world_destroy(w);
+    group_end(a > 0 ? "a box on the tilted slab with mu < tan slides at g (sin - mu cos)"
+                    : "a box on the tilted slab with mu > tan stays");
+}
+
+static void test_incline(void)
+{
+    test_incline_mu(0.5, 60);
+    test_incline_mu(0.2, 30);
+}
+
+/* finite differences of the new rows (normal and friction): a capsule (collision layer) and a long box on an edge
+   (edge crossings) tilted a little, moving, their lowest point 2 mm over the slab between its nodes */
+static void test_layer_fd_shape(int box)
+{
+    group_begin();
+    mo_world *w = newton_world((mo_vec3){0, 0, -9.81}, 0.01, 4, 20);
+    box_mesh b;
+    fixed_slab(w, &b, 0.5, (mo_vec3){0, 0, 0}, (mo_quat){1, 0, 0, 0});
+    mo_body_def bd = mo_default_body_def();
+    double tilt = 0.02;
+    bd.mass = 1.0;
+    if (box) {
+        /* 45 deg about x (an edge down), then tilted about y: qb qa */
+        double qa[4] = {cos(MO_PI / 8), sin(MO_PI / 8), 0, 0}, qb[4] = {cos(tilt / 2), 0, sin(tilt / 2), 0};
+        bd.orientation = (mo_quat){qb[0] * qa[0], qb[0] * qa[1], qb[2] * qa[0], -qb[2] * qa[1]};
+        bd.shape.type = MO_SHAPE_BOX;
+        bd.shape.half_extents = (mo_vec3){0.3, 0.03, 0.03};
+    } else {
+        double a = MO_PI / 2 + tilt;
+        bd.orientation = (mo_quat){cos(a / 2), 0, sin(a / 2), 0};
+        bd.shape.type = MO_SHAPE_CAPSULE;
+        bd.shape.radius = 0.02;
+        bd.shape.half_height = 0.3;
+    }
+    bd.linear_velocity = (mo_vec3){0.1, -0.2, -0.3};
+    bd.angular_velocity = (mo_vec3){0.5, 1.0, -0.7};
+    bd.position = (mo_vec3){0.0, 0.05, 0.5};
+    mo_body_id db;
+    CHECK(mo_body_create(w, &bd, &db) == MO_OK);
+    /* lower it so that its lowest point is 2 mm above the slab (the support function along -z) */
+    mo_cl_object o;
+    mo_shape_object(w, w->bodies[db.index - 1].first_shape, &o);
+    mo_cl_update_aabb(&o, 0.0);
+    mo_vec3 x;
+    mo_quat q;
+    mo_body_position(w, db, &x);
+    mo_body_orientation(w, db, &q);
+    x.z += 0.05 + 0.002 - o.aabb_min[2];
+    CHECK(mo_body_set_pose(w, db, x, q) == MO_OK);
+    CHECK(mo_step_predict(w) == 0);
+    CHECK(mo_step_collide(w) == 0);
+    int nsc = mo_fem_surface_contacts(w, NULL), nlayer = mo_fem_surface_edge_contacts(w);
+    double worst, cmax;
+    fd_last_rows(w, 11, 0.0, 3 * nsc, -1, &worst, &cmax);
+    printf("  %s: %d triangle contacts (%d edge crossings or layer points), %d rows: worst relative FD error %.2g (largest directional "
+           "derivative %.3g)\n", box ? "box edge" : "capsule side", nsc, nlayer, 3 * nsc, worst, cmax);
+    CHECK(nlayer >= 1);
+    CHECK(worst < 1e-5);
+    CHECK(cmax > 1e-4);
+    box_mesh_free(&b);
+    mo_world_destroy(w);
+    group_end(box ? "edge-crossing rows (box edge): Jacobian vs finite differences"
+                  : "collision-layer rows (capsule side): Jacobian vs finite differences");
+}
+
+static void test_layer_fd(void)
+{
+    test_layer_fd_shape(0);
+    test_layer_fd_shape(1);
+}
+
 int main(void)
 {
     test_extension();
@@ -1108,5 +1398,9 @@ int main(void)
     test_squeeze_lift();
     test_surface_fd();
     test_box_between_nodes();
+    test_across_slab();
+    test_slide_stop();
+    test_incline();
+    test_layer_fd();
     return check_groups_result();
 }
