@@ -938,6 +938,7 @@ int mo_fem_collide_surfaces(mo_world *w)
                within the margin above (at most the longest edge below) the triangle; a crossing on an
                edge shared by two triangles is kept once (below). */
             if (S->type == MO_SHAPE_BOX || S->type == MO_SHAPE_CONVEX_HULL) {
+                if (nv < 1 || (S->type == MO_SHAPE_CONVEX_HULL && !S->hull)) continue;
                 int ne = S->type == MO_SHAPE_BOX ? 12 : S->hull->nedges;
                 double o_cen[3] = {0.0, 0.0, 0.0};
                 for (int vi = 0; vi < nv; vi++) mo_v3_axpy(o_cen, 1.0 / nv, vb + 3 * vi);
