@@ -1040,7 +1040,14 @@ int mo_fem_collide_surfaces(mo_world *w)
                        (carried exactly by the body while it rolls) with the radius */
                     double p[3], r = 0.0;
                     mo_v3_copy(p, out[i].point_b);
-                    if (S->type == MO_SHAPE_CAPSULE) {
+                    /* a cylinder's side (the layer's normal within sin = 0.05 of across its axis, the
+                       rotation's third column, the layer's own tolerance for a side line): the point r
+                       inside along the normal, near the axis, with the radius (taken as a material point of
+                       the surface, a cylinder lying across the slab started rolling: 2.6 rad/s after
+                       1.5 s) */
+                    double ax[3] = {o.rot[2], o.rot[5], o.rot[8]};
+                    if (S->type == MO_SHAPE_CAPSULE ||
+                        (S->type == MO_SHAPE_CYLINDER && fabs(mo_v3_dot(ax, out[i].normal)) < 0.05)) {
                         r = S->radius + (o.margin > 0.0 ? o.margin : 0.0);
                         mo_v3_axpy(p, r, out[i].normal);
                     }
