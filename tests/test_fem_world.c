@@ -55,11 +55,12 @@
  *     bottom at the slab's top (1 mm); nodes alone would let it sink through.
  *     The same for a sphere of radius 3 cm (its centre's triangle contact,
  *     offset by the radius).
- *  16 a capsule lying across an FEM slab with its caps off it, and a 0.6 m bar
- *     lying flat across it with its corners off it, both between the slab's
- *     node lines: held only by the collision layer's capsule/triangle points
- *     and by the bar's bottom edges where they cross the triangles' edges:
- *     normal forces = weight (1e-3), penetration < 0.1 mm, at rest.
+ *  16 a capsule and a cylinder lying across an FEM slab with their ends off
+ *     it, and a 0.6 m bar lying flat across it with its corners off it, all
+ *     between the slab's node lines: held only by the collision layer's
+ *     points and by the bar's bottom edges where they cross the triangles'
+ *     edges: normal forces = weight (1e-3), penetration < 0.1 mm, at rest
+ *     (speed < 1e-6 m/s: neither sliding nor rolling).
  *  17 a 6 cm box sliding at 1 m/s (mu 0.3) over the middle of the slab's cells
  *     (friction on its corners' triangle rows) stops at implicit Euler's
  *     distance h sum (v0 - k mu g h) (1 %; v0^2/(2 mu g) is 5 % longer).
@@ -1170,14 +1171,14 @@ static void test_across_slab_shape(int box)
     fixed_slab(w, &b, 0.5, (mo_vec3){0, 0, 0}, (mo_quat){1, 0, 0, 0});
     mo_body_def bd = mo_default_body_def();
     bd.mass = mb;
-    if (box) { /* a 0.6 x 0.06 x 0.06 m bar lying flat along x: its corners off the slab, no node under its face */
+    if (box == 1) { /* a 0.6 x 0.06 x 0.06 m bar lying flat along x: its corners off the slab, no node under its face */
         bd.position = (mo_vec3){0.0, 0.05, 0.05 + 0.03 + 0.003};
         bd.shape.type = MO_SHAPE_BOX;
         bd.shape.half_extents = (mo_vec3){0.3, 0.03, 0.03};
-    } else { /* axis along x, caps' centres at x = -+0.3 (the slab spans -0.2..0.2) */
+    } else { /* axis along x, caps' centres (a cylinder's caps) at x = -+0.3 (the slab spans -0.2..0.2) */
         bd.orientation = (mo_quat){cos(MO_PI / 4), 0, sin(MO_PI / 4), 0};
         bd.position = (mo_vec3){0.0, 0.05, 0.05 + r + 0.003};
-        bd.shape.type = MO_SHAPE_CAPSULE;
+        bd.shape.type = box == 2 ? MO_SHAPE_CYLINDER : MO_SHAPE_CAPSULE;
         bd.shape.radius = r;
         bd.shape.half_height = 0.3;
     }
@@ -1194,7 +1195,7 @@ static void test_across_slab_shape(int box)
     mo_body_linear_velocity(w, body, &vb);
     printf("  %s across the slab: %d triangle contacts (%d edge crossings or layer points) with normal forces %.6f N, vertical force "
            "%.6f N + %d loaded node contacts %.6f N (weight %.6f N); deepest row %.3g m, centre z %.5f m, speed %.2g m/s\n",
-           box ? "0.6 m bar (0.06 m square) lying flat" : "capsule r 0.02 m, 0.6 m between caps", nsc, nlayer, fn, ftri[2], nnode,
+           box == 1 ? "0.6 m bar (0.06 m square) lying flat" : box == 2 ? "cylinder r 0.02 m, 0.6 m long" : "capsule r 0.02 m, 0.6 m between caps", nsc, nlayer, fn, ftri[2], nnode,
            fnode[2], mb * g, gap, xb.z, sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z));
     CHECK(nlayer == nsc);   /* no vertex or cap centre over the slab */
     CHECK(nlayer >= 2);
@@ -1202,18 +1203,21 @@ static void test_across_slab_shape(int box)
     CHECK_NEAR(fn, mb * g, 1e-3 * mb * g);
     CHECK_NEAR(ftri[2], mb * g, 1e-3 * mb * g);
     CHECK(gap > -1e-4);     /* penetration below 0.1 mm */
-    CHECK(xb.z > 0.05 + (box ? 0.03 : r) - 2e-3); /* on the slab's top (its sag under the load included) */
+    CHECK(xb.z > 0.05 + (box == 1 ? 0.03 : r) - 2e-3); /* on the slab's top (its sag under the load included) */
     CHECK(fabs(vb.z) < 1e-3);
+    CHECK(sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z) < 1e-6); /* at rest: neither sliding nor rolling */
     box_mesh_free(&b);
     mo_world_destroy(w);
-    group_end(box ? "a bar's bottom edges across the slab's faces rest on them (edge crossings)"
-                  : "a capsule's side across the slab's faces rests on them (collision layer)");
+    group_end(box == 1 ? "a bar's bottom edges across the slab's faces rest on them (edge crossings)"
+              : box == 2 ? "a cylinder's side across the slab's faces rests on them (collision layer)"
+                         : "a capsule's side across the slab's faces rests on them (collision layer)");
 }
 
 static void test_across_slab(void)
 {
     test_across_slab_shape(0);
     test_across_slab_shape(1);
+    test_across_slab_shape(2);
 }
 
 /* implicit Euler of a block decelerated by mu g from v0: v_k = v0 - k mu g h until it would turn, x += h v_k */
