@@ -26,10 +26,11 @@
 -- the closing fingers squeezed the ball up between them (up to 0.35 m/s) and it bounced in the
 -- cage (about 2 cm at 2 Hz); two fingers (no third) pinched it out sideways (0.25 m in y).
 -- Measured (build/tools/moreau-run scenes/soft_finger.lua --check, debugoptimized, one core
--- of a 2-core machine shared with two other jobs): 420 steps, 300 ms/step median (about 14100
--- rows, 56 contacts), 2 min 11 s; the ball stays at RB to 8e-9 m while the fingers close, rises
--- 0.0567 m with the mount's 0.060 m, slips 5.0e-5 m in the last hold; bases 7.2e-10 m from
--- the mount. All 5 PASS.
+-- of a 2-core machine shared with another job), with friction on the ball-centre/triangle
+-- contacts (acbba4f): 420 steps, 304 ms/step median (about 14100 rows, 57 contacts); the ball
+-- stays at RB to 8.1e-7 m while the fingers close, rises 0.0590 m with the mount's 0.060 m,
+-- slips 5.0e-5 m in the last hold, centre within 4e-4 m of the axis; bases 1.4e-8 m from the
+-- mount. All 5 PASS. (Before that friction: 0.0567 m, bases 7.2e-10 m, 300 ms/step.)
 world{ gravity = {0, 0, -9.81}, time_step = 1 / 120, duration = 3.5,
        solver = { kind = "newton", newton = { iterations = 10, linear_iterations = 60 } } }
 ground{ friction = 0.5 }
