@@ -502,13 +502,7 @@ static double fmax2(double a, double b) { return a > b ? a : b; }
 static mo_fem_mesh_id block_mesh(mo_world *w, box_mesh *b, double young, double density)
 {
     mo_fem_material_def mat = {young, 0.3, density, MO_FEM_COROTATIONAL};
-    mo_fem_mesh_def d = mo_default_fem_mesh_def();
-    d.nodes = b->nodes;
-    d.node_count = b->nn;
-    d.tets = b->tets;
-    d.tet_count = b->nt;
-    d.materials = &mat;
-    d.material_count = 1;
+    mo_fem_mesh_def d = box_mesh_def(b, &mat, NULL, 0);
     mo_fem_mesh_id id;
     CHECK(mo_fem_mesh_create(w, &d, &id) == MO_OK);
     return id;
@@ -1120,15 +1114,7 @@ static mo_fem_mesh_id fixed_slab(mo_world *w, box_mesh *b, double mu, mo_vec3 po
     for (int j = 0; j <= b->ny; j++)
         for (int i = 0; i <= b->nx; i++) fixed[nf++] = node_index(b, i, j, 0);
     mo_fem_material_def mat = {1e6, 0.3, 500.0, MO_FEM_COROTATIONAL};
-    mo_fem_mesh_def d = mo_default_fem_mesh_def();
-    d.nodes = b->nodes;
-    d.node_count = b->nn;
-    d.tets = b->tets;
-    d.tet_count = b->nt;
-    d.materials = &mat;
-    d.material_count = 1;
-    d.fixed_nodes = fixed;
-    d.fixed_count = nf;
+    mo_fem_mesh_def d = box_mesh_def(b, &mat, fixed, nf);
     d.friction = mu;
     d.position = pos;
     d.orientation = q;
