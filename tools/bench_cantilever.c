@@ -17,6 +17,7 @@
  * Output: a table on stdout, cantilever.csv and cantilever.svg (error against
  * tetrahedra, log-log) in --out; one progress line a mesh on stderr. */
 #include "bench_cantilever.h"
+#include "bench_util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -40,12 +41,6 @@ void bench_cantilever_usage(FILE *f)
                "  --out DIR           cantilever.csv and cantilever.svg (default .)\n");
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 typedef struct cant_run {
     int nx, n, tets, nodes, steps;
@@ -78,7 +73,7 @@ static cant_run run_mesh(int nx, int n, int iterations, int cholesky)
         for (int j = 0; j <= n; j++) fixed[nf++] = node_index(&b, 0, j, k);
     mo_fem_mesh_def fd = box_mesh_def(&b, &mat, fixed, nf);
     mo_fem_mesh_id id;
-    double t0 = now_s(), prev = 0.0;
+    double t0 = bench_now_s(), prev = 0.0;
     if (mo_fem_mesh_create(w, &fd, &id) != MO_OK) {
         fprintf(stderr, "moreau-bench cantilever: %s\n", mo_world_last_error(w));
     } else {
@@ -101,7 +96,7 @@ static cant_run run_mesh(int nx, int n, int iterations, int cholesky)
             prev = r.sag;
         }
     }
-    r.seconds = now_s() - t0;
+    r.seconds = bench_now_s() - t0;
     free(fixed);
     box_mesh_free(&b);
     mo_world_destroy(w);
@@ -147,10 +142,7 @@ int bench_cantilever(int argc, char **argv)
             return 2;
         }
     }
-    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "moreau-bench: cannot create %s: %s\n", out, strerror(errno));
-        return 1;
-    }
+    if (bench_ensure_dir(out)) return 1;
     const int cholesky = mo_solver_available(MO_SOLVER_CHOLESKY);
     if (!cholesky) fprintf(stderr, "moreau-bench cantilever: no CHOLMOD in this build: PCR 500, slow and inexact\n");
     const double L = 1.0, a = 0.1, E = 1e8, rho = 1000.0, g = 9.81;

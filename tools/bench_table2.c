@@ -38,6 +38,7 @@
 #include <moreau/scene.h>
 
 #include "bench_table2.h"
+#include "bench_util.h"
 
 #define T2_MAX_SCENES 64
 #define T2_MAX_SOLVERS 8
@@ -104,12 +105,6 @@ void bench_table2_usage(FILE *f)
             "  --progress / --quiet   per-step progress bar (default on a terminal) / no progress lines\n");
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -272,7 +267,7 @@ static void run_one(const char *dir, t2_run *r, double tmax, const mo_scene_opti
     opt.params = params;
     opt.param_count = np;
     mo_scene_file *sf = NULL;
-    double w0 = now_s();
+    double w0 = bench_now_s();
     if (mo_scene_file_load(path, &opt, &sf, r->error, sizeof r->error) != MO_OK) return;
     r->loaded = true;
     mo_world *w = mo_scene_file_world(sf);
@@ -336,12 +331,12 @@ static void run_one(const char *dir, t2_run *r, double tmax, const mo_scene_opti
     const int k = r->substeps > 0 ? r->substeps : 1;
     r->resid_worst = 0.0;
     for (int s = 0; s < steps; s++) {
-        double t0 = now_s();
+        double t0 = bench_now_s();
         if (mo_scene_file_step(sf) != MO_OK) {
             snprintf(r->error, sizeof r->error, "step %d: %s", s, mo_scene_file_last_error(sf));
             break;
         }
-        t[done] = 1e3 * (now_s() - t0);
+        t[done] = 1e3 * (bench_now_s() - t0);
         mo_step_stats st = mo_world_last_stats(w);
         tp[done] = 1e3 * st.t_predict;
         tc[done] = 1e3 * st.t_collide;
@@ -395,7 +390,7 @@ static void run_one(const char *dir, t2_run *r, double tmax, const mo_scene_opti
         off += (size_t)m;
     }
     r->claim = !r->error[0] && r->checks_failed == 0 && r->checks > 0;
-    r->wall = now_s() - w0;
+    r->wall = bench_now_s() - w0;
     mo_scene_file_destroy(sf);
 }
 
@@ -716,10 +711,7 @@ int bench_table2(int argc, char **argv)
         snprintf(path, sizeof path, "%s/%s.lua", dir, specs[i].name);
         specs[i].solver_param = reads_solver_param(path);
     }
-    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "moreau-bench: cannot create directory '%s': %s\n", out, strerror(errno));
-        return 1;
-    }
+    if (bench_ensure_dir(out)) return 1;
     snprintf(path, sizeof path, "%s/newton_table2.csv", out);
     FILE *csv = fopen(path, "w");
     if (!csv) {
@@ -736,7 +728,7 @@ int bench_table2(int argc, char **argv)
         fprintf(stderr, "moreau-bench: out of memory\n");
         return 1;
     }
-    double t_all = now_s();
+    double t_all = bench_now_s();
     for (int i = 0; i < nsc; i++)
         for (int k = 0; k < nsol; k++) {
             t2_run *r = &runs[i * nsol + k];
@@ -758,7 +750,7 @@ int bench_table2(int argc, char **argv)
                             status_of(r), r->error);
             }
         }
-    if (!quiet) fprintf(stderr, "moreau-bench: table2 done in %.1f s\n", now_s() - t_all);
+    if (!quiet) fprintf(stderr, "moreau-bench: table2 done in %.1f s\n", bench_now_s() - t_all);
     write_csv(csv, runs, nsc * nsol);
     fclose(csv);
     print_tables(runs, nsc, nsol, sp_names, dir, tmax);

@@ -42,6 +42,7 @@
 #include <moreau/scene.h>
 
 #include "bench_table2.h"
+#include "bench_util.h"
 #include "bench_cantilever.h"
 #include "scenes_builtin.h"
 #include "svgplot.h"
@@ -91,12 +92,6 @@ static void usage(FILE *f)
 
 /* ---- small helpers ---- */
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -109,12 +104,6 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int ensure_dir(const char *d)
-{
-    if (mkdir(d, 0777) == 0 || errno == EEXIST) return 0;
-    fprintf(stderr, "moreau-bench: cannot create directory '%s': %s\n", d, strerror(errno));
-    return -1;
-}
 
 static void progress(bool show, int done, int total, const char *what)
 {
@@ -381,7 +370,7 @@ static int bench_fclib(int argc, char **argv)
         fprintf(stderr, "moreau-bench: no .dat or .hdf5 problems in '%s'\n", dir);
         return 1;
     }
-    if (ensure_dir(out) || (sol_dir && ensure_dir(sol_dir))) return 1;
+    if (bench_ensure_dir(out) || (sol_dir && bench_ensure_dir(sol_dir))) return 1;
 
     char path[4096];
     snprintf(path, sizeof path, "%s/fclib.csv", out);
@@ -416,12 +405,12 @@ static int bench_fclib(int argc, char **argv)
                 mo_fc_result fr;
                 for (int k = 0; k < repeat && k < 16; k++) {
                     memset(r, 0, sizeof(double) * (size_t)m);
-                    double t0 = now_s();
+                    double t0 = bench_now_s();
                     if (mo_fc_solve(&fc, &s, r, NULL, &fr, NULL, NULL, err, sizeof err) != MO_OK) {
                         fprintf(stderr, "\nmoreau-bench: %s: %s\n", files[f], err);
                         break;
                     }
-                    times[nrun++] = now_s() - t0;
+                    times[nrun++] = bench_now_s() - t0;
                     if (times[nrun - 1] > 1.0) break;
                 }
                 if (nrun == 0) continue;
@@ -563,7 +552,7 @@ static int bench_convergence(int argc, char **argv)
         fprintf(stderr, "moreau-bench: --steps must be >= 0 and --iterations >= 1\n");
         return 2;
     }
-    if (ensure_dir(out)) return 1;
+    if (bench_ensure_dir(out)) return 1;
     if (ns == 0) ns = parse_list("pgs,jacobi,apgd,spg,cg,minres,cholesky", names, MAX_CONFIGS);
     char path[4096];
     snprintf(path, sizeof path, "%s/convergence_%s.csv", out, scene);
@@ -677,12 +666,12 @@ static void run_scene(const char *path, const char *solver, double tmax, int ite
     long iter_sum = 0;
     int done = 0;
     for (int k = 0; k < steps; k++) {
-        double t0 = now_s();
+        double t0 = bench_now_s();
         if (mo_scene_file_step(sf) != MO_OK) {
             snprintf(r->error, sizeof r->error, "step %d: %s", k, mo_scene_file_last_error(sf));
             break;
         }
-        t[done] = 1e3 * (now_s() - t0);
+        t[done] = 1e3 * (bench_now_s() - t0);
         mo_step_stats st = mo_world_last_stats(w);
         tc[done] = 1e3 * st.t_collide;
         ta[done] = 1e3 * st.t_assemble;
@@ -784,7 +773,7 @@ static int bench_scenes(int argc, char **argv)
         fprintf(stderr, "moreau-bench: no scene files in '%s'\n", dir);
         return 1;
     }
-    if (ensure_dir(out)) return 1;
+    if (bench_ensure_dir(out)) return 1;
     mo_scene_options opt = mo_default_scene_options();
     opt.search_paths = paths;
     opt.search_path_count = npaths;
