@@ -92,6 +92,7 @@ typedef struct mo_contact_int {
     double gap, mu;
     uint64_t key;
     double impulse[3];         /* (normal, t1, t2) */
+    double fric_w, fric_k;     /* Newton: the friction fixed point's W and c_f factor at the end of the last step (k 0: none) */
 } mo_contact_int;
 
 /* previous step's contact impulses, sorted by key, for warm starting */
@@ -100,6 +101,7 @@ typedef struct mo_contact_cache {
     double point[3];           /* world contact point (midway), for matching when features change */
     double impulse_world[3];   /* total impulse on b as a world vector */
     double normal_impulse;
+    double fric_w, fric_k;     /* see mo_contact_int */
 } mo_contact_cache;
 
 /* ---- the assembled problem (SOLVERS.md A) ---- */

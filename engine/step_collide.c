@@ -198,12 +198,15 @@ static void make_contact(const mo_world *w, const cl_info *info, const cl_motion
         mo_v3_basis(t->n, t->t1, t->t2);
     }
     t->impulse[0] = t->impulse[1] = t->impulse[2] = 0.0;
+    t->fric_w = t->fric_k = 0.0;
     if (w->def.solver.warm_start && w->ncache > 0) {
         const mo_contact_cache *f = cache_find((const mo_contact_cache *)w->cache.p, w->ncache, t, margin, hint);
         if (f) {
             t->impulse[0] = f->normal_impulse;
             t->impulse[1] = mo_v3_dot(f->impulse_world, t->t1);
             t->impulse[2] = mo_v3_dot(f->impulse_world, t->t2);
+            t->fric_w = f->fric_w;
+            t->fric_k = f->fric_k;
         }
     }
 }
@@ -353,6 +356,8 @@ int mo_contact_cache_store(mo_world *w)
     for (int i = 0; i < w->ncontacts; i++) {
         cache[i].key = ct[i].key;
         cache[i].normal_impulse = ct[i].impulse[0];
+        cache[i].fric_w = ct[i].fric_w;
+        cache[i].fric_k = ct[i].fric_k;
         for (int k = 0; k < 3; k++) cache[i].point[k] = 0.5 * (ct[i].pa[k] + ct[i].pb[k]);
         for (int k = 0; k < 3; k++)
             cache[i].impulse_world[k] = ct[i].impulse[1] * ct[i].t1[k] + ct[i].impulse[2] * ct[i].t2[k];

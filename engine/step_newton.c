@@ -84,6 +84,7 @@
 int mo_contact_cache_store(mo_world *w);
 
 #define PHI_A_MIN 1e-9       /* phi_a below this: the NCP row is zeroed (lambda side) */
+#define FRICTION_SLOPE_MIN 1e-8 /* the measured slope of W's local model, as a factor on c_f, at least this */
 #define FRICTION_DV_MIN 1e-9 /* m/s: h lambda_n N_nn below this disables the contact's friction */
 
 typedef struct nw_buf {
@@ -112,6 +113,8 @@ typedef struct nw {
     double *mblk;                    /* (9 nown) world inertia of rigid owners */
     double *v, *lam, *dv, *dl, *rm, *t, *jv, *dj, *cg, *cd, *e, *rhs, *c, *g, *kv, *kl, *adiag, *wc, *cfc, *scratch;
     double *wside; /* (nf) per contact: +1 when the last iterate's |lf| was above mu ln, -1 below, 0 none */
+    double *wk;    /* (nf) per contact: the measured slope of W's local model as a factor on c_f (linearise) */
+    double *wprev; /* (4 nf) per contact: the last iterate's slip (2) and friction force (2) */
     /* frictional contacts: the problem's nc (rows mj + 3c, +1, +2), then the FEM surface contacts (rows
        frn, frn + 1, frn + 2 among the FEM rows, fem_world.c); wc, cfc and wside are per frictional contact */
     int nf;
@@ -182,11 +185,12 @@ static int nw_setup(mo_world *w, const mo_problem *p, nw *s)
     CARVE(s->lam, m); CARVE(s->dl, m); CARVE(s->jv, m); CARVE(s->dj, m); CARVE(s->cg, m); CARVE(s->cd, m);
     CARVE(s->e, m); CARVE(s->rhs, m); CARVE(s->c, m);
     CARVE(s->g, m); CARVE(s->kv, m); CARVE(s->kl, m); CARVE(s->adiag, m);
-    CARVE(s->wc, (size_t)s->nf + 1); CARVE(s->cfc, (size_t)s->nf + 1); CARVE(s->wside, (size_t)s->nf + 1);
+    CARVE(s->wc, (size_t)s->nf + 1); CARVE(s->cfc, (size_t)s->nf + 1); CARVE(s->wside, (size_t)s->nf + 1); CARVE(s->wk, (size_t)s->nf + 1); CARVE(s->wprev, 4 * (size_t)s->nf + 4);
     CARVE(s->fmu, (size_t)s->nf + 1); CARVE(s->fkin, m);
     CARVE(s->feps, m); CARVE(s->fepst, m); CARVE(s->kt, n); CARVE(s->msc, n);
     s->scratch = d; /* the linear solver's */
 #undef CARVE
+    for (int q = 0; q <= s->nf; q++) { s->wk[q] = 1.0; s->wside[q] = 0.0; }
     for (int i = 0; i < s->nbody; i++) {
         mo_v3_copy(s->bx + 3 * i, w->bodies[i].k.x);
         memcpy(s->bq + 4 * i, w->bodies[i].k.q, 4 * sizeof(double));
@@ -464,12 +468,35 @@ static void linearise(const mo_world *w, const mo_problem *p, nw *s, const mo_ne
             continue;
         }
         double slip = hypot(s->jv[r1], s->jv[r2]), lf = hypot(lam[r1], lam[r2]);
-        double W = w_fixed ? w_fixed[q] : mo_newton_friction_w(ns->ncp, slip, ln, lf, mu, s->cfc[q]);
+        double side = lf > mu * ln ? 1.0 : -1.0;
+        const mo_contact_int *ct = q < s->nc ? (const mo_contact_int *)w->contacts.p + q : NULL;
+        if (!w_fixed) {
+            /* the slope of W's local model. W's formula solves one contact alone, its slip
+               answering its friction force with the slope c_f = h (J M~^-1 J^T)_ii; but a link
+               held by stiff joints and pressed by other contacts answers far less (the beam: the
+               pushed link's slip moved by 3.5e-5 (m/s)/N against c_f = 0.386), and with the slope
+               too large W flips between "sticks" (W = 0, a force of 400 N asked for) and "slides
+               fast" (|lf| far below mu ln) without end. For rigid contacts the slope is measured:
+               the secant (ds . dl) / |dl|^2 between the last two iterates, as a factor on c_f in
+               [1e-8, 1], kept through the step and warm-started with W from the contact cache
+               (the zero-velocity start's W is meaningless). FEM contacts keep c_f: their secant
+               mixes the slab's own deformation (measured: the box on the tilted slab slid). */
+            if (s->it == 0 && ct && ct->fric_k > 0.0) s->wk[q] = ct->fric_k;
+            double *pv = s->wprev + 4 * q;
+            if (s->it > 0 && ct && s->wside[q] != 0.0) {
+                double ds0 = s->jv[r1] - pv[0], ds1 = s->jv[r2] - pv[1], dl0 = lam[r1] - pv[2], dl1 = lam[r2] - pv[3];
+                double num = ds0 * dl0 + ds1 * dl1, den = dl0 * dl0 + dl1 * dl1;
+                if (den > 1e-6 * (mu * ln) * (mu * ln) && num > 0.0)
+                    s->wk[q] = mo_k_clamp(num / den / s->cfc[q], FRICTION_SLOPE_MIN, 1.0);
+            }
+            pv[0] = s->jv[r1]; pv[1] = s->jv[r2]; pv[2] = lam[r1]; pv[3] = lam[r2];
+        }
+        double W = w_fixed ? w_fixed[q] : mo_newton_friction_w(ns->ncp, slip, ln, lf, mu, s->wk[q] * s->cfc[q]);
+        if (!w_fixed && s->it == 0 && ct && ct->fric_k > 0.0) W = ct->fric_w;
         /* the W fixed point can fall into a 2-cycle across the cone's edge: a block at mu = tan 30 - 0.077
            alternated W = 0.015 (|lf| above mu ln) and W = 4e-13 (below) forever and never slid. When the
            friction force crosses the edge between two iterations, W is the mean of the two (the same fixed
            points); while it stays on one side the plain update keeps its speed */
-        double side = lf > mu * ln ? 1.0 : -1.0;
         if (!w_fixed && s->it > 0 && s->wside[q] != 0.0 && s->wside[q] != side) W = 0.5 * (W + s->wc[q]);
         if (!w_fixed) s->wside[q] = side;
         s->wc[q] = W;
@@ -715,6 +742,8 @@ int mo_step_newton(mo_world *w, const mo_problem *p)
     for (int c = 0; c < s.nc; c++) {
         int r0 = s.mj + 3 * c;
         double u[3] = {s.cg[r0] / h, s.jv[r0 + 1], s.jv[r0 + 2]};
+        ct[c].fric_w = s.wc[c]; /* W and its slope warm-start the next step (linearise) */
+        ct[c].fric_k = s.wk[c];
         for (int k = 0; k < 3; k++) {
             ct[c].impulse[k] = gout[r0 + k];
             gn += gout[r0 + k] * gout[r0 + k];
