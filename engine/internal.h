@@ -169,6 +169,8 @@ typedef void (*mo_solver_fn)(const mo_problem *p, const mo_solver_settings *s, m
 /* ---- growable scratch ---- */
 typedef struct mo_buf { void *p; size_t cap; } mo_buf;
 
+#define MO_HALVINGS_MAX 10 /* the deepest Newton step halving (mo_newton_settings.halvings) */
+
 typedef struct mo_world {
     mo_world_def def;
     double time;
@@ -200,6 +202,7 @@ typedef struct mo_world {
     void *proj;                /* step_project.c's buffers (and its own CHOLMOD cache), NULL until used */
     void *newton;              /* step_newton.c's buffers (MO_SOLVER_NEWTON), NULL until used */
     void *fem;                 /* fem_world.c's FEM meshes (issue 7), NULL until the first mesh */
+    mo_buf halve[MO_HALVINGS_MAX]; /* step.c: the world's state at the start of a step at each halving depth */
     mo_step_stats stats;
 } mo_world;
 

@@ -37,32 +37,103 @@ static int step_once(mo_world *w)
     return 0;
 }
 
+/* The state a step changes, saved at its start so that Newton step halving can undo it: bodies
+ * (poses, velocities, accumulated forces, cleared by the step), particles, joints (warm-start
+ * impulses, reactions) and the contact cache (warm start). Everything else is rebuilt by the next
+ * step. FEM meshes keep more (forces, fixed-node targets): worlds with meshes are not halved. */
+static int snap_save(mo_world *w, mo_buf *b)
+{
+    const size_t nb = (size_t)w->body_count * sizeof(mo_body), np = (size_t)w->particle_count * sizeof(mo_particle);
+    const size_t nj = (size_t)w->joint_count * sizeof(mo_joint), nc = (size_t)w->ncache * sizeof(mo_contact_cache);
+    if (mo_buf_reserve(b, nb + np + nj + nc + 1)) return -1;
+    char *d = (char *)b->p;
+    if (nb) memcpy(d, w->bodies, nb);
+    if (np) memcpy(d + nb, w->particles, np);
+    if (nj) memcpy(d + nb + np, w->joints, nj);
+    if (nc) memcpy(d + nb + np + nj, w->cache.p, nc);
+    return 0;
+}
+
+static void snap_restore(mo_world *w, const mo_buf *b, int ncache)
+{
+    const size_t nb = (size_t)w->body_count * sizeof(mo_body), np = (size_t)w->particle_count * sizeof(mo_particle);
+    const size_t nj = (size_t)w->joint_count * sizeof(mo_joint), nc = (size_t)ncache * sizeof(mo_contact_cache);
+    const char *d = (const char *)b->p;
+    if (nb) memcpy(w->bodies, d, nb);
+    if (np) memcpy(w->particles, d + nb, np);
+    if (nj) memcpy(w->joints, d + nb + np, nj);
+    if (nc) memcpy(w->cache.p, d + nb + np + nj, nc); /* the cache only grows: its room is there */
+    w->ncache = ncache;
+    w->q_synced = 0; /* the world queries' trees hold the undone poses */
+}
+
+/* the costs of a step, kept or undone, into the sum */
+static void add_cost(mo_step_stats *sum, const mo_step_stats *st)
+{
+    sum->t_predict += st->t_predict;
+    sum->t_collide += st->t_collide;
+    sum->t_assemble += st->t_assemble;
+    sum->t_solve += st->t_solve;
+    sum->t_integrate += st->t_integrate;
+    sum->iterations += st->iterations;
+    sum->linear_iterations += st->linear_iterations;
+    sum->nan_warnings += st->nan_warnings;
+}
+
+/* the results of a kept step: the worst of them */
+static void add_result(mo_step_stats *sum, const mo_step_stats *st, bool first)
+{
+    add_cost(sum, st);
+    if (first || !(st->residual <= sum->residual)) sum->residual = st->residual; /* NaN propagates */
+    sum->converged = first ? st->converged : sum->converged && st->converged;
+    if (st->max_penetration > sum->max_penetration) sum->max_penetration = st->max_penetration;
+    if (st->max_joint_error > sum->max_joint_error) sum->max_joint_error = st->max_joint_error;
+}
+
+/* one step of w->def.time_step, undone and redone as two halves (recursively, up to max_depth)
+ * while its Newton residual stays above thr */
+static int step_halving(mo_world *w, int depth, int max_depth, double thr, mo_step_stats *sum, int *kept)
+{
+    const int ncache = w->ncache;
+    bool can = depth < max_depth && snap_save(w, &w->halve[depth]) == 0; /* no room: no halving */
+    if (step_once(w)) return -1;
+    const mo_step_stats *st = &w->stats;
+    if (!can || (isfinite(st->residual) && st->residual <= thr)) {
+        add_result(sum, st, (*kept)++ == 0);
+        return 0;
+    }
+    add_cost(sum, st);
+    sum->halvings++;
+    snap_restore(w, &w->halve[depth], ncache);
+    const double h = w->def.time_step;
+    w->def.time_step = 0.5 * h;
+    int rc = step_halving(w, depth + 1, max_depth, thr, sum, kept);
+    if (rc == 0) rc = step_halving(w, depth + 1, max_depth, thr, sum, kept);
+    w->def.time_step = h;
+    return rc;
+}
+
 mo_status mo_world_step(mo_world *w)
 {
     const int k = w->def.substeps > 1 ? w->def.substeps : 1;
-    if (k == 1) {
+    const mo_newton_settings *ns = &w->def.solver.newton;
+    const int depth = w->def.solver.kind == MO_SOLVER_NEWTON && mo_fem_live_meshes(w) == 0 ? ns->halvings : 0;
+    if (k == 1 && depth == 0) {
         if (step_once(w)) goto oom;
     } else {
-        /* k whole steps of h / k; the time step is restored even on failure */
+        /* k whole steps of h / k, each halved while Newton does not converge; the time step is
+           restored even on failure; the statistics are those of the last step kept, with the sums
+           and worst values of mo_step_stats.halvings' comment */
         const double h = w->def.time_step;
         mo_step_stats sum;
         memset(&sum, 0, sizeof sum);
+        int kept = 0;
         w->def.time_step = h / k;
         for (int i = 0; i < k; i++) {
-            if (step_once(w)) {
+            if (step_halving(w, 0, depth, ns->halving_residual, &sum, &kept)) {
                 w->def.time_step = h;
                 goto oom;
             }
-            const mo_step_stats *st = &w->stats;
-            sum.t_predict += st->t_predict;
-            sum.t_collide += st->t_collide;
-            sum.t_assemble += st->t_assemble;
-            sum.t_solve += st->t_solve;
-            sum.t_integrate += st->t_integrate;
-            sum.iterations += st->iterations;
-            sum.linear_iterations += st->linear_iterations;
-            sum.nan_warnings += st->nan_warnings;
-            if (st->max_penetration > sum.max_penetration) sum.max_penetration = st->max_penetration;
         }
         w->def.time_step = h;
         mo_step_stats *st = &w->stats;
@@ -74,7 +145,11 @@ mo_status mo_world_step(mo_world *w)
         st->iterations = sum.iterations;
         st->linear_iterations = sum.linear_iterations;
         st->nan_warnings = sum.nan_warnings;
+        st->residual = sum.residual;
+        st->converged = sum.converged;
         st->max_penetration = sum.max_penetration;
+        st->max_joint_error = sum.max_joint_error;
+        st->halvings = sum.halvings;
     }
     w->time += w->def.time_step;
     w->step_index++;

@@ -116,6 +116,8 @@ mo_solver_settings mo_default_solver_settings(void)
     s.newton.scaling = MO_NEWTON_SCALING_MASS;
     s.newton.scaling_constant = 1.0;
     s.newton.jacobi_omega = 0.5;
+    s.newton.halvings = 0;
+    s.newton.halving_residual = 1e-5;
     return s;
 }
 
@@ -254,6 +256,14 @@ int mo_solver_check(const mo_solver_settings *s, char *err, size_t n)
         snprintf(err, n, "Newton regularisation must be finite and >= 0, got %g", nw->regularisation);
         return 0;
     }
+    if (nw->halvings < 0 || nw->halvings > MO_HALVINGS_MAX) {
+        snprintf(err, n, "Newton halvings must be in [0, %d], got %d", MO_HALVINGS_MAX, nw->halvings);
+        return 0;
+    }
+    if (!(nw->halving_residual > 0.0) || !isfinite(nw->halving_residual)) {
+        snprintf(err, n, "Newton halving_residual must be finite and > 0, got %g", nw->halving_residual);
+        return 0;
+    }
     if (nw->ncp != MO_NCP_FISCHER_BURMEISTER && nw->ncp != MO_NCP_MIN_MAP) {
         snprintf(err, n, "Newton NCP function %d is not a known function", (int)nw->ncp);
         return 0;
@@ -376,6 +386,7 @@ void mo_world_destroy(mo_world *w)
                       &w->row_diag, &w->row_r, &w->gamma, &w->block_row, &w->block_kind, &w->block_mu, &w->block_inv, &w->inv, &w->block_eta, &w->row_ptr,
                       &w->col, &w->val, &w->wval, &w->scratch, &w->res_hist, &w->err_hist, &w->joint_pairs};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) mo_buf_free(bufs[i]);
+    for (int i = 0; i < MO_HALVINGS_MAX; i++) mo_buf_free(&w->halve[i]);
     mo_cl_pairs_free(&w->pairs);
     if (w->bp) mo_cl_bp_destroy(w->bp);
     mo_cholmod_cache_free(w->cholmod_cache);

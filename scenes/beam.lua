@@ -54,7 +54,7 @@ local mu = param("friction", 0.3)
 local solvers = {
   newton = { kind = "newton", newton = { iterations = 30,
                                          linear = moreau.solver_available("cholesky") and "cholesky" or "pcr",
-                                         linear_iterations = 200 } },
+                                         linear_iterations = 200, halvings = 3, halving_residual = 1e-3 } },
   pgs = { kind = "pgs", iterations = 100, coulomb_updates = 10 },
   apgd = { kind = "apgd", iterations = 100, coulomb_updates = 10 },
   spg = { kind = "spg", iterations = 100, coulomb_updates = 10 },

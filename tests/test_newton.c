@@ -33,7 +33,11 @@
  *     with refinement) solves the Schur system exactly: on a hand-built system
  *     (a rigid body and a particle, a stiff row of cd 1e-9, a zeroed row) both
  *     forms equal a dense solve; a cantilever of tetrahedra (where the primal
- *     form is the one chosen) takes the same step as with PCR run to 1e-13. */
+ *     form is the one chosen) takes the same step as with PCR run to 1e-13.
+ *  12 step halving: with a threshold no step meets, halving 1 (2) deep gives
+ *     the state of 2 (4) substeps to 1e-12 with 1 (3) halvings per step; with
+ *     one every step meets, the run is bit for bit the run without halving;
+ *     worlds with FEM meshes are not halved. */
 #include <float.h>
 #include "testutil.h"
 #include "scenes_builtin.h"
@@ -485,6 +489,7 @@ static void test_settings(void)
     group_begin();
     mo_solver_settings d = mo_default_solver_settings();
     CHECK(d.newton.iterations == 12 && d.newton.linear_iterations == 20 && d.newton.step_fraction == 0.8 &&
+          d.newton.halvings == 0 && d.newton.halving_residual == 1e-5 &&
           d.newton.regularisation == 1e-9 && d.newton.ncp == MO_NCP_FISCHER_BURMEISTER &&
           d.newton.linear == MO_NEWTON_PCR && d.newton.scaling == MO_NEWTON_SCALING_MASS);
     mo_world_def wd = mo_default_world_def();
@@ -513,6 +518,10 @@ static void test_settings(void)
     expect_refused(w, &s, "Newton scaling_constant must be finite and > 0, got 0");
     s = d; s.newton.jacobi_omega = 1.2;
     expect_refused(w, &s, "Newton jacobi_omega must be in (0, 1], got 1.2");
+    s = d; s.newton.halvings = 11;
+    expect_refused(w, &s, "Newton halvings must be in [0, 10], got 11");
+    s = d; s.newton.halving_residual = 0.0;
+    expect_refused(w, &s, "Newton halving_residual must be finite and > 0, got 0");
     /* names */
     CHECK_STR(mo_solver_name(MO_SOLVER_NEWTON), "newton");
     mo_solver_kind k = MO_SOLVER_PGS;
@@ -887,6 +896,135 @@ static void test_cholesky_primal(void)
 #endif
 }
 
+/* ---- 12 step halving ---- */
+
+/* a small world with every kind of state a step carries to the next: a box sliding on the ground
+   (friction, contact warm start), a two-link pendulum on revolute joints with a PD drive (joint
+   warm start) swinging into the ground, a free particle. Runs `steps` steps and returns the
+   bodies' and particle's positions and velocities in out (40 numbers), the halvings summed over
+   the steps and the largest per step. */
+static void halving_run(int halvings, double thr, int substeps, int steps, double *out, int *sum, int *most)
+{
+    mo_world_def wd = mo_default_world_def();
+    wd.solver = newton_settings();
+    wd.solver.newton.halvings = halvings;
+    wd.solver.newton.halving_residual = thr;
+    wd.substeps = substeps;
+    wd.time_step = 1.0 / 60.0;
+    mo_world *w = world_or_exit(&wd, "world: ", 1);
+    mo_body_def g = mo_default_body_def();
+    g.type = MO_BODY_STATIC;
+    g.shape.type = MO_SHAPE_PLANE;
+    g.shape.friction = 0.4;
+    mo_body_id ground, id[3];
+    CHECK(mo_body_create(w, &g, &ground) == MO_OK);
+    mo_body_def b = mo_default_body_def();
+    b.shape.type = MO_SHAPE_BOX;
+    b.shape.half_extents = (mo_vec3){0.1, 0.1, 0.1};
+    b.shape.friction = 0.4;
+    b.position = (mo_vec3){0, 0, 0.1};
+    CHECK(mo_body_create(w, &b, &id[0]) == MO_OK);
+    CHECK(mo_body_set_velocity(w, id[0], (mo_vec3){1.5, 0.2, 0}, (mo_vec3){0, 0, 0}) == MO_OK);
+    b.shape.half_extents = (mo_vec3){0.15, 0.03, 0.03};
+    for (int k = 0; k < 2; k++) {
+        b.position = (mo_vec3){1.15 + 0.3 * k, 2.0, 0.35};
+        CHECK(mo_body_create(w, &b, &id[1 + k]) == MO_OK);
+        mo_joint_def jd = mo_default_joint_def();
+        jd.type = MO_JOINT_REVOLUTE;
+        jd.body_a = k == 0 ? (mo_body_id){0, 0} : id[k];
+        jd.body_b = id[1 + k];
+        jd.anchor_a = k == 0 ? (mo_vec3){1.0, 2.0, 0.35} : (mo_vec3){0.15, 0, 0}; /* the world's point, link 1's end */
+        jd.anchor_b = (mo_vec3){-0.15, 0, 0};
+        jd.axis_a = jd.axis_b = (mo_vec3){0, 1, 0};
+        if (k == 1) {
+            jd.motor = MO_MOTOR_POSITION;
+            jd.stiffness = 5.0;
+            jd.damping = 0.1;
+        }
+        mo_joint_id j;
+        CHECK(mo_joint_create(w, &jd, &j) == MO_OK);
+    }
+    mo_particle_def pd = mo_default_particle_def();
+    pd.position = (mo_vec3){-1, 0, 0.5};
+    pd.mass = 0.1;
+    pd.radius = 0.02;
+    mo_particle_id pid;
+    CHECK(mo_particle_create(w, &pd, &pid) == MO_OK);
+    *sum = *most = 0;
+    for (int i = 0; i < steps; i++) {
+        CHECK(mo_world_step(w) == MO_OK);
+        mo_step_stats st = mo_world_last_stats(w);
+        *sum += st.halvings;
+        if (st.halvings > *most) *most = st.halvings;
+    }
+    for (int k = 0; k < 3; k++) {
+        mo_vec3 p, v, om;
+        mo_quat q;
+        mo_body_position(w, id[k], &p);
+        mo_body_orientation(w, id[k], &q);
+        mo_body_linear_velocity(w, id[k], &v);
+        mo_body_angular_velocity(w, id[k], &om);
+        double x[13] = {p.x, p.y, p.z, q.w, q.x, q.y, q.z, v.x, v.y, v.z, om.x, om.y, om.z};
+        memcpy(out + 13 * k, x, sizeof x);
+    }
+    mo_vec3 pp;
+    mo_particle_position(w, pid, &pp);
+    out[39] = pp.z;
+    mo_world_destroy(w);
+}
+
+static double max_diff(const double *a, const double *b, int n)
+{
+    double d = 0.0;
+    for (int i = 0; i < n; i++) d = fmax(d, fabs(a[i] - b[i]));
+    return d;
+}
+
+static void test_halving(void)
+{
+    group_begin();
+    /* A step undone and redone as two halves must be exactly two steps of h/2: with a threshold no
+       residual meets, halvings = 1 must equal substeps = 2 and halvings = 2 substeps = 4, every step
+       halved 1 and 3 times. Any state the undone step left behind (a pose, a joint's or a contact's
+       warm start, W's slope in the contact cache) would show as a difference. A threshold every step
+       meets never halves: the same steps as no halving at all, bit for bit. */
+    const int steps = 90;
+    double a[40], b[40], c[40], d[40], e[40], f[40];
+    int s1, m1, s2, m2, s3, m3, s4, m4, s5, m5, s6, m6;
+    halving_run(0, 1e-5, 2, steps, a, &s1, &m1);
+    halving_run(1, 1e-300, 1, steps, b, &s2, &m2);
+    halving_run(0, 1e-5, 4, steps, c, &s3, &m3);
+    halving_run(2, 1e-300, 1, steps, d, &s4, &m4);
+    halving_run(0, 1e-5, 1, steps, e, &s5, &m5);
+    halving_run(3, 1e3, 1, steps, f, &s6, &m6);
+    double d12 = max_diff(a, b, 40), d34 = max_diff(c, d, 40), d56 = max_diff(e, f, 40);
+    printf("     halved every step: 1 deep vs 2 substeps max difference %.2g, 2 deep vs 4 substeps %.2g; "
+           "never halved vs off %.2g; halvings %d (1 deep), %d (2 deep), %d (never)\n", d12, d34, d56, s2, s4, s6);
+    CHECK(d12 < 1e-12 && d34 < 1e-12);
+    CHECK(d56 == 0.0);
+    CHECK(s1 == 0 && s3 == 0 && s5 == 0 && s6 == 0);
+    CHECK(s2 == steps && m2 == 1);
+    CHECK(s4 == 3 * steps && m4 == 3);
+    CHECK(max_diff(a, e, 40) > 1e-6); /* the comparisons see the time step */
+    /* FEM worlds are not halved (their meshes' state is not saved) */
+    mo_world_def wd = mo_default_world_def();
+    wd.solver = newton_settings();
+    wd.solver.newton.halvings = 2;
+    wd.solver.newton.halving_residual = 1e-300;
+    mo_world *w = world_or_exit(&wd, "fem world", 1);
+    box_mesh bm;
+    box_mesh_make(&bm, 2, 1, 1, (mo_vec3){0, 0, 0.5}, (mo_vec3){0.2, 0.1, 0.1});
+    mo_fem_material_def mat = {1e5, 0.3, 1000.0, MO_FEM_COROTATIONAL};
+    mo_fem_mesh_def fd = box_mesh_def(&bm, &mat, NULL, 0);
+    mo_fem_mesh_id mid;
+    CHECK(mo_fem_mesh_create(w, &fd, &mid) == MO_OK);
+    CHECK(mo_world_step(w) == MO_OK);
+    CHECK(mo_world_last_stats(w).halvings == 0);
+    box_mesh_free(&bm);
+    mo_world_destroy(w);
+    group_end("12 step halving: a halved step is two steps of h/2 exactly; never halving changes nothing");
+}
+
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : NULL;
@@ -903,5 +1041,6 @@ int main(int argc, char **argv)
     RUN("rolling", test_rolling);
     RUN("damper", test_damper_bound);
     RUN("primal", test_cholesky_primal);
+    RUN("halving", test_halving);
     return check_groups_result();
 }

@@ -18,12 +18,13 @@
  *     residual more than 10 x lower than identity scaling.
  *   5 heavy_stack.lua variant 10 (1 : 10^4) with solver=newton stands for 2 s (top
  *     within 1 mm, the scene's check holds).
- *   6 beam.lua with friction = 0 (when CHOLMOD is built in; the scene's 30 Newton
- *     iterations with Cholesky inner solves): the whole insertion, 6 s, holds the
- *     scene's four checks (sag, penetration < 2 mm, joint drift < 1 mm, beam in the slot).
- * Not asserted (measured, README): the insertion with friction (mu = 0.3, the scene's
- * default), where Newton's friction fixed point does not converge; the Fig. 18 ratio on
- * the beam, which is not consistently in favour of the effective-mass scaling there.
+ *   6 beam.lua without friction and with its default mu 0.3 (when CHOLMOD is built in;
+ *     the scene's 30 Newton iterations with Cholesky inner solves, steps halved up to 3
+ *     times while the Newton residual stays above 1e-3 m): the whole insertion, 6 s,
+ *     holds the scene's four checks (sag, penetration < 2 mm, joint drift < 1 mm, beam
+ *     in the slot); frictionless nearly no step is halved, with friction at least 20 are.
+ * Not asserted (measured, README): the Fig. 18 ratio on the beam, which is not
+ * consistently in favour of the effective-mass scaling there.
  * Exit 77 when Moreau was built without Lua (scene files cannot be loaded). */
 #include <math.h>
 #include <stdio.h>
@@ -282,21 +283,18 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void test_beam_insertion(void)
+/* one insertion run of beam.lua (set: its --set text) to 6 s: the scene's checks, the Newton
+   residuals from the press on and the step halvings */
+static void beam_insertion(const char *set, double mu, double med_max, double worst_max, bool halved)
 {
-    group_begin();
-    if (!mo_solver_available(MO_SOLVER_CHOLESKY)) {
-        printf("     skipped: no CHOLMOD in this build (the scene falls back to PCR 200, 4 x slower)\n");
-        group_end("6  beam.lua friction=0: the insertion holds its four checks");
-        return;
-    }
-    mo_scene_file *s = load("beam.lua", "friction=0", NULL);
-    if (!s) { group_end("6  beam.lua friction=0: the insertion holds its four checks"); return; }
+    mo_scene_file *s = load("beam.lua", set, NULL);
+    if (!s) return;
     mo_world *w = mo_scene_file_world(s);
-    CHECK(mo_world_solver(w).newton.linear == MO_NEWTON_CHOLESKY);
+    mo_solver_settings ss = mo_world_solver(w);
+    CHECK(ss.newton.linear == MO_NEWTON_CHOLESKY && ss.newton.halvings == 3 && ss.newton.halving_residual == 1e-3);
     static double res[480];
     double worst = 0.0;
-    int contacts = 0, nr = 0;
+    int contacts = 0, nr = 0, halvings = 0, halved_steps = 0;
     for (int i = 0; i < 720; i++) {
         if (!step_n(s, 1)) break;
         mo_step_stats st = mo_world_last_stats(w);
@@ -305,18 +303,39 @@ static void test_beam_insertion(void)
             if (st.residual > worst || !isfinite(st.residual)) worst = st.residual;
         }
         if (st.contacts > contacts) contacts = st.contacts;
+        halvings += st.halvings;
+        halved_steps += st.halvings > 0;
     }
     qsort(res, (size_t)nr, sizeof(double), cmp_double);
     double med = nr ? res[nr / 2] : NAN;
-    printf("     beam, friction 0, 6 s: Newton residual during the insertion median %.2e m, worst %.2e m; up to %d "
-           "contacts\n", med, worst, contacts);
+    printf("     beam, friction %g, 6 s: Newton residual during the insertion median %.2e m, worst %.2e m; up to %d "
+           "contacts; %d halvings in %d steps\n", mu, med, worst, contacts, halvings, halved_steps);
     CHECK(nr == 480);
-    CHECK(med < 1e-8);
-    CHECK(worst < 1e-2);
+    CHECK(med < med_max);
+    CHECK(worst < worst_max);
     CHECK(contacts >= 16);
+    CHECK(halved ? halved_steps >= 20 : halved_steps <= 5);
     CHECK(checks_hold(s));
     mo_scene_file_destroy(s);
-    group_end("6  beam.lua friction=0: the insertion holds its four checks");
+}
+
+static void test_beam_insertion(void)
+{
+    group_begin();
+    const char *name = "6  beam.lua: the insertion holds its four checks, without friction and with mu 0.3";
+    if (!mo_solver_available(MO_SOLVER_CHOLESKY)) {
+        printf("     skipped: no CHOLMOD in this build (the scene falls back to PCR 200, 4 x slower)\n");
+        group_end(name);
+        return;
+    }
+    /* without friction Newton converges at nearly every step (measured: one step halved); with the
+       scene's mu 0.3 it needs halving where the beam slides under the pusher and over the slot's
+       edges (measured: 895 halvings in 207 of the 720 steps; without halving the run diverges at
+       4.4 s, README) */
+    beam_insertion("friction=0", 0.0, 1e-8, 1e-2, false);
+    beam_insertion(NULL, 0.3, 1e-4, 1.0, true); /* measured: median 1.7e-5 m, worst 2.7e-2 m (a step
+                                                   kept at the deepest halving; finite: no divergence) */
+    group_end(name);
 }
 
 int main(int argc, char **argv)

@@ -42,6 +42,8 @@ static void usage(FILE *f)
             "  --diagonal-scaling  APGD/SPG solve in D^1/2 gamma, D = diag(N) per block (mass ratios)\n"
             "  --newton-iterations N, --linear-iterations N, --ncp fb|min, --linear-solver pcr|pcg|jacobi|gs|cholesky,\n"
             "  --newton-scaling mass|identity|constant   settings of --solver newton\n"
+            "  --halvings D        Newton: redo a step whose residual stays above --halving-residual X m\n"
+            "                      (default 1e-5) as two halves, at most D deep (default 0: off)\n"
             "  --no-warm-start     start each solve from zero impulses\n"
             "  --threads N         worker threads (default 1)\n"
             "  --substeps K        each step runs K steps of h/K (default 1, or the scene's)\n"
@@ -87,7 +89,7 @@ static void progress(int done, int total, double elapsed)
 /* solver options given on the command line (applied over the scene's own settings) */
 typedef struct cli_solver {
     bool kind, friction, facets, coulomb, iterations, tolerance, omega, projections, no_warm, residuals, scaling;
-    bool newton_it, linear_it, ncp, newton_scaling, linear;
+    bool newton_it, linear_it, ncp, newton_scaling, linear, halvings, halving_residual;
     mo_solver_settings s;
 } cli_solver;
 
@@ -108,6 +110,8 @@ static void apply_cli(const cli_solver *c, mo_solver_settings *s)
     if (c->ncp) s->newton.ncp = c->s.newton.ncp;
     if (c->newton_scaling) s->newton.scaling = c->s.newton.scaling;
     if (c->linear) s->newton.linear = c->s.newton.linear;
+    if (c->halvings) s->newton.halvings = c->s.newton.halvings;
+    if (c->halving_residual) s->newton.halving_residual = c->s.newton.halving_residual;
     if (c->residuals) s->record_residuals = true;
 }
 
@@ -181,6 +185,8 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--diagonal-scaling")) cli.scaling = true;
         else if (!strcmp(a, "--newton-iterations")) { NEED(); cli.s.newton.iterations = atoi(val); cli.newton_it = true; }
         else if (!strcmp(a, "--linear-iterations")) { NEED(); cli.s.newton.linear_iterations = atoi(val); cli.linear_it = true; }
+        else if (!strcmp(a, "--halvings")) { NEED(); cli.s.newton.halvings = atoi(val); cli.halvings = true; }
+        else if (!strcmp(a, "--halving-residual")) { NEED(); cli.s.newton.halving_residual = atof(val); cli.halving_residual = true; }
         else if (!strcmp(a, "--ncp")) {
             NEED();
             if (!strcmp(val, "fb")) cli.s.newton.ncp = MO_NCP_FISCHER_BURMEISTER;
@@ -319,7 +325,7 @@ int main(int argc, char **argv)
     if (csv)
         fprintf(csv, "step,time,pairs,contacts,rows,nonzeros,iterations,residual,coulomb_error,max_penetration,"
                      "max_joint_error,t_predict_ms,t_collide_ms,t_assemble_ms,t_solve_ms,t_integrate_ms,t_step_ms,"
-                     "scene_metric\n");
+                     "scene_metric,halvings\n");
     if (res) fprintf(res, "step,iteration,ccp_residual,coulomb_error\n");
     if (traj) fprintf(traj, "step,time,body,name,x,y,z,qw,qx,qy,qz\n");
     mo_scene_body *tb = NULL;
@@ -327,7 +333,7 @@ int main(int argc, char **argv)
 
     double *t_step = calloc((size_t)steps + 1, sizeof(double)), *t_stage[5];
     for (int k = 0; k < 5; k++) t_stage[k] = calloc((size_t)steps + 1, sizeof(double));
-    long long iter_sum = 0, pair_sum = 0, contact_sum = 0;
+    long long iter_sum = 0, pair_sum = 0, contact_sum = 0, halving_sum = 0, halved_steps = 0;
     double max_pen_metric = 0.0, max_contact_pen = 0.0, max_joint = 0.0, wall0 = 0.0;
     mo_step_stats st;
     memset(&st, 0, sizeof st);
@@ -409,6 +415,8 @@ int main(int argc, char **argv)
         }
         t_step[s] = tot;
         iter_sum += st.iterations;
+        halving_sum += st.halvings;
+        if (st.halvings) halved_steps++;
         pair_sum += st.pairs;
         contact_sum += st.contacts;
         if (st.max_penetration > max_contact_pen) max_contact_pen = st.max_penetration;
@@ -421,11 +429,11 @@ int main(int argc, char **argv)
             metric = st.max_joint_error;
         }
         if (csv)
-            fprintf(csv, "%d,%.6f,%d,%d,%d,%d,%d,%.6e,%.6e,%.6e,%.6e,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.6e\n", s,
+            fprintf(csv, "%d,%.6f,%d,%d,%d,%d,%d,%.6e,%.6e,%.6e,%.6e,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.6e,%d\n", s,
                     mo_world_time(w), st.pairs, st.contacts, st.rows, st.nonzeros, st.iterations, st.residual,
                     st.coulomb_error, st.max_penetration, st.max_joint_error, 1e3 * st.t_predict,
                     1e3 * st.t_collide, 1e3 * st.t_assemble, 1e3 * st.t_solve, 1e3 * st.t_integrate, 1e3 * tot,
-                    metric);
+                    metric, st.halvings);
         if (res)
             for (int k = 0; k < st.residual_count; k++)
                 fprintf(res, "%d,%d,%.6e,%.6e\n", s, k + 1, st.residual_history[k], st.coulomb_error_history[k]);
@@ -460,10 +468,13 @@ int main(int argc, char **argv)
     printf("\n");
     printf("collision: mean_pairs=%.0f mean_contacts=%.0f collide_ms_median=%.4f\n", steps ? (double)pair_sum / steps : 0.0,
            steps ? (double)contact_sum / steps : 0.0, med_stage[1]);
+    char halving_note[96] = "";
+    if (halving_sum)
+        snprintf(halving_note, sizeof halving_note, " halvings=%lld (in %lld steps)", halving_sum, halved_steps);
     printf("final: contacts=%d rows=%d mean_iterations=%.1f residual=%.3e coulomb_error=%.3e "
-           "max_contact_penetration_all_steps=%.5f max_joint_error_all_steps=%.6f peak_rss_mib=%.1f\n",
+           "max_contact_penetration_all_steps=%.5f max_joint_error_all_steps=%.6f peak_rss_mib=%.1f%s\n",
            st.contacts, st.rows, steps ? (double)iter_sum / steps : 0.0, st.residual, st.coulomb_error,
-           max_contact_pen, max_joint, ru.ru_maxrss / 1024.0);
+           max_contact_pen, max_joint, ru.ru_maxrss / 1024.0, halving_note);
     if (export_dir) printf("exported %d contact problems to %s\n", exported, export_dir);
     int status = 0;
     if (file) {

@@ -146,6 +146,11 @@ typedef struct mo_newton_settings {
     mo_newton_scaling scaling;     /* default MO_NEWTON_SCALING_MASS */
     double scaling_constant;       /* k of MO_NEWTON_SCALING_CONSTANT, 1/kg, > 0; default 1 */
     double jacobi_omega;           /* damping of MO_NEWTON_JACOBI, in (0, 1]; default 0.5 */
+    int halvings;                  /* step halving: a step whose final Newton residual is above halving_residual (or
+                                    * not finite) is undone and redone as two steps of h/2, each of them halved
+                                    * again the same way, at most this many times (h / 2^halvings); worlds with FEM
+                                    * meshes are not halved; in [0, 10]; default 0 (off) */
+    double halving_residual;       /* m, > 0; default 1e-5 */
 } mo_newton_settings;
 /* ==== end of non-smooth Newton settings ==== */
 
@@ -260,6 +265,10 @@ typedef struct mo_step_stats {
     int linear_iterations;         /* inner linear iterations of the step (Newton), 0 for other solvers */
     int linear_count;              /* entries of linear_history */
     const double *linear_history;  /* owned by the world, valid until next step; NULL when not recorded */
+    int halvings;                  /* Newton step halving: steps undone and redone as two halves during this step
+                                    * (0 when none). With halvings or substeps the counts, times and iterations are
+                                    * sums over the steps kept and undone, residual, max_penetration and
+                                    * max_joint_error the largest of the steps kept, converged true when all were */
 } mo_step_stats;
 
 /* Statistics of the last step. Pointers inside stay valid until the next step. */

@@ -537,7 +537,7 @@ static void parse_solver(lua_State *L, int idx, mo_solver_settings *s, const cha
     if (field(L, idx, "newton") != LUA_TNIL) {
         static const char *const nk[] = {"iterations", "linear_iterations", "linear_tolerance", "step_fraction",
                                          "regularisation", "ncp", "linear", "scaling", "scaling_constant",
-                                         "jacobi_omega", NULL};
+                                         "jacobi_omega", "halvings", "halving_residual", NULL};
         char c[128];
         snprintf(c, sizeof c, "%s newton", ctx);
         int t = lua_gettop(L);
@@ -551,6 +551,8 @@ static void parse_solver(lua_State *L, int idx, mo_solver_settings *s, const cha
         nw->regularisation = mo_lua_num_field(L, t, "regularisation", nw->regularisation, c);
         nw->scaling_constant = mo_lua_num_field(L, t, "scaling_constant", nw->scaling_constant, c);
         nw->jacobi_omega = mo_lua_num_field(L, t, "jacobi_omega", nw->jacobi_omega, c);
+        nw->halvings = int_field(L, t, "halvings", nw->halvings, c);
+        nw->halving_residual = mo_lua_num_field(L, t, "halving_residual", nw->halving_residual, c);
         const char *v = str_field(L, t, "ncp", c);
         if (v) nw->ncp = (mo_ncp_function)enum_value(L, c, "ncp", v, ncp_names);
         v = str_field(L, t, "linear", c);
