@@ -33,22 +33,24 @@
 --   the beam is pressed into the slot (its lowest link below the slot's top, 0.85).
 -- Solver: non-smooth Newton, 30 iterations with sparse Cholesky inner solves (8 x 50 PCR,
 -- the earlier setting, and 8 or 12 Cholesky iterations diverge during the insertion even
--- without friction); `--set solver=pgs|apgd|spg` for the others (they fail the sag: the
--- stiff compliant joints). `--set friction=MU` sets mu everywhere (default 0.3). Without
--- CHOLMOD (moreau.solver_available("cholesky") false) the inner solves are PCR (200): the
--- frictionless insertion holds with them too, at 4 x the cost (22 ms/step, joint error
--- 7e-6 m; measured with --linear-solver pcr).
--- Measured (build/tools/moreau-run scenes/beam.lua --check [--set friction=0]):
---   friction 0: all 4 claims hold: sag error 0.049 %, max penetration 4e-5 m, joint
---     error below 1e-6 m, lowest link at 0.740 m; 5.1 ms/step median.
---   friction 0.3 (default): the sag holds; the insertion fails: Newton's friction fixed
---     point does not converge once the beam slides under the pusher and over the slot
---     edges (diverges at about 3.2 s); see README "Limits (what is left of issue 7)".
+-- without friction), and step halving: a step whose Newton residual stays above 1e-3 m is
+-- redone as two halves, at most 3 deep (h/8). `--set solver=pgs|apgd|spg` for the others
+-- (they fail the sag: the stiff compliant joints). `--set friction=MU` sets mu everywhere
+-- (default 0.3). Without CHOLMOD (moreau.solver_available("cholesky") false) the inner
+-- solves are PCR (200): the frictionless insertion holds with them too, at 4 x the cost
+-- (22 ms/step, joint error 7e-6 m; measured with --linear-solver pcr).
+-- Measured (build/tools/moreau-run scenes/beam.lua --check [--set friction=MU]):
+--   friction 0.3 (default): all 4 claims hold: sag error 0.049 %, max penetration 3e-5 m,
+--     joint error 1e-4 m, lowest link at 0.736 m; 895 halvings in 207 of the 720 steps,
+--     5.7 ms/step median, 24.7 mean. Without halving (--halvings 0) it diverges at 4.43 s.
+--   friction 0: all 4 hold: penetration 4e-5 m, joint error 5e-6 m, lowest link 0.740 m;
+--     1 halving; 5.7 ms/step.
+--   friction 0.1 and 0.5 hold; 0.8 fails the joint claim (6.4 mm).
+--   Before the measured friction slope (README "Non-smooth Newton"), mu 0.3 diverged at
+--     2.68 s whatever the substeps: Newton's friction fixed point cycled.
 --   With friction, before the box/box fix of ee98df6, the pusher's edge met the link as
 --     one point at an end of the edge from 2.72 s (4 contacts became 1), which twisted
---     the link about x more every step (out-of-plane w 0.02 -> 1.5 rad/s by 3.3 s); since,
---     the 4 contacts stay and the run diverges later, from the friction fixed point. The
---     frictionless insertion with these settings holds with or without that fix.
+--     the link about x more every step (out-of-plane w 0.02 -> 1.5 rad/s by 3.3 s).
 local which = param("solver", "newton")
 local mu = param("friction", 0.3)
 local solvers = {
