@@ -42,7 +42,7 @@
 -- Measured (build/tools/moreau-run scenes/beam.lua --check [--set friction=MU]):
 --   friction 0.3 (default): all 4 claims hold: sag error 0.049 %, max penetration 3e-5 m,
 --     joint error 1e-4 m, lowest link at 0.736 m; 895 halvings in 207 of the 720 steps,
---     5.7 ms/step median, 24.7 mean. Without halving (--halvings 0) it diverges at 4.43 s.
+--     5.7 ms/step median, 24.7 mean. Without halving (--halvings 0) it diverges at 4.49 s.
 --   friction 0: all 4 hold: penetration 4e-5 m, joint error 5e-6 m, lowest link 0.740 m;
 --     1 halving; 5.7 ms/step.
 --   friction 0.1 and 0.5 hold; 0.8 fails the joint claim (6.4 mm).

@@ -331,7 +331,7 @@ static void test_beam_insertion(void)
     /* without friction Newton converges at nearly every step (measured: one step halved); with the
        scene's mu 0.3 it needs halving where the beam slides under the pusher and over the slot's
        edges (measured: 895 halvings in 207 of the 720 steps; without halving the run diverges at
-       4.4 s, README) */
+       4.49 s, README) */
     beam_insertion("friction=0", 0.0, 1e-8, 1e-2, false);
     beam_insertion(NULL, 0.3, 1e-4, 1.0, true); /* measured: median 1.7e-5 m, worst 2.7e-2 m (a step
                                                    kept at the deepest halving; finite: no divergence) */
