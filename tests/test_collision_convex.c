@@ -1602,6 +1602,29 @@ static void test_triangle(void)
     CHECK_NEAR(c[0].gap, -0.25, 1e-15);
     CHECK_VEC(c[0].normal, 0, 0, 1, 0);
 
+    /* points (radius 0: particles, FEM nodes). On the face a hair behind it: a contact along the face normal
+       (resting nodes sit there to round-off; margin 0.1: behind by up to 0.01); deeper behind: none */
+    mo_cl_object pt = make_sphere(0.5, 0.5, -1e-7, 0.0);
+    n = mo_cl_collide_triangle(tri, &pt, 0.1, 0, c);
+    CHECK(n == 1);
+    CHECK_NEAR(c[0].gap, -1e-7, 1e-15);
+    CHECK_VEC(c[0].normal, 0, 0, 1, 0);
+    pt = make_sphere(0.5, 0.5, -0.011, 0.0);
+    CHECK(mo_cl_collide_triangle(tri, &pt, 0.1, 0, c) == 0);
+    /* beside an edge, in front within the margin: none (the neighbouring triangle's face holds it); on the
+       hypotenuse edge, on a vertex: the face normal */
+    pt = make_sphere(1.0 + 0.01, 1.0 + 0.01, 0.001, 0.0);
+    CHECK(mo_cl_collide_triangle(tri, &pt, 0.1, 0, c) == 0);
+    pt = make_sphere(-0.01, 0.5, -1e-8, 0.0);
+    CHECK(mo_cl_collide_triangle(tri, &pt, 0.1, 0, c) == 0);
+    for (int k = 0; k < 2; ++k) {
+        pt = k == 0 ? make_sphere(1.0, 1.0, 2e-9, 0.0) : make_sphere(2.0, 0.0, -2e-9, 0.0);
+        n = mo_cl_collide_triangle(tri, &pt, 0.1, 0, c);
+        CHECK(n == 1);
+        CHECK_VEC(c[0].normal, 0, 0, 1, 0);
+        CHECK_NEAR(c[0].gap, k == 0 ? 2e-9 : -2e-9, 1e-15);
+    }
+
     /* capsule lying on the triangle: 2 points */
     double Rx[9];
     mat_axis_angle(0, 1, 0, PI / 2, Rx);

@@ -345,7 +345,9 @@ static void test_refusals(void)
 
 /* ---- 4 cube resting on the ground ---- */
 
-static void test_cube_on_ground(void)
+/* mesh 0: on the ground plane; 1: on a static triangle mesh (a 2 x 2 m square of two triangles at z = 0, the
+   nodes' particles against the mesh's triangles) */
+static void cube_on_ground(int mesh)
 {
     group_begin();
     const double h = 1.0 / 60.0;
@@ -353,6 +355,15 @@ static void test_cube_on_ground(void)
     mo_body_def gd = mo_default_body_def();
     gd.type = MO_BODY_STATIC;
     gd.shape.type = MO_SHAPE_PLANE;
+    const mo_vec3 sq[4] = {{-1, -1, 0}, {1, -1, 0}, {1, 1, 0}, {-1, 1, 0}};
+    const int tri[6] = {0, 1, 2, 0, 2, 3};
+    if (mesh) {
+        gd.shape.type = MO_SHAPE_MESH;
+        gd.shape.vertices = sq;
+        gd.shape.vertex_count = 4;
+        gd.shape.indices = tri;
+        gd.shape.triangle_count = 2;
+    }
     mo_body_id ground;
     CHECK(mo_body_create(w, &gd, &ground) == MO_OK);
     box_mesh b;
@@ -388,16 +399,22 @@ static void test_cube_on_ground(void)
         if (sp > vmax) vmax = sp;
         if (p.z < zmin) zmin = p.z;
     }
-    printf("  cube on ground: %d contacts, contact force %.4f N, weight %.4f N, max node speed %.2g m/s, "
-           "lowest node z %.2g m\n", nc, fz, weight, vmax, zmin);
-    CHECK(nc == 9);
+    printf("  cube on %s: %d contacts, contact force %.4f N, weight %.4f N, max node speed %.2g m/s, "
+           "lowest node z %.2g m\n", mesh ? "a triangle mesh" : "ground", nc, fz, weight, vmax, zmin);
+    CHECK(nc == (mesh ? 12 : 9)); /* on the mesh the 3 bottom nodes on the square's diagonal touch both triangles */
     CHECK_NEAR(fz, weight, 0.01 * weight);
     CHECK(vmax < 1e-3);
     CHECK(zmin > -1e-3);
     free(c);
     box_mesh_free(&b);
     mo_world_destroy(w);
-    group_end("cube on the ground: contact force = weight");
+    group_end(mesh ? "cube on a static triangle mesh: contact force = weight" : "cube on the ground: contact force = weight");
+}
+
+static void test_cube_on_ground(void)
+{
+    cube_on_ground(0);
+    cube_on_ground(1);
 }
 
 /* ---- 5 fixed nodes ---- */
@@ -1157,10 +1174,19 @@ static void test_across_slab_shape(int box)
     fixed_slab(w, &b, 0.5, (mo_vec3){0, 0, 0}, (mo_quat){1, 0, 0, 0});
     mo_body_def bd = mo_default_body_def();
     bd.mass = mb;
+    /* a triangular prism 0.6 m long along x as a convex hull: bottom face 0.06 m wide at z = -0.02, ridge at
+       z = +0.03 (its vertices off the slab, like the bar's) */
+    const mo_vec3 prism[6] = {{-0.3, -0.03, -0.02}, {-0.3, 0.03, -0.02}, {-0.3, 0.0, 0.03},
+                              {0.3, -0.03, -0.02},  {0.3, 0.03, -0.02},  {0.3, 0.0, 0.03}};
     if (box == 1) { /* a 0.6 x 0.06 x 0.06 m bar lying flat along x: its corners off the slab, no node under its face */
         bd.position = (mo_vec3){0.0, 0.05, 0.05 + 0.03 + 0.003};
         bd.shape.type = MO_SHAPE_BOX;
         bd.shape.half_extents = (mo_vec3){0.3, 0.03, 0.03};
+    } else if (box == 3) {
+        bd.position = (mo_vec3){0.0, 0.05, 0.05 + 0.02 + 0.003};
+        bd.shape.type = MO_SHAPE_CONVEX_HULL;
+        bd.shape.points = prism;
+        bd.shape.point_count = 6;
     } else { /* axis along x, caps' centres (a cylinder's caps) at x = -+0.3 (the slab spans -0.2..0.2) */
         bd.orientation = (mo_quat){cos(MO_PI / 4), 0, sin(MO_PI / 4), 0};
         bd.position = (mo_vec3){0.0, 0.05, 0.05 + r + 0.003};
@@ -1181,7 +1207,7 @@ static void test_across_slab_shape(int box)
     mo_body_linear_velocity(w, body, &vb);
     printf("  %s across the slab: %d triangle contacts (%d edge crossings or layer points) with normal forces %.6f N, vertical force "
            "%.6f N + %d loaded node contacts %.6f N (weight %.6f N); deepest row %.3g m, centre z %.5f m, speed %.2g m/s\n",
-           box == 1 ? "0.6 m bar (0.06 m square) lying flat" : box == 2 ? "cylinder r 0.02 m, 0.6 m long" : "capsule r 0.02 m, 0.6 m between caps", nsc, nlayer, fn, ftri[2], nnode,
+           box == 1 ? "0.6 m bar (0.06 m square) lying flat" : box == 3 ? "0.6 m triangular prism (hull) on its face" : box == 2 ? "cylinder r 0.02 m, 0.6 m long" : "capsule r 0.02 m, 0.6 m between caps", nsc, nlayer, fn, ftri[2], nnode,
            fnode[2], mb * g, gap, xb.z, sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z));
     CHECK(nlayer == nsc);   /* no vertex or cap centre over the slab */
     CHECK(nlayer >= 2);
@@ -1189,12 +1215,15 @@ static void test_across_slab_shape(int box)
     CHECK_NEAR(fn, mb * g, 1e-3 * mb * g);
     CHECK_NEAR(ftri[2], mb * g, 1e-3 * mb * g);
     CHECK(gap > -1e-4);     /* penetration below 0.1 mm */
-    CHECK(xb.z > 0.05 + (box == 1 ? 0.03 : r) - 2e-3); /* on the slab's top (its sag under the load included) */
+    /* on the slab's top (its sag under the load included); the prism's body origin is its centroid, 0.02 - 0.01 / 3
+       above its bottom face */
+    CHECK(xb.z > 0.05 + (box == 1 ? 0.03 : box == 3 ? 0.02 - 0.01 / 3.0 : r) - 2e-3);
     CHECK(fabs(vb.z) < 1e-3);
     CHECK(sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z) < 1e-6); /* at rest: neither sliding nor rolling */
     box_mesh_free(&b);
     mo_world_destroy(w);
     group_end(box == 1 ? "a bar's bottom edges across the slab's faces rest on them (edge crossings)"
+              : box == 3 ? "a hull prism's bottom edges across the slab's faces rest on them (edge crossings)"
               : box == 2 ? "a cylinder's side across the slab's faces rests on them (collision layer)"
                          : "a capsule's side across the slab's faces rests on them (collision layer)");
 }
@@ -1204,6 +1233,7 @@ static void test_across_slab(void)
     test_across_slab_shape(0);
     test_across_slab_shape(1);
     test_across_slab_shape(2);
+    test_across_slab_shape(3);
 }
 
 /* implicit Euler of a block decelerated by mu g from v0: v_k = v0 - k mu g h until it would turn, x += h v_k */
@@ -1371,26 +1401,28 @@ static void test_layer_fd(void)
     test_layer_fd_shape(1);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    test_extension();
-    test_cantilever();
-    test_refusals();
-    test_cube_on_ground();
-    test_fixed_nodes();
-    test_surface();
-    test_attach_kinematic();
-    test_attach_statics();
-    test_attach_fd();
-    test_attach_refusals();
-    test_surface_contacts();
-    test_box_on_slab();
-    test_squeeze_lift();
-    test_surface_fd();
-    test_box_between_nodes();
-    test_across_slab();
-    test_slide_stop();
-    test_incline();
-    test_layer_fd();
+    const char *only = argc > 1 ? argv[1] : NULL; /* one group by name, e.g. test_fem_world across_slab */
+#define RUN(name) do { if (!only || !strcmp(only, #name)) test_##name(); } while (0)
+    RUN(extension);
+    RUN(cantilever);
+    RUN(refusals);
+    RUN(cube_on_ground);
+    RUN(fixed_nodes);
+    RUN(surface);
+    RUN(attach_kinematic);
+    RUN(attach_statics);
+    RUN(attach_fd);
+    RUN(attach_refusals);
+    RUN(surface_contacts);
+    RUN(box_on_slab);
+    RUN(squeeze_lift);
+    RUN(surface_fd);
+    RUN(box_between_nodes);
+    RUN(across_slab);
+    RUN(slide_stop);
+    RUN(incline);
+    RUN(layer_fd);
     return check_groups_result();
 }
