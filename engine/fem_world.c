@@ -1503,6 +1503,71 @@ void mo_fem_newton_lambda_set(mo_world *w, const double *lambda)
     }
 }
 
+/* The FEM state a step changes (Newton step halving, step.c): per live mesh its rows' forces and
+ * fixed-node targets, the attachments (forces), and this step's surface contacts (their forces, the
+ * next step's warm start). Layout: per live mesh have_lam, lam[nrows], ftarget[3 nfixed]; natt, then
+ * the attachments; nsc (doubles, then the attachments' bytes). */
+size_t mo_fem_state_size(const mo_world *w)
+{
+    const fem_ext *fx = (const fem_ext *)w->fem;
+    if (!fx) return 0;
+    size_t n = 2;
+    for (int i = 0; i < fx->base.count; i++) {
+        const fem_mesh *m = &fx->base.m[i];
+        if (m->alive) n += 1 + (size_t)m->nrows + 3 * (size_t)m->nfixed;
+    }
+    return n * sizeof(double) + (size_t)fx->natt * sizeof(fem_attach);
+}
+
+void mo_fem_state_save(const mo_world *w, void *buf)
+{
+    const fem_ext *fx = (const fem_ext *)w->fem;
+    if (!fx) return;
+    double *d = (double *)buf;
+    for (int i = 0; i < fx->base.count; i++) {
+        const fem_mesh *m = &fx->base.m[i];
+        if (!m->alive) continue;
+        *d++ = m->have_lam;
+        memcpy(d, m->lam, (size_t)m->nrows * sizeof(double));
+        d += m->nrows;
+        memcpy(d, m->ftarget, 3 * (size_t)m->nfixed * sizeof(double));
+        d += 3 * m->nfixed;
+    }
+    *d++ = fx->natt;
+    *d++ = fx->nsc;
+    memcpy(d, fx->att, (size_t)fx->natt * sizeof(fem_attach));
+}
+
+/* after a step is undone: buf from mo_fem_state_save at its start. The step's collide stage made
+   the list of surface contacts it started with the previous list (sc_prev, read only since): it
+   becomes the current one again */
+void mo_fem_state_restore(mo_world *w, const void *buf)
+{
+    fem_ext *fx = (fem_ext *)w->fem;
+    if (!fx) return;
+    const double *d = (const double *)buf;
+    for (int i = 0; i < fx->base.count; i++) {
+        fem_mesh *m = &fx->base.m[i];
+        if (!m->alive) continue;
+        m->have_lam = *d++ != 0.0;
+        memcpy(m->lam, d, (size_t)m->nrows * sizeof(double));
+        d += m->nrows;
+        memcpy(m->ftarget, d, 3 * (size_t)m->nfixed * sizeof(double));
+        d += 3 * m->nfixed;
+    }
+    fx->natt = (int)*d++;
+    int nsc = (int)*d++;
+    memcpy(fx->att, d, (size_t)fx->natt * sizeof(fem_attach)); /* attachments only leave during a step */
+    fem_scontact *t = fx->sc;
+    int tc = fx->sc_cap;
+    fx->sc = fx->sc_prev;
+    fx->sc_cap = fx->sc_prev_cap;
+    fx->nsc = nsc;
+    fx->sc_prev = t;
+    fx->sc_prev_cap = tc;
+    fx->nsc_prev = 0;
+}
+
 void mo_fem_step_end(mo_world *w, double h)
 {
     fem_world *fw = (fem_world *)w->fem;

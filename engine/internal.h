@@ -283,6 +283,11 @@ void mo_fem_newton_geometric(const mo_world *w, const double *ppx, const double 
 void mo_fem_newton_lambda_get(const mo_world *w, bool warm, double *lambda);
 void mo_fem_newton_lambda_set(mo_world *w, const double *lambda);
 void mo_fem_step_end(mo_world *w, double h);
+/* Newton step halving (step.c): the FEM state a step changes, saved at its start (size in bytes,
+ * save into a buffer of that size) and restored after the step is undone */
+size_t mo_fem_state_size(const mo_world *w);
+void mo_fem_state_save(const mo_world *w, void *buf);
+void mo_fem_state_restore(mo_world *w, const void *buf);
 void mo_fem_world_free(mo_world *w);
 int mo_fem_attached_to(const mo_world *w, int mesh_slot, int body_slot);
 int mo_fem_attach_count(const mo_world *w);

@@ -38,15 +38,22 @@ static int step_once(mo_world *w)
 }
 
 /* The state a step changes, saved at its start so that Newton step halving can undo it: bodies
- * (poses, velocities, accumulated forces, cleared by the step), particles, joints (warm-start
- * impulses, reactions) and the contact cache (warm start). Everything else is rebuilt by the next
- * step. FEM meshes keep more (forces, fixed-node targets): worlds with meshes are not halved. */
+ * (poses, velocities, accumulated forces, cleared by the step), particles (FEM nodes too), joints
+ * (warm-start impulses, reactions), the contact cache (warm start) and the FEM meshes' state
+ * (mo_fem_state_save: forces, fixed-node targets, attachments, surface contacts). Everything else
+ * is rebuilt by the next step. The buffer starts with the FEM part's size (8 bytes), which keeps
+ * it aligned for the doubles after it. */
 static int snap_save(mo_world *w, mo_buf *b)
 {
     const size_t nb = (size_t)w->body_count * sizeof(mo_body), np = (size_t)w->particle_count * sizeof(mo_particle);
     const size_t nj = (size_t)w->joint_count * sizeof(mo_joint), nc = (size_t)w->ncache * sizeof(mo_contact_cache);
-    if (mo_buf_reserve(b, nb + np + nj + nc + 1)) return -1;
+    const size_t nf = mo_fem_state_size(w), head = sizeof(double);
+    if (mo_buf_reserve(b, head + nf + nb + np + nj + nc + 1)) return -1;
     char *d = (char *)b->p;
+    *(double *)d = (double)nf;
+    d += head;
+    if (nf) mo_fem_state_save(w, d);
+    d += nf;
     if (nb) memcpy(d, w->bodies, nb);
     if (np) memcpy(d + nb, w->particles, np);
     if (nj) memcpy(d + nb + np, w->joints, nj);
@@ -59,6 +66,10 @@ static void snap_restore(mo_world *w, const mo_buf *b, int ncache)
     const size_t nb = (size_t)w->body_count * sizeof(mo_body), np = (size_t)w->particle_count * sizeof(mo_particle);
     const size_t nj = (size_t)w->joint_count * sizeof(mo_joint), nc = (size_t)ncache * sizeof(mo_contact_cache);
     const char *d = (const char *)b->p;
+    const size_t nf = (size_t)*(const double *)d;
+    d += sizeof(double);
+    if (nf) mo_fem_state_restore(w, d);
+    d += nf;
     if (nb) memcpy(w->bodies, d, nb);
     if (np) memcpy(w->particles, d + nb, np);
     if (nj) memcpy(w->joints, d + nb + np, nj);
@@ -117,7 +128,7 @@ mo_status mo_world_step(mo_world *w)
 {
     const int k = w->def.substeps > 1 ? w->def.substeps : 1;
     const mo_newton_settings *ns = &w->def.solver.newton;
-    const int depth = w->def.solver.kind == MO_SOLVER_NEWTON && mo_fem_live_meshes(w) == 0 ? ns->halvings : 0;
+    const int depth = w->def.solver.kind == MO_SOLVER_NEWTON ? ns->halvings : 0;
     if (k == 1 && depth == 0) {
         if (step_once(w)) goto oom;
     } else {

@@ -37,7 +37,8 @@
  *  12 step halving: with a threshold no step meets, halving 1 (2) deep gives
  *     the state of 2 (4) substeps to 1e-12 with 1 (3) halvings per step; with
  *     one every step meets, the run is bit for bit the run without halving;
- *     worlds with FEM meshes are not halved. */
+ *     the same exactness on an FEM slab with moving fixed nodes, an
+ *     attachment and a box on its surface. */
 #include <float.h>
 #include "testutil.h"
 #include "scenes_builtin.h"
@@ -973,6 +974,68 @@ static void halving_run(int halvings, double thr, int substeps, int steps, doubl
     mo_world_destroy(w);
 }
 
+/* an FEM slab (3 x 2 x 1 cells, 0.3 x 0.2 x 0.05 m) with its two left corner nodes fixed and moving
+   up at 0.1 m/s, its far right top node attached to a free 0.2 kg ball hanging on it, and a 0.5 kg
+   box dropped on its middle (surface contacts with friction); out: 12 node positions, the ball's and
+   the box's positions and velocities (48 numbers) */
+static void halving_fem_run(int halvings, double thr, int substeps, int steps, double *out, int *sum, int *most)
+{
+    mo_world_def wd = mo_default_world_def();
+    wd.solver = newton_settings();
+    wd.solver.newton.halvings = halvings;
+    wd.solver.newton.halving_residual = thr;
+    wd.substeps = substeps;
+    wd.time_step = 1.0 / 60.0;
+    mo_world *w = world_or_exit(&wd, "fem world", 1);
+    box_mesh bm;
+    box_mesh_make(&bm, 3, 2, 1, (mo_vec3){-0.15, -0.1, 0.3}, (mo_vec3){0.3, 0.2, 0.05});
+    mo_fem_material_def mat = {2e5, 0.3, 1000.0, MO_FEM_COROTATIONAL};
+    int fixed[2] = {node_index(&bm, 0, 0, 0), node_index(&bm, 0, 2, 0)};
+    mo_fem_mesh_def fd = box_mesh_def(&bm, &mat, fixed, 2);
+    mo_fem_mesh_id mid;
+    CHECK(mo_fem_mesh_create(w, &fd, &mid) == MO_OK);
+    for (int k = 0; k < 2; k++) CHECK(mo_fem_mesh_set_fixed_velocity(w, mid, fixed[k], (mo_vec3){0, 0, 0.1}) == MO_OK);
+    mo_body_def b = mo_default_body_def();
+    b.shape.type = MO_SHAPE_SPHERE;
+    b.shape.radius = 0.02;
+    b.mass = 0.2;
+    const int tip = node_index(&bm, 3, 2, 1);
+    b.position = bm.nodes[tip];
+    mo_body_id ball, box;
+    CHECK(mo_body_create(w, &b, &ball) == MO_OK);
+    CHECK(mo_fem_mesh_attach(w, mid, tip, ball, 0.0) == MO_OK);
+    b.shape.type = MO_SHAPE_BOX;
+    b.shape.half_extents = (mo_vec3){0.03, 0.03, 0.03};
+    b.shape.friction = 0.5;
+    b.mass = 0.5;
+    b.position = (mo_vec3){0.02, 0.01, 0.35 + 0.03 + 0.004};
+    CHECK(mo_body_create(w, &b, &box) == MO_OK);
+    *sum = *most = 0;
+    for (int i = 0; i < steps; i++) {
+        CHECK(mo_world_step(w) == MO_OK);
+        mo_step_stats st = mo_world_last_stats(w);
+        *sum += st.halvings;
+        if (st.halvings > *most) *most = st.halvings;
+    }
+    const int probe[12] = {0, 3, 4, 7, 8, 11, 12, 15, 16, 19, 20, 23};
+    for (int k = 0; k < 12; k++) {
+        mo_vec3 p;
+        mo_fem_mesh_node_position(w, mid, probe[k], &p);
+        out[3 * k] = p.x, out[3 * k + 1] = p.y, out[3 * k + 2] = p.z;
+    }
+    mo_vec3 x;
+    mo_body_position(w, ball, &x);
+    out[36] = x.x, out[37] = x.y, out[38] = x.z;
+    mo_body_linear_velocity(w, ball, &x);
+    out[39] = x.x, out[40] = x.y, out[41] = x.z;
+    mo_body_position(w, box, &x);
+    out[42] = x.x, out[43] = x.y, out[44] = x.z;
+    mo_body_linear_velocity(w, box, &x);
+    out[45] = x.x, out[46] = x.y, out[47] = x.z;
+    box_mesh_free(&bm);
+    mo_world_destroy(w);
+}
+
 static double max_diff(const double *a, const double *b, int n)
 {
     double d = 0.0;
@@ -1006,23 +1069,20 @@ static void test_halving(void)
     CHECK(s2 == steps && m2 == 1);
     CHECK(s4 == 3 * steps && m4 == 3);
     CHECK(max_diff(a, e, 40) > 1e-6); /* the comparisons see the time step */
-    /* FEM worlds are not halved (their meshes' state is not saved) */
-    mo_world_def wd = mo_default_world_def();
-    wd.solver = newton_settings();
-    wd.solver.newton.halvings = 2;
-    wd.solver.newton.halving_residual = 1e-300;
-    mo_world *w = world_or_exit(&wd, "fem world", 1);
-    box_mesh bm;
-    box_mesh_make(&bm, 2, 1, 1, (mo_vec3){0, 0, 0.5}, (mo_vec3){0.2, 0.1, 0.1});
-    mo_fem_material_def mat = {1e5, 0.3, 1000.0, MO_FEM_COROTATIONAL};
-    mo_fem_mesh_def fd = box_mesh_def(&bm, &mat, NULL, 0);
-    mo_fem_mesh_id mid;
-    CHECK(mo_fem_mesh_create(w, &fd, &mid) == MO_OK);
-    CHECK(mo_world_step(w) == MO_OK);
-    CHECK(mo_world_last_stats(w).halvings == 0);
-    box_mesh_free(&bm);
-    mo_world_destroy(w);
-    group_end("12 step halving: a halved step is two steps of h/2 exactly; never halving changes nothing");
+    /* the same with FEM meshes: the meshes' forces, fixed-node targets, attachments and surface contacts */
+    double fa[48], fb[48], fc[48], fd[48];
+    int t1, u1, t2, u2, t3, u3, t4, u4;
+    halving_fem_run(0, 1e-5, 2, 30, fa, &t1, &u1);
+    halving_fem_run(1, 1e-300, 1, 30, fb, &t2, &u2);
+    halving_fem_run(0, 1e-5, 4, 30, fc, &t3, &u3);
+    halving_fem_run(2, 1e-300, 1, 30, fd, &t4, &u4);
+    double e12 = max_diff(fa, fb, 48), e34 = max_diff(fc, fd, 48);
+    printf("     FEM slab (fixed nodes moving, a node attached to a body, a box on it): 1 deep vs 2 substeps %.2g, "
+           "2 deep vs 4 substeps %.2g; halvings %d, %d\n", e12, e34, t2, t4);
+    CHECK(e12 < 1e-12 && e34 < 1e-12);
+    CHECK(t1 == 0 && t3 == 0 && t2 == 30 && u2 == 1 && t4 == 90 && u4 == 3);
+    CHECK(max_diff(fa, fc, 48) > 1e-9);
+    group_end("12 step halving: a halved step is two steps of h/2 exactly (rigid, FEM); never halving changes nothing");
 }
 
 int main(int argc, char **argv)

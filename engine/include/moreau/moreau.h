@@ -148,8 +148,8 @@ typedef struct mo_newton_settings {
     double jacobi_omega;           /* damping of MO_NEWTON_JACOBI, in (0, 1]; default 0.5 */
     int halvings;                  /* step halving: a step whose final Newton residual is above halving_residual (or
                                     * not finite) is undone and redone as two steps of h/2, each of them halved
-                                    * again the same way, at most this many times (h / 2^halvings); worlds with FEM
-                                    * meshes are not halved; in [0, 10]; default 0 (off) */
+                                    * again the same way, at most this many times (h / 2^halvings); in [0, 10];
+                                    * default 0 (off) */
     double halving_residual;       /* m, > 0; default 1e-5 */
 } mo_newton_settings;
 /* ==== end of non-smooth Newton settings ==== */
