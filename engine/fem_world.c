@@ -699,9 +699,10 @@ const unsigned char *mo_fem_particle_skip(mo_world *w)
 
 /* ---- rigid vertices against boundary triangles ---- */
 
-/* the world vertices of shape slot sh (boxes: 8 corners, convex hulls: their
- * vertices; spheres: the centre, capsules: the two cap centres, with *rad
- * their radius, else 0) into v (at most cap), their count; 0 for other shapes */
+/* the world vertices of shape slot sh (boxes: 8 corners, convex hulls and
+ * triangle meshes: their vertices; spheres: the centre, capsules: the two cap
+ * centres, with *rad their radius, else 0) into v (at most cap), their count;
+ * 0 for other shapes */
 static int shape_vertices(const mo_world *w, int sh, double *v, int cap, double *rad)
 {
     const mo_shape *S = &w->shapes[sh];
@@ -729,6 +730,11 @@ static int shape_vertices(const mo_world *w, int sh, double *v, int cap, double 
     } else if (S->type == MO_SHAPE_CONVEX_HULL && S->hull) {
         for (int c = 0; c < S->hull->nverts && n < cap; c++, n++) {
             mo_q_rotate(v + 3 * n, q, S->hull->verts + 3 * c);
+            mo_v3_add(v + 3 * n, v + 3 * n, pos);
+        }
+    } else if (S->type == MO_SHAPE_MESH && S->mesh) {
+        for (int c = 0; c < S->mesh->nverts && n < cap; c++, n++) {
+            mo_q_rotate(v + 3 * n, q, S->mesh->verts + 3 * c);
             mo_v3_add(v + 3 * n, v + 3 * n, pos);
         }
     }
@@ -875,7 +881,7 @@ int mo_fem_collide_surfaces(mo_world *w)
     const fem_world *fw = &fx->base;
     const double margin = w->def.contact_margin;
     double *vb = NULL;
-    int vcap = 0;
+    int vcap = 0, *eb = NULL, ecap = 0; /* world vertices of a shape; a triangle mesh's candidate edges */
     for (int mi = 0; mi < fw->count; mi++) {
         const fem_mesh *m = &fw->m[mi];
         if (!m->alive || m->ntris <= 0) continue;
@@ -893,15 +899,18 @@ int mo_fem_collide_surfaces(mo_world *w)
         for (int sh = 0; sh < w->shape_count; sh++) {
             const mo_shape *S = &w->shapes[sh];
             if (!S->alive || (S->type != MO_SHAPE_BOX && S->type != MO_SHAPE_CONVEX_HULL && S->type != MO_SHAPE_SPHERE &&
-                              S->type != MO_SHAPE_CAPSULE && S->type != MO_SHAPE_CYLINDER))
+                              S->type != MO_SHAPE_CAPSULE && S->type != MO_SHAPE_CYLINDER && S->type != MO_SHAPE_MESH))
                 continue;
+            const bool is_mesh = S->type == MO_SHAPE_MESH;
+            if (is_mesh && !S->mesh) continue;
             if (mo_fem_attached_to(w, mi, S->body)) continue;
             const int k0 = fx->nsc; /* this shape's contacts on this mesh start here */
             /* 1. vertices (box and hull corners, sphere and capsule-cap centres) */
-            int need = S->type == MO_SHAPE_BOX ? 8 : S->type == MO_SHAPE_CONVEX_HULL ? (S->hull ? S->hull->nverts : 0) : 2;
+            int need = S->type == MO_SHAPE_BOX ? 8 : S->type == MO_SHAPE_CONVEX_HULL ? (S->hull ? S->hull->nverts : 0)
+                     : is_mesh ? S->mesh->nverts : 2;
             if (need > vcap) {
                 double *nv = (double *)realloc(vb, (size_t)need * 3 * sizeof(double));
-                if (!nv) { free(vb); return -1; }
+                if (!nv) { free(vb); free(eb); return -1; }
                 vb = nv;
                 vcap = need;
             }
@@ -929,7 +938,7 @@ int mo_fem_collide_surfaces(mo_world *w)
                     mo_v3_copy(bb, tb);
                 }
                 if (best < 0) continue;
-                if (!sc_push(w, fx, m, mi, best, bb, bn, sh, vi, 0u, v, rad)) { free(vb); return -1; }
+                if (!sc_push(w, fx, m, mi, best, bb, bn, sh, vi, 0u, v, rad)) { free(vb); free(eb); return -1; }
             }
             /* 2. boxes and hulls: their edges where they cross the walls of a triangle's prism (the
                planes through its edges along its normal). A convex polytope's lowest point along -n over
@@ -937,9 +946,28 @@ int mo_fem_collide_surfaces(mo_world *w)
                contact) or such a crossing, so with these the three kinds cover it. Points are taken
                within the margin above (at most the longest edge below) the triangle; a crossing on an
                edge shared by two triangles is kept once (below). */
-            if (S->type == MO_SHAPE_BOX || S->type == MO_SHAPE_CONVEX_HULL) {
+            if (S->type == MO_SHAPE_BOX || S->type == MO_SHAPE_CONVEX_HULL || is_mesh) {
                 if (nv < 1 || (S->type == MO_SHAPE_CONVEX_HULL && !S->hull)) continue;
-                int ne = S->type == MO_SHAPE_BOX ? 12 : S->hull->nedges;
+                /* a triangle mesh: the 3 edges of each of its triangles with a vertex in the boundary's box
+                   (an edge two triangles share comes twice and its crossings are kept once, below) */
+                int ne = S->type == MO_SHAPE_BOX ? 12 : is_mesh ? 0 : S->hull->nedges;
+                if (is_mesh) { /* the candidate edges: their box, grown by the margin, meets the boundary's */
+                    if (3 * S->mesh->ntris > ecap) {
+                        int *ne2 = (int *)realloc(eb, (size_t)S->mesh->ntris * 3 * sizeof(int));
+                        if (!ne2) { free(vb); free(eb); return -1; }
+                        eb = ne2;
+                        ecap = 3 * S->mesh->ntris;
+                    }
+                    for (int ed = 0; ed < 3 * S->mesh->ntris; ed++) {
+                        int i0 = S->mesh->tris[ed], i1 = S->mesh->tris[3 * (ed / 3) + (ed % 3 + 1) % 3];
+                        bool near = true;
+                        for (int c = 0; c < 3 && near; c++)
+                            near = fmax(vb[3 * i0 + c], vb[3 * i1 + c]) >= lo[c] - margin &&
+                                   fmin(vb[3 * i0 + c], vb[3 * i1 + c]) <= hi[c] + margin;
+                        if (near) eb[ne++] = ed;
+                    }
+                    if (ne == 0) continue;
+                }
                 double o_cen[3] = {0.0, 0.0, 0.0};
                 for (int vi = 0; vi < nv; vi++) mo_v3_axpy(o_cen, 1.0 / nv, vb + 3 * vi);
                 double slo[3] = {INFINITY, INFINITY, INFINITY}, shi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -972,6 +1000,17 @@ int mo_fem_collide_surfaces(mo_world *w)
                             int bit = 1 << (ed >> 2), low = ed & 3;
                             i0 = bit == 1 ? low << 1 : bit == 2 ? (low & 1) | ((low & 2) << 1) : low;
                             i1 = i0 | bit;
+                        } else if (is_mesh) {
+                            int me = eb[ed];
+                            i0 = S->mesh->tris[me];
+                            i1 = S->mesh->tris[3 * (me / 3) + (me % 3 + 1) % 3];
+                            bool near = true; /* the edge's box against the triangle's, grown by the margin */
+                            for (int c = 0; c < 3 && near; c++) {
+                                double elo = fmin(vb[3 * i0 + c], vb[3 * i1 + c]) - margin;
+                                double ehi = fmax(vb[3 * i0 + c], vb[3 * i1 + c]) + margin;
+                                near = fmax(x[0][c], fmax(x[1][c], x[2][c])) >= elo && fmin(x[0][c], fmin(x[1][c], x[2][c])) <= ehi;
+                            }
+                            if (!near) continue;
                         } else {
                             i0 = S->hull->edges[2 * ed];
                             i1 = S->hull->edges[2 * ed + 1];
@@ -996,8 +1035,10 @@ int mo_fem_collide_surfaces(mo_world *w)
                             if (!tri_project(w, m, tr, q, 1e-9, &d, tb, bn, &lmax)) continue;
                             if (d > margin || d < -lmax) continue;
                             if (sc_dup(w, fx, k0, S->body, q, lmax)) continue;
-                            if (!sc_push(w, fx, m, mi, tr, tb, bn, sh, -1, (uint32_t)(3 * ed + side), q, 0.0)) {
+                            uint32_t feat = (uint32_t)(3 * (is_mesh ? eb[ed] : ed) + side);
+                            if (!sc_push(w, fx, m, mi, tr, tb, bn, sh, -1, feat, q, 0.0)) {
                                 free(vb);
+                                free(eb);
                                 return -1;
                             }
                         }
@@ -1059,12 +1100,13 @@ int mo_fem_collide_surfaces(mo_world *w)
                        clipping grows a triangle by its slop) would be a second, identical row, and the
                        Schur system singular along their difference */
                     if (sc_dup(w, fx, k0, S->body, p, lmax)) continue;
-                    if (!sc_push(w, fx, m, mi, tr, tb, tn, sh, -1, out[i].feature, p, r)) { free(vb); return -1; }
+                    if (!sc_push(w, fx, m, mi, tr, tb, tn, sh, -1, out[i].feature, p, r)) { free(vb); free(eb); return -1; }
                 }
             }
         }
     }
     free(vb);
+    free(eb);
     return 0;
 }
 

@@ -1084,9 +1084,21 @@ static void test_box_between_nodes_shape(int sphere)
     mo_body_def bd = mo_default_body_def();
     bd.position = (mo_vec3){0.05, 0.05, 0.05 + 0.03 + 0.005};
     bd.mass = mb;
-    bd.shape.type = sphere ? MO_SHAPE_SPHERE : MO_SHAPE_BOX;
+    bd.shape.type = sphere == 1 ? MO_SHAPE_SPHERE : MO_SHAPE_BOX;
     bd.shape.half_extents = (mo_vec3){0.03, 0.03, 0.03};
     bd.shape.radius = 0.03;
+    /* sphere == 2: the box as a closed triangle mesh, its 4 bottom vertices the points */
+    mo_vec3 cube_v[8];
+    for (int k = 0; k < 8; k++) cube_v[k] = (mo_vec3){k & 1 ? 0.03 : -0.03, k & 2 ? 0.03 : -0.03, k & 4 ? 0.03 : -0.03};
+    static const int cube_tris[36] = {0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4,
+                                      2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5};
+    if (sphere == 2) {
+        bd.shape.type = MO_SHAPE_MESH;
+        bd.shape.vertices = cube_v;
+        bd.shape.vertex_count = 8;
+        bd.shape.indices = cube_tris;
+        bd.shape.triangle_count = 12;
+    }
     mo_body_id box;
     CHECK(mo_body_create(w, &bd, &box) == MO_OK);
     for (int s = 0; s < 90; s++) mo_world_step(w);
@@ -1100,24 +1112,29 @@ static void test_box_between_nodes_shape(int sphere)
     mo_body_position(w, box, &xb);
     mo_body_linear_velocity(w, box, &vb);
     printf("  6 cm %s between the slab's nodes: %d loaded node contacts, %d %s-triangle contacts carrying %.4f N "
-           "(weight %.4f N), bottom at z %.5f m (slab top 0.05), speed %.2g m/s\n", sphere ? "sphere" : "box", nbox, nsc,
-           sphere ? "centre" : "corner", f, mb * g, xb.z - 0.03, sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z));
+           "(weight %.4f N), bottom at z %.5f m (slab top 0.05), speed %.2g m/s\n",
+           sphere == 1 ? "sphere" : sphere == 2 ? "triangle-mesh cube" : "box", nbox, nsc,
+           sphere == 1 ? "centre" : "corner", f, mb * g, xb.z - 0.03, sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z));
     CHECK(nbox == 0);
-    CHECK(nsc == (sphere ? 1 : 4));
+    /* the mesh cube: its 4 bottom vertices and the crossing of its bottom face's diagonal edge with the
+       wall through the cell's diagonal */
+    CHECK(nsc == (sphere == 1 ? 1 : sphere == 2 ? 5 : 4));
     CHECK_NEAR(f, mb * g, 0.01 * mb * g);
     CHECK(fabs(xb.z - 0.03 - 0.05) < 1e-3);
     CHECK(fabs(vb.z) < 1e-3);
     free(c);
     box_mesh_free(&b);
     mo_world_destroy(w);
-    group_end(sphere ? "a sphere on a slab between its nodes: held by its centre's triangle"
-                     : "a box on a slab between its nodes: held by its corners' triangles");
+    group_end(sphere == 1 ? "a sphere on a slab between its nodes: held by its centre's triangle"
+              : sphere == 2 ? "a triangle-mesh cube on a slab between its nodes: held by its vertices' triangles"
+                            : "a box on a slab between its nodes: held by its corners' triangles");
 }
 
 static void test_box_between_nodes(void)
 {
     test_box_between_nodes_shape(0);
     test_box_between_nodes_shape(1);
+    test_box_between_nodes_shape(2);
 }
 
 /* ---- 16-19 rigid shapes across the boundary triangles (edge crossings, the collision layer), with friction ---- */
@@ -1176,6 +1193,12 @@ static void test_across_slab_shape(int box)
     bd.mass = mb;
     /* a triangular prism 0.6 m long along x as a convex hull: bottom face 0.06 m wide at z = -0.02, ridge at
        z = +0.03 (its vertices off the slab, like the bar's) */
+    /* the bar as a triangle mesh: corner c at (+-0.3, +-0.03, +-0.03) by its bits, 2 triangles per face,
+       counter-clockwise seen from outside */
+    mo_vec3 bar_v[8];
+    for (int c = 0; c < 8; c++) bar_v[c] = (mo_vec3){c & 1 ? 0.3 : -0.3, c & 2 ? 0.03 : -0.03, c & 4 ? 0.03 : -0.03};
+    static const int box_tris[36] = {0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4,
+                                     2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5};
     const mo_vec3 prism[6] = {{-0.3, -0.03, -0.02}, {-0.3, 0.03, -0.02}, {-0.3, 0.0, 0.03},
                               {0.3, -0.03, -0.02},  {0.3, 0.03, -0.02},  {0.3, 0.0, 0.03}};
     if (box == 1) { /* a 0.6 x 0.06 x 0.06 m bar lying flat along x: its corners off the slab, no node under its face */
@@ -1187,6 +1210,13 @@ static void test_across_slab_shape(int box)
         bd.shape.type = MO_SHAPE_CONVEX_HULL;
         bd.shape.points = prism;
         bd.shape.point_count = 6;
+    } else if (box == 4) { /* the bar as a closed triangle mesh (8 vertices, 12 triangles) */
+        bd.position = (mo_vec3){0.0, 0.05, 0.05 + 0.03 + 0.003};
+        bd.shape.type = MO_SHAPE_MESH;
+        bd.shape.vertices = bar_v;
+        bd.shape.vertex_count = 8;
+        bd.shape.indices = box_tris;
+        bd.shape.triangle_count = 12;
     } else { /* axis along x, caps' centres (a cylinder's caps) at x = -+0.3 (the slab spans -0.2..0.2) */
         bd.orientation = (mo_quat){cos(MO_PI / 4), 0, sin(MO_PI / 4), 0};
         bd.position = (mo_vec3){0.0, 0.05, 0.05 + r + 0.003};
@@ -1207,7 +1237,7 @@ static void test_across_slab_shape(int box)
     mo_body_linear_velocity(w, body, &vb);
     printf("  %s across the slab: %d triangle contacts (%d edge crossings or layer points) with normal forces %.6f N, vertical force "
            "%.6f N + %d loaded node contacts %.6f N (weight %.6f N); deepest row %.3g m, centre z %.5f m, speed %.2g m/s\n",
-           box == 1 ? "0.6 m bar (0.06 m square) lying flat" : box == 3 ? "0.6 m triangular prism (hull) on its face" : box == 2 ? "cylinder r 0.02 m, 0.6 m long" : "capsule r 0.02 m, 0.6 m between caps", nsc, nlayer, fn, ftri[2], nnode,
+           box == 1 ? "0.6 m bar (0.06 m square) lying flat" : box == 4 ? "the bar as a triangle mesh" : box == 3 ? "0.6 m triangular prism (hull) on its face" : box == 2 ? "cylinder r 0.02 m, 0.6 m long" : "capsule r 0.02 m, 0.6 m between caps", nsc, nlayer, fn, ftri[2], nnode,
            fnode[2], mb * g, gap, xb.z, sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z));
     CHECK(nlayer == nsc);   /* no vertex or cap centre over the slab */
     CHECK(nlayer >= 2);
@@ -1217,13 +1247,14 @@ static void test_across_slab_shape(int box)
     CHECK(gap > -1e-4);     /* penetration below 0.1 mm */
     /* on the slab's top (its sag under the load included); the prism's body origin is its centroid, 0.02 - 0.01 / 3
        above its bottom face */
-    CHECK(xb.z > 0.05 + (box == 1 ? 0.03 : box == 3 ? 0.02 - 0.01 / 3.0 : r) - 2e-3);
+    CHECK(xb.z > 0.05 + (box == 1 || box == 4 ? 0.03 : box == 3 ? 0.02 - 0.01 / 3.0 : r) - 2e-3);
     CHECK(fabs(vb.z) < 1e-3);
     CHECK(sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z) < 1e-6); /* at rest: neither sliding nor rolling */
     box_mesh_free(&b);
     mo_world_destroy(w);
     group_end(box == 1 ? "a bar's bottom edges across the slab's faces rest on them (edge crossings)"
               : box == 3 ? "a hull prism's bottom edges across the slab's faces rest on them (edge crossings)"
+              : box == 4 ? "a triangle-mesh bar's bottom edges across the slab's faces rest on them"
               : box == 2 ? "a cylinder's side across the slab's faces rests on them (collision layer)"
                          : "a capsule's side across the slab's faces rests on them (collision layer)");
 }
@@ -1234,6 +1265,7 @@ static void test_across_slab(void)
     test_across_slab_shape(1);
     test_across_slab_shape(2);
     test_across_slab_shape(3);
+    test_across_slab_shape(4);
 }
 
 /* implicit Euler of a block decelerated by mu g from v0: v_k = v0 - k mu g h until it would turn, x += h v_k */
