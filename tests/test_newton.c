@@ -899,12 +899,8 @@ static void test_cholesky_primal(void)
 
 /* ---- 12 step halving ---- */
 
-/* a small world with every kind of state a step carries to the next: a box sliding on the ground
-   (friction, contact warm start), a two-link pendulum on revolute joints with a PD drive (joint
-   warm start) swinging into the ground, a free particle. Runs `steps` steps and returns the
-   bodies' and particle's positions and velocities in out (40 numbers), the halvings summed over
-   the steps and the largest per step. */
-static void halving_run(int halvings, double thr, int substeps, int steps, double *out, int *sum, int *most)
+/* a Newton world (h = 1/60) with the given halving and substeps */
+static mo_world *halving_world(int halvings, double thr, int substeps, const char *what)
 {
     mo_world_def wd = mo_default_world_def();
     wd.solver = newton_settings();
@@ -912,7 +908,29 @@ static void halving_run(int halvings, double thr, int substeps, int steps, doubl
     wd.solver.newton.halving_residual = thr;
     wd.substeps = substeps;
     wd.time_step = 1.0 / 60.0;
-    mo_world *w = world_or_exit(&wd, "world: ", 1);
+    return world_or_exit(&wd, what, 1);
+}
+
+/* `steps` steps; the halvings summed over them and the largest per step */
+static void halving_steps(mo_world *w, int steps, int *sum, int *most)
+{
+    *sum = *most = 0;
+    for (int i = 0; i < steps; i++) {
+        CHECK(mo_world_step(w) == MO_OK);
+        mo_step_stats st = mo_world_last_stats(w);
+        *sum += st.halvings;
+        if (st.halvings > *most) *most = st.halvings;
+    }
+}
+
+/* a small world with every kind of state a step carries to the next: a box sliding on the ground
+   (friction, contact warm start), a two-link pendulum on revolute joints with a PD drive (joint
+   warm start) swinging into the ground, a free particle. Runs `steps` steps and returns the
+   bodies' and particle's positions and velocities in out (40 numbers), the halvings summed over
+   the steps and the largest per step. */
+static void halving_run(int halvings, double thr, int substeps, int steps, double *out, int *sum, int *most)
+{
+    mo_world *w = halving_world(halvings, thr, substeps, "world: ");
     mo_body_def g = mo_default_body_def();
     g.type = MO_BODY_STATIC;
     g.shape.type = MO_SHAPE_PLANE;
@@ -951,13 +969,7 @@ static void halving_run(int halvings, double thr, int substeps, int steps, doubl
     pd.radius = 0.02;
     mo_particle_id pid;
     CHECK(mo_particle_create(w, &pd, &pid) == MO_OK);
-    *sum = *most = 0;
-    for (int i = 0; i < steps; i++) {
-        CHECK(mo_world_step(w) == MO_OK);
-        mo_step_stats st = mo_world_last_stats(w);
-        *sum += st.halvings;
-        if (st.halvings > *most) *most = st.halvings;
-    }
+    halving_steps(w, steps, sum, most);
     for (int k = 0; k < 3; k++) {
         mo_vec3 p, v, om;
         mo_quat q;
@@ -980,13 +992,7 @@ static void halving_run(int halvings, double thr, int substeps, int steps, doubl
    the box's positions and velocities (48 numbers) */
 static void halving_fem_run(int halvings, double thr, int substeps, int steps, double *out, int *sum, int *most)
 {
-    mo_world_def wd = mo_default_world_def();
-    wd.solver = newton_settings();
-    wd.solver.newton.halvings = halvings;
-    wd.solver.newton.halving_residual = thr;
-    wd.substeps = substeps;
-    wd.time_step = 1.0 / 60.0;
-    mo_world *w = world_or_exit(&wd, "fem world", 1);
+    mo_world *w = halving_world(halvings, thr, substeps, "fem world");
     box_mesh bm;
     box_mesh_make(&bm, 3, 2, 1, (mo_vec3){-0.15, -0.1, 0.3}, (mo_vec3){0.3, 0.2, 0.05});
     mo_fem_material_def mat = {2e5, 0.3, 1000.0, MO_FEM_COROTATIONAL};
@@ -1010,13 +1016,7 @@ static void halving_fem_run(int halvings, double thr, int substeps, int steps, d
     b.mass = 0.5;
     b.position = (mo_vec3){0.02, 0.01, 0.35 + 0.03 + 0.004};
     CHECK(mo_body_create(w, &b, &box) == MO_OK);
-    *sum = *most = 0;
-    for (int i = 0; i < steps; i++) {
-        CHECK(mo_world_step(w) == MO_OK);
-        mo_step_stats st = mo_world_last_stats(w);
-        *sum += st.halvings;
-        if (st.halvings > *most) *most = st.halvings;
-    }
+    halving_steps(w, steps, sum, most);
     const int probe[12] = {0, 3, 4, 7, 8, 11, 12, 15, 16, 19, 20, 23};
     for (int k = 0; k < 12; k++) {
         mo_vec3 p;

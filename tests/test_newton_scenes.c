@@ -255,6 +255,16 @@ static void test_precond_arch(void)
     group_end("4  Fig. 18 on the arch: effective-mass scaling > 10 x lower residual than identity");
 }
 
+/* the beam's groups need CHOLMOD (without it the scene falls back to PCR 200, 4 x slower): says so and
+   ends the group when it is missing */
+static bool skipped_without_cholmod(const char *name)
+{
+    if (mo_solver_available(MO_SOLVER_CHOLESKY)) return false;
+    printf("     skipped: no CHOLMOD in this build (the beam falls back to PCR 200, 4 x slower)\n");
+    group_end(name);
+    return true;
+}
+
 /* Fig. 18 on the beam's insertion (the scene's mu 0.3, its Cholesky inner solves): from the states at
    steps 340 and 380 (t = 2.83 and 3.17 s, the pusher pressing, 4-5 contacts), 6 Newton iterations,
    cold start, mean residual of 10 steps. Measured (README): 117 x and 223 x; 4 and 8 iterations 1.6-74 x;
@@ -264,11 +274,7 @@ static void test_precond_beam(void)
 {
     group_begin();
     const char *name = "7  Fig. 18 on the beam insertion (Cholesky): effective mass > 10 x lower residual than identity";
-    if (!mo_solver_available(MO_SOLVER_CHOLESKY)) {
-        printf("     skipped: no CHOLMOD in this build\n");
-        group_end(name);
-        return;
-    }
+    if (skipped_without_cholmod(name)) return;
     for (int k = 0; k < 2; k++) {
         int warm = k == 0 ? 340 : 380, nc;
         double rm = scene_residual("beam.lua", warm, MO_NEWTON_SCALING_MASS, 6, 1, 10, &nc);
@@ -354,11 +360,7 @@ static void test_beam_insertion(void)
 {
     group_begin();
     const char *name = "6  beam.lua: the insertion holds its four checks, without friction and with mu 0.3";
-    if (!mo_solver_available(MO_SOLVER_CHOLESKY)) {
-        printf("     skipped: no CHOLMOD in this build (the scene falls back to PCR 200, 4 x slower)\n");
-        group_end(name);
-        return;
-    }
+    if (skipped_without_cholmod(name)) return;
     /* without friction Newton converges at nearly every step (measured: one step halved); with the
        scene's mu 0.3 it needs halving where the beam slides under the pusher and over the slot's
        edges (measured: 895 halvings in 207 of the 720 steps; without halving the run diverges at
