@@ -699,10 +699,10 @@ const unsigned char *mo_fem_particle_skip(mo_world *w)
 
 /* ---- rigid vertices against boundary triangles ---- */
 
-/* the world vertices of shape slot sh (boxes: 8 corners, convex hulls and
- * triangle meshes: their vertices; spheres: the centre, capsules: the two cap
- * centres, with *rad their radius, else 0) into v (at most cap), their count;
- * 0 for other shapes */
+/* the world vertices of shape slot sh (boxes: 8 corners, convex hulls: their
+ * vertices; spheres: the centre, capsules: the two cap centres, with *rad
+ * their radius, else 0) into v (at most cap), their count; 0 for other shapes
+ * (triangle meshes: mesh_candidates) */
 static int shape_vertices(const mo_world *w, int sh, double *v, int cap, double *rad)
 {
     const mo_shape *S = &w->shapes[sh];
@@ -732,13 +732,100 @@ static int shape_vertices(const mo_world *w, int sh, double *v, int cap, double 
             mo_q_rotate(v + 3 * n, q, S->hull->verts + 3 * c);
             mo_v3_add(v + 3 * n, v + 3 * n, pos);
         }
-    } else if (S->type == MO_SHAPE_MESH && S->mesh) {
-        for (int c = 0; c < S->mesh->nverts && n < cap; c++, n++) {
-            mo_q_rotate(v + 3 * n, q, S->mesh->verts + 3 * c);
-            mo_v3_add(v + 3 * n, v + 3 * n, pos);
-        }
     }
     return n;
+}
+
+/* a triangle mesh shape's candidates near the world box [lo, hi] (already grown by the margin),
+ * from the mesh's BVH (the box taken into the mesh's frame): the triangles whose boxes meet it;
+ * their vertices, each once, at their world positions in v (vid: the mesh's vertex index of each,
+ * ascending); their edges as (index into v, index into v, 3 t + e) triples in e; *cen the world
+ * position of the centroid of all the mesh's vertices (the one-sided test's inside point).
+ * Returns the vertex count (0: none), -1 out of memory; the buffers grow as needed. */
+typedef struct mesh_cand { int *tri; int n, cap; } mesh_cand;
+
+static void mesh_cand_add(void *ctx, int tri)
+{
+    mesh_cand *c = (mesh_cand *)ctx;
+    if (c->n == c->cap) {
+        int nc = c->cap ? 2 * c->cap : 64;
+        int *t = (int *)realloc(c->tri, (size_t)nc * sizeof(int));
+        if (!t) { c->cap = -1; return; }
+        c->tri = t;
+        c->cap = nc;
+    }
+    if (c->cap > 0) c->tri[c->n++] = tri;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static int mesh_candidates(const mo_world *w, int sh, const double *lo, const double *hi, double **v, int *vcap,
+                           int **vid, int *idcap, int **e, int *ecap, int *ne, double *cen)
+{
+    const mo_shape *S = &w->shapes[sh];
+    const mo_body *B = &w->bodies[S->body];
+    const mo_cl_mesh *M = S->mesh;
+    double q[4], qc[4], pos[3], lp[3];
+    mo_q_mul(q, B->k.q, S->lq);
+    mo_q_rotate(lp, B->k.q, S->lpos);
+    mo_v3_add(pos, B->k.x, lp);
+    mo_q_conj(qc, q);
+    /* the world box in the mesh's frame */
+    double llo[3] = {INFINITY, INFINITY, INFINITY}, lhi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int k = 0; k < 8; k++) {
+        double c[3] = {k & 1 ? hi[0] : lo[0], k & 2 ? hi[1] : lo[1], k & 4 ? hi[2] : lo[2]}, d[3], l[3];
+        mo_v3_sub(d, c, pos);
+        mo_q_rotate(l, qc, d);
+        for (int a = 0; a < 3; a++) llo[a] = fmin(llo[a], l[a]), lhi[a] = fmax(lhi[a], l[a]);
+    }
+    mesh_cand c = {NULL, 0, 0};
+    mo_cl_mesh_query(M, llo, lhi, mesh_cand_add, &c);
+    if (c.cap < 0) { free(c.tri); return -1; }
+    *ne = 0;
+    if (c.n == 0) { free(c.tri); return 0; }
+    if (3 * c.n > *idcap || 3 * c.n > *vcap || 3 * c.n > *ecap) {
+        int n3 = 3 * c.n;
+        int *a = (int *)realloc(*vid, (size_t)n3 * sizeof(int));
+        if (a) *vid = a;
+        double *b = a ? (double *)realloc(*v, (size_t)n3 * 3 * sizeof(double)) : NULL;
+        if (b) *v = b;
+        int *d = b ? (int *)realloc(*e, (size_t)n3 * 3 * sizeof(int)) : NULL;
+        if (d) *e = d;
+        if (!d) { free(c.tri); return -1; }
+        *idcap = *vcap = *ecap = n3;
+    }
+    int nv = 0;
+    for (int t = 0; t < c.n; t++)
+        for (int a = 0; a < 3; a++) (*vid)[nv++] = M->tris[3 * c.tri[t] + a];
+    qsort(*vid, (size_t)nv, sizeof(int), cmp_int);
+    int u = 0;
+    for (int k = 0; k < nv; k++)
+        if (u == 0 || (*vid)[k] != (*vid)[u - 1]) (*vid)[u++] = (*vid)[k];
+    nv = u;
+    for (int k = 0; k < nv; k++) {
+        mo_q_rotate(*v + 3 * k, q, M->verts + 3 * (*vid)[k]);
+        mo_v3_add(*v + 3 * k, *v + 3 * k, pos);
+    }
+    for (int t = 0; t < c.n; t++)
+        for (int a = 0; a < 3; a++) {
+            int i0 = M->tris[3 * c.tri[t] + a], i1 = M->tris[3 * c.tri[t] + (a + 1) % 3];
+            const int *p0 = (const int *)bsearch(&i0, *vid, (size_t)nv, sizeof(int), cmp_int);
+            const int *p1 = (const int *)bsearch(&i1, *vid, (size_t)nv, sizeof(int), cmp_int);
+            int *o = *e + 3 * (*ne)++;
+            o[0] = (int)(p0 - *vid);
+            o[1] = (int)(p1 - *vid);
+            o[2] = 3 * c.tri[t] + a;
+        }
+    free(c.tri);
+    double lc[3] = {0.0, 0.0, 0.0};
+    for (int k = 0; k < M->nverts; k++) mo_v3_axpy(lc, 1.0 / M->nverts, M->verts + 3 * k);
+    mo_q_rotate(cen, q, lc);
+    mo_v3_add(cen, cen, pos);
+    return nv;
 }
 
 /* whether world point p lies in a tetrahedron of mesh m at the nodes' current positions */
@@ -881,7 +968,8 @@ int mo_fem_collide_surfaces(mo_world *w)
     const fem_world *fw = &fx->base;
     const double margin = w->def.contact_margin;
     double *vb = NULL;
-    int vcap = 0, *eb = NULL, ecap = 0; /* world vertices of a shape; a triangle mesh's candidate edges */
+    int vcap = 0, *eb = NULL, ecap = 0, *vid = NULL, idcap = 0; /* world vertices of a shape; a triangle mesh's
+                                                                     candidate edges and its vertices' indices */
     for (int mi = 0; mi < fw->count; mi++) {
         const fem_mesh *m = &fw->m[mi];
         if (!m->alive || m->ntris <= 0) continue;
@@ -906,16 +994,22 @@ int mo_fem_collide_surfaces(mo_world *w)
             if (mo_fem_attached_to(w, mi, S->body)) continue;
             const int k0 = fx->nsc; /* this shape's contacts on this mesh start here */
             /* 1. vertices (box and hull corners, sphere and capsule-cap centres) */
-            int need = S->type == MO_SHAPE_BOX ? 8 : S->type == MO_SHAPE_CONVEX_HULL ? (S->hull ? S->hull->nverts : 0)
-                     : is_mesh ? S->mesh->nverts : 2;
+            int need = S->type == MO_SHAPE_BOX ? 8 : S->type == MO_SHAPE_CONVEX_HULL ? (S->hull ? S->hull->nverts : 0) : 2;
             if (need > vcap) {
                 double *nv = (double *)realloc(vb, (size_t)need * 3 * sizeof(double));
-                if (!nv) { free(vb); free(eb); return -1; }
+                if (!nv) { free(vb); free(eb); free(vid); return -1; }
                 vb = nv;
                 vcap = need;
             }
-            double rad;
-            int nv = shape_vertices(w, sh, vb, vcap, &rad);
+            double rad = 0.0, mcen[3] = {0.0, 0.0, 0.0};
+            int nv, nme = 0;
+            if (is_mesh) { /* a triangle mesh: the vertices and edges of its triangles near the boundary */
+                nv = mesh_candidates(w, sh, lo, hi, &vb, &vcap, &vid, &idcap, &eb, &ecap, &nme, mcen);
+                if (nv < 0) { free(vb); free(eb); free(vid); return -1; }
+                if (nv == 0) continue;
+            } else {
+                nv = shape_vertices(w, sh, vb, vcap, &rad);
+            }
             for (int vi = 0; vi < nv; vi++) {
                 const double *v = vb + 3 * vi;
                 if (v[0] < lo[0] - rad || v[1] < lo[1] - rad || v[2] < lo[2] - rad || v[0] > hi[0] + rad ||
@@ -938,7 +1032,12 @@ int mo_fem_collide_surfaces(mo_world *w)
                     mo_v3_copy(bb, tb);
                 }
                 if (best < 0) continue;
-                if (!sc_push(w, fx, m, mi, best, bb, bn, sh, vi, 0u, v, rad)) { free(vb); free(eb); return -1; }
+                if (!sc_push(w, fx, m, mi, best, bb, bn, sh, is_mesh ? vid[vi] : vi, 0u, v, rad)) {
+                    free(vb);
+                    free(eb);
+                    free(vid);
+                    return -1;
+                }
             }
             /* 2. boxes and hulls: their edges where they cross the walls of a triangle's prism (the
                planes through its edges along its normal). A convex polytope's lowest point along -n over
@@ -948,28 +1047,12 @@ int mo_fem_collide_surfaces(mo_world *w)
                edge shared by two triangles is kept once (below). */
             if (S->type == MO_SHAPE_BOX || S->type == MO_SHAPE_CONVEX_HULL || is_mesh) {
                 if (nv < 1 || (S->type == MO_SHAPE_CONVEX_HULL && !S->hull)) continue;
-                /* a triangle mesh: the 3 edges of each of its triangles with a vertex in the boundary's box
-                   (an edge two triangles share comes twice and its crossings are kept once, below) */
-                int ne = S->type == MO_SHAPE_BOX ? 12 : is_mesh ? 0 : S->hull->nedges;
-                if (is_mesh) { /* the candidate edges: their box, grown by the margin, meets the boundary's */
-                    if (3 * S->mesh->ntris > ecap) {
-                        int *ne2 = (int *)realloc(eb, (size_t)S->mesh->ntris * 3 * sizeof(int));
-                        if (!ne2) { free(vb); free(eb); return -1; }
-                        eb = ne2;
-                        ecap = 3 * S->mesh->ntris;
-                    }
-                    for (int ed = 0; ed < 3 * S->mesh->ntris; ed++) {
-                        int i0 = S->mesh->tris[ed], i1 = S->mesh->tris[3 * (ed / 3) + (ed % 3 + 1) % 3];
-                        bool near = true;
-                        for (int c = 0; c < 3 && near; c++)
-                            near = fmax(vb[3 * i0 + c], vb[3 * i1 + c]) >= lo[c] - margin &&
-                                   fmin(vb[3 * i0 + c], vb[3 * i1 + c]) <= hi[c] + margin;
-                        if (near) eb[ne++] = ed;
-                    }
-                    if (ne == 0) continue;
-                }
+                /* a triangle mesh: the 3 edges of each candidate triangle (an edge two triangles share
+                   comes twice and its crossings are kept once, below) */
+                int ne = S->type == MO_SHAPE_BOX ? 12 : is_mesh ? nme : S->hull->nedges;
                 double o_cen[3] = {0.0, 0.0, 0.0};
-                for (int vi = 0; vi < nv; vi++) mo_v3_axpy(o_cen, 1.0 / nv, vb + 3 * vi);
+                if (is_mesh) mo_v3_copy(o_cen, mcen);
+                else for (int vi = 0; vi < nv; vi++) mo_v3_axpy(o_cen, 1.0 / nv, vb + 3 * vi);
                 double slo[3] = {INFINITY, INFINITY, INFINITY}, shi[3] = {-INFINITY, -INFINITY, -INFINITY};
                 for (int vi = 0; vi < nv; vi++)
                     for (int c = 0; c < 3; c++) {
@@ -1001,9 +1084,8 @@ int mo_fem_collide_surfaces(mo_world *w)
                             i0 = bit == 1 ? low << 1 : bit == 2 ? (low & 1) | ((low & 2) << 1) : low;
                             i1 = i0 | bit;
                         } else if (is_mesh) {
-                            int me = eb[ed];
-                            i0 = S->mesh->tris[me];
-                            i1 = S->mesh->tris[3 * (me / 3) + (me % 3 + 1) % 3];
+                            i0 = eb[3 * ed];
+                            i1 = eb[3 * ed + 1];
                             bool near = true; /* the edge's box against the triangle's, grown by the margin */
                             for (int c = 0; c < 3 && near; c++) {
                                 double elo = fmin(vb[3 * i0 + c], vb[3 * i1 + c]) - margin;
@@ -1035,10 +1117,11 @@ int mo_fem_collide_surfaces(mo_world *w)
                             if (!tri_project(w, m, tr, q, 1e-9, &d, tb, bn, &lmax)) continue;
                             if (d > margin || d < -lmax) continue;
                             if (sc_dup(w, fx, k0, S->body, q, lmax)) continue;
-                            uint32_t feat = (uint32_t)(3 * (is_mesh ? eb[ed] : ed) + side);
+                            uint32_t feat = (uint32_t)(3 * (is_mesh ? eb[3 * ed + 2] : ed) + side);
                             if (!sc_push(w, fx, m, mi, tr, tb, bn, sh, -1, feat, q, 0.0)) {
                                 free(vb);
                                 free(eb);
+                                free(vid);
                                 return -1;
                             }
                         }
@@ -1100,13 +1183,19 @@ int mo_fem_collide_surfaces(mo_world *w)
                        clipping grows a triangle by its slop) would be a second, identical row, and the
                        Schur system singular along their difference */
                     if (sc_dup(w, fx, k0, S->body, p, lmax)) continue;
-                    if (!sc_push(w, fx, m, mi, tr, tb, tn, sh, -1, out[i].feature, p, r)) { free(vb); free(eb); return -1; }
+                    if (!sc_push(w, fx, m, mi, tr, tb, tn, sh, -1, out[i].feature, p, r)) {
+                        free(vb);
+                        free(eb);
+                        free(vid);
+                        return -1;
+                    }
                 }
             }
         }
     }
     free(vb);
     free(eb);
+    free(vid);
     return 0;
 }
 
