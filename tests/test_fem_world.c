@@ -1065,6 +1065,20 @@ static void test_surface_fd(void)
     group_end("vertex-triangle rows: Jacobian vs finite differences");
 }
 
+/* a box of half extents he as a closed triangle mesh shape: corner c at (+-he) by its bits (into v, which
+   the shape points at), 2 triangles per face, counter-clockwise seen from outside */
+static void box_tri_mesh(mo_shape_def *sd, mo_vec3 he, mo_vec3 v[8])
+{
+    static const int tris[36] = {0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4,
+                                 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5};
+    for (int c = 0; c < 8; c++) v[c] = (mo_vec3){c & 1 ? he.x : -he.x, c & 2 ? he.y : -he.y, c & 4 ? he.z : -he.z};
+    sd->type = MO_SHAPE_MESH;
+    sd->vertices = v;
+    sd->vertex_count = 8;
+    sd->indices = tris;
+    sd->triangle_count = 12;
+}
+
 static void test_box_between_nodes_shape(int sphere)
 {
     group_begin();
@@ -1089,16 +1103,7 @@ static void test_box_between_nodes_shape(int sphere)
     bd.shape.radius = 0.03;
     /* sphere == 2: the box as a closed triangle mesh, its 4 bottom vertices the points */
     mo_vec3 cube_v[8];
-    for (int k = 0; k < 8; k++) cube_v[k] = (mo_vec3){k & 1 ? 0.03 : -0.03, k & 2 ? 0.03 : -0.03, k & 4 ? 0.03 : -0.03};
-    static const int cube_tris[36] = {0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4,
-                                      2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5};
-    if (sphere == 2) {
-        bd.shape.type = MO_SHAPE_MESH;
-        bd.shape.vertices = cube_v;
-        bd.shape.vertex_count = 8;
-        bd.shape.indices = cube_tris;
-        bd.shape.triangle_count = 12;
-    }
+    if (sphere == 2) box_tri_mesh(&bd.shape, (mo_vec3){0.03, 0.03, 0.03}, cube_v);
     mo_body_id box;
     CHECK(mo_body_create(w, &bd, &box) == MO_OK);
     for (int s = 0; s < 90; s++) mo_world_step(w);
@@ -1193,12 +1198,7 @@ static void test_across_slab_shape(int box)
     bd.mass = mb;
     /* a triangular prism 0.6 m long along x as a convex hull: bottom face 0.06 m wide at z = -0.02, ridge at
        z = +0.03 (its vertices off the slab, like the bar's) */
-    /* the bar as a triangle mesh: corner c at (+-0.3, +-0.03, +-0.03) by its bits, 2 triangles per face,
-       counter-clockwise seen from outside */
-    mo_vec3 bar_v[8];
-    for (int c = 0; c < 8; c++) bar_v[c] = (mo_vec3){c & 1 ? 0.3 : -0.3, c & 2 ? 0.03 : -0.03, c & 4 ? 0.03 : -0.03};
-    static const int box_tris[36] = {0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4,
-                                     2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5};
+    mo_vec3 bar_v[8]; /* box == 4: the bar as a triangle mesh */
     const mo_vec3 prism[6] = {{-0.3, -0.03, -0.02}, {-0.3, 0.03, -0.02}, {-0.3, 0.0, 0.03},
                               {0.3, -0.03, -0.02},  {0.3, 0.03, -0.02},  {0.3, 0.0, 0.03}};
     if (box == 1) { /* a 0.6 x 0.06 x 0.06 m bar lying flat along x: its corners off the slab, no node under its face */
@@ -1212,11 +1212,7 @@ static void test_across_slab_shape(int box)
         bd.shape.point_count = 6;
     } else if (box == 4) { /* the bar as a closed triangle mesh (8 vertices, 12 triangles) */
         bd.position = (mo_vec3){0.0, 0.05, 0.05 + 0.03 + 0.003};
-        bd.shape.type = MO_SHAPE_MESH;
-        bd.shape.vertices = bar_v;
-        bd.shape.vertex_count = 8;
-        bd.shape.indices = box_tris;
-        bd.shape.triangle_count = 12;
+        box_tri_mesh(&bd.shape, (mo_vec3){0.3, 0.03, 0.03}, bar_v);
     } else { /* axis along x, caps' centres (a cylinder's caps) at x = -+0.3 (the slab spans -0.2..0.2) */
         bd.orientation = (mo_quat){cos(MO_PI / 4), 0, sin(MO_PI / 4), 0};
         bd.position = (mo_vec3){0.0, 0.05, 0.05 + r + 0.003};
