@@ -350,6 +350,9 @@ int mo_cl_mesh_build(const double *verts, int nverts, const int *tris, int ntris
     if (!out->verts || !out->tris) goto oom;
     memcpy(out->verts, verts, (size_t)nverts * 3 * sizeof(double));
     memcpy(out->tris, tris, (size_t)ntris * 3 * sizeof(int));
+    out->centroid[0] = out->centroid[1] = out->centroid[2] = 0.0;
+    for (int i = 0; i < nverts; i++)
+        for (int k = 0; k < 3; k++) out->centroid[k] += verts[3 * i + k] / nverts;
     int closed = compute_closed(out->tris, ntris);
     if (closed < 0) goto oom;
     out->closed = closed;

@@ -65,6 +65,7 @@ typedef struct mo_cl_mesh {
     mo_cl_bvh_node *nodes;/* node 0 is the root */
     int *tri_order;       /* (ntris) triangle indices in leaf order */
     int closed;           /* every edge shared by exactly two triangles, in opposite directions */
+    double centroid[3];   /* mean of the vertices (local) */
 } mo_cl_mesh;
 
 /* Copies the arrays and builds the BVH (binned SAH or median split, leaves of

@@ -821,9 +821,7 @@ static int mesh_candidates(const mo_world *w, int sh, const double *lo, const do
             o[2] = 3 * c.tri[t] + a;
         }
     free(c.tri);
-    double lc[3] = {0.0, 0.0, 0.0};
-    for (int k = 0; k < M->nverts; k++) mo_v3_axpy(lc, 1.0 / M->nverts, M->verts + 3 * k);
-    mo_q_rotate(cen, q, lc);
+    mo_q_rotate(cen, q, M->centroid);
     mo_v3_add(cen, cen, pos);
     return nv;
 }
