@@ -470,6 +470,7 @@ static void linearise(const mo_world *w, const mo_problem *p, nw *s, const mo_ne
         double slip = hypot(s->jv[r1], s->jv[r2]), lf = hypot(lam[r1], lam[r2]);
         double side = lf > mu * ln ? 1.0 : -1.0;
         const mo_contact_int *ct = q < s->nc ? (const mo_contact_int *)w->contacts.p + q : NULL;
+        const bool warm = !w_fixed && s->it == 0 && ct && ct->fric_k > 0.0; /* W and its slope from the cache */
         if (!w_fixed) {
             /* the slope of W's local model. W's formula solves one contact alone, its slip
                answering its friction force with the slope c_f = h (J M~^-1 J^T)_ii; but a link
@@ -481,7 +482,7 @@ static void linearise(const mo_world *w, const mo_problem *p, nw *s, const mo_ne
                [1e-8, 1], kept through the step and warm-started with W from the contact cache
                (the zero-velocity start's W is meaningless). FEM contacts keep c_f: their secant
                mixes the slab's own deformation (measured: the box on the tilted slab slid). */
-            if (s->it == 0 && ct && ct->fric_k > 0.0) s->wk[q] = ct->fric_k;
+            if (warm) s->wk[q] = ct->fric_k;
             double *pv = s->wprev + 4 * q;
             if (s->it > 0 && ct && s->wside[q] != 0.0) {
                 double ds0 = s->jv[r1] - pv[0], ds1 = s->jv[r2] - pv[1], dl0 = lam[r1] - pv[2], dl1 = lam[r2] - pv[3];
@@ -491,8 +492,7 @@ static void linearise(const mo_world *w, const mo_problem *p, nw *s, const mo_ne
             }
             pv[0] = s->jv[r1]; pv[1] = s->jv[r2]; pv[2] = lam[r1]; pv[3] = lam[r2];
         }
-        double W = w_fixed ? w_fixed[q] : mo_newton_friction_w(ns->ncp, slip, ln, lf, mu, s->wk[q] * s->cfc[q]);
-        if (!w_fixed && s->it == 0 && ct && ct->fric_k > 0.0) W = ct->fric_w;
+        double W = w_fixed ? w_fixed[q] : warm ? ct->fric_w : mo_newton_friction_w(ns->ncp, slip, ln, lf, mu, s->wk[q] * s->cfc[q]);
         /* the W fixed point can fall into a 2-cycle across the cone's edge: a block at mu = tan 30 - 0.077
            alternated W = 0.015 (|lf| above mu ln) and W = 4e-13 (below) forever and never slid. When the
            friction force crosses the edge between two iterations, W is the mean of the two (the same fixed
