@@ -149,11 +149,8 @@ int bench_cantilever(int argc, char **argv)
     const double eb = rho * g * a * a * L * L * L * L / (8.0 * E * (a * a * a * a / 12.0));
     char path[4096];
     snprintf(path, sizeof path, "%s/cantilever.csv", out);
-    FILE *csv = fopen(path, "w");
-    if (!csv) {
-        fprintf(stderr, "moreau-bench: cannot write %s: %s\n", path, strerror(errno));
-        return 1;
-    }
+    FILE *csv = bench_open_write(path);
+    if (!csv) return 1;
     fprintf(csv, "nx,n,tets,nodes,tip_sag_m,euler_bernoulli_m,error,steps,converged,newton_residual_m,seconds\n");
     printf("# moreau-bench cantilever: Euler-Bernoulli tip sag %.6f m; Newton %d iterations a step, %s\n", eb,
            iterations, cholesky ? "Cholesky (primal form)" : "PCR 500");

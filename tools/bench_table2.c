@@ -713,11 +713,8 @@ int bench_table2(int argc, char **argv)
     }
     if (bench_ensure_dir(out)) return 1;
     snprintf(path, sizeof path, "%s/newton_table2.csv", out);
-    FILE *csv = fopen(path, "w");
-    if (!csv) {
-        fprintf(stderr, "moreau-bench: cannot write %s: %s\n", path, strerror(errno));
-        return 1;
-    }
+    FILE *csv = bench_open_write(path);
+    if (!csv) return 1;
 
     mo_scene_options opt = mo_default_scene_options();
     opt.search_paths = paths;

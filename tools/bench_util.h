@@ -25,4 +25,12 @@ static inline int bench_ensure_dir(const char *d)
     return -1;
 }
 
+/* opens path for writing; NULL with a sentence on stderr when it cannot */
+static inline FILE *bench_open_write(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) fprintf(stderr, "moreau-bench: cannot write %s: %s\n", path, strerror(errno));
+    return f;
+}
+
 #endif

@@ -374,11 +374,8 @@ static int bench_fclib(int argc, char **argv)
 
     char path[4096];
     snprintf(path, sizeof path, "%s/fclib.csv", out);
-    FILE *csv = fopen(path, "w");
-    if (!csv) {
-        fprintf(stderr, "moreau-bench: cannot write %s: %s\n", path, strerror(errno));
-        return 1;
-    }
+    FILE *csv = bench_open_write(path);
+    if (!csv) return 1;
     fprintf(csv, "problem,solver,tolerance,converged,iterations,time_ms,error,contacts\n");
     result *res = calloc((size_t)(nf * ncfg * ntol), sizeof(result));
     int total = nf * ncfg * ntol, done = 0;
@@ -556,11 +553,8 @@ static int bench_convergence(int argc, char **argv)
     if (ns == 0) ns = parse_list("pgs,jacobi,apgd,spg,cg,minres,cholesky", names, MAX_CONFIGS);
     char path[4096];
     snprintf(path, sizeof path, "%s/convergence_%s.csv", out, scene);
-    FILE *csv = fopen(path, "w");
-    if (!csv) {
-        fprintf(stderr, "moreau-bench: cannot write %s: %s\n", path, strerror(errno));
-        return 1;
-    }
+    FILE *csv = bench_open_write(path);
+    if (!csv) return 1;
     fprintf(csv, "solver,iteration,ccp_residual,coulomb_error\n");
     char title[160];
     snprintf(title, sizeof title, "%s, step %d: residual against iteration (cold start)", scene, steps + 1);
@@ -792,11 +786,8 @@ static int bench_scenes(int argc, char **argv)
     /* CSV */
     char path[4096];
     snprintf(path, sizeof path, "%s/scenes.csv", out);
-    FILE *csv = fopen(path, "w");
-    if (!csv) {
-        fprintf(stderr, "moreau-bench: cannot write %s: %s\n", path, strerror(errno));
-        return 1;
-    }
+    FILE *csv = bench_open_write(path);
+    if (!csv) return 1;
     fprintf(csv, "scene,solver,steps,ms_step_median,collide_ms,assemble_ms,solve_ms,iterations_mean,residual_final,"
                  "max_penetration_m,max_joint_error_m,checks,checks_failed,claim_held,error\n");
     printf("# moreau-bench scenes %s: %d scenes x %d solvers%s\n\n", dir, nsc, nsol,
