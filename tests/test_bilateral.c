@@ -957,13 +957,124 @@ static void test_settings(void)
  * Krylov ones, and its iteration ratio must stay within the bounds that
  * hold today (b1_net: 3.8x, 3.0x with ABBmin steps; chains are worse
  * conditioned: 9.6x / 9.3x at 20 links, 20x / 10x at 100), so that a
- * regression shows. */
+ * regression shows. SPG's counts move with rounding (moreau-bench
+ * convergence --perturb: 785-1563 to 1e-6 on b1_net); MINRES's do not.
+ * chebyshev_reference shows why 2x is out of a gradient method's reach
+ * here: the best polynomial for the spectrum's interval already needs more
+ * than 2x (asserted). */
+/* What knowing the spectrum's interval is worth (b1_net). Every gradient
+ * method x+ = x - a_k P^-1 g leaves the residual p_k(N P^-1) r0 with p_k a
+ * polynomial of degree k, p_k(0) = 1; MINRES takes the smallest such
+ * residual (in its norm) over the same polynomials, so it bounds every
+ * gradient step rule from below. The best a method can do knowing only the
+ * interval [l_min, l_max] of P^-1 N's spectrum is Chebyshev's polynomial on
+ * it. The interval here comes from PCG's own Lanczos coefficients (its Ritz
+ * values at convergence), P = diag N (P-SPG-FB's preconditioner: every b1_net
+ * block is diagonal), and the Chebyshev semi-iteration (Saad, Iterative
+ * Methods, Alg. 12.1) runs to the same CCP residual. Returns its iterations
+ * (-1: not within max_it), those to 1e-6 on the way, and the interval's ends. */
+static int chebyshev_reference(const mo_problem *p, double tol, int max_it, double *lmin, double *lmax,
+                               int *its_1e6)
+{
+    const int m = p->m;
+    double *work = malloc(sizeof(double) * (mo_problem_apply_work(p) + 1));
+    double *v = malloc(sizeof(double) * 5 * (size_t)m);
+    double *g = v, *z = v + m, *d = v + 2 * m, *q = v + 3 * m, *x = v + 4 * m;
+    double *al = malloc(sizeof(double) * (size_t)max_it), *be = malloc(sizeof(double) * (size_t)max_it);
+    /* PCG on N x = -r from 0, keeping its alpha_k and beta_k */
+    memcpy(g, p->r, sizeof(double) * (size_t)m);
+    double rz = 0.0;
+    for (int i = 0; i < m; i++) {
+        z[i] = g[i] / p->diag[i];
+        d[i] = -z[i];
+        rz += g[i] * z[i];
+    }
+    int n = 0;
+    while (n < max_it) {
+        mo_problem_apply(p, d, q, work);
+        double dq = 0.0;
+        for (int i = 0; i < m; i++) dq += d[i] * q[i];
+        double a = rz / dq, gg = 0.0, rz2 = 0.0;
+        for (int i = 0; i < m; i++) {
+            g[i] += a * q[i];
+            z[i] = g[i] / p->diag[i];
+            gg += g[i] * g[i];
+            rz2 += g[i] * z[i];
+        }
+        al[n] = a;
+        be[n] = rz2 / rz;
+        rz = rz2;
+        n++;
+        if (sqrt(gg) <= tol) break; /* the extreme Ritz values have settled long before; past the
+                                       round-off floor the null space of a singular N drifts in */
+        for (int i = 0; i < m; i++) d[i] = -z[i] + be[n - 1] * d[i];
+    }
+    /* Lanczos tridiagonal of P^-1 N from them (Saad, Iterative Methods, 6.7.3):
+     * T_jj = 1/a_j + b_{j-1}/a_{j-1}, T_j,j+1 = sqrt(b_j)/a_j; its extreme
+     * eigenvalues by bisection on Sturm counts (eigenvalues below t) */
+    double *td = q, *te = z; /* PCG's vectors are free now; n <= m is kept for their size */
+    if (n > m) n = m;
+    double top = 0.0;
+    for (int j = 0; j < n; j++) {
+        td[j] = 1.0 / al[j] + (j ? be[j - 1] / al[j - 1] : 0.0);
+        te[j] = sqrt(be[j]) / al[j];
+        top = fmax(top, td[j] + 2.0 * te[j]);
+    }
+    double ends[2];
+    for (int e = 0; e < 2; e++) {
+        double lo = 0.0, up = top;
+        for (int it = 0; it < 200; it++) {
+            double t = 0.5 * (lo + up), u = td[0] - t;
+            int below = u < 0.0;
+            for (int j = 1; j < n; j++) {
+                u = td[j] - t - te[j - 1] * te[j - 1] / (u != 0.0 ? u : 1e-300);
+                below += u < 0.0;
+            }
+            if (below >= (e == 0 ? 1 : n)) up = t;
+            else lo = t;
+        }
+        ends[e] = up;
+    }
+    *lmin = ends[0];
+    *lmax = ends[1];
+    /* Chebyshev semi-iteration on [lmin, lmax], preconditioned by P, from 0 */
+    const double theta = 0.5 * (ends[1] + ends[0]), delta = 0.5 * (ends[1] - ends[0]), sigma = theta / delta;
+    memset(x, 0, sizeof(double) * (size_t)m);
+    memcpy(g, p->r, sizeof(double) * (size_t)m);
+    double rho = 1.0 / sigma;
+    for (int i = 0; i < m; i++) d[i] = -g[i] / p->diag[i] / theta;
+    int found = -1;
+    *its_1e6 = -1;
+    for (int k = 1; k <= max_it; k++) {
+        for (int i = 0; i < m; i++) x[i] += d[i];
+        mo_problem_apply(p, x, q, work);
+        for (int i = 0; i < m; i++) g[i] = q[i] + p->r[i];
+        double ccp;
+        mo_problem_residuals(p, x, g, &ccp, NULL);
+        if (ccp <= 1e-6 && *its_1e6 < 0) *its_1e6 = k;
+        if (ccp <= tol) {
+            found = k;
+            break;
+        }
+        double rho1 = 1.0 / (2.0 * sigma - rho);
+        for (int i = 0; i < m; i++) d[i] = rho1 * rho * d[i] - 2.0 * rho1 / delta * g[i] / p->diag[i];
+        rho = rho1;
+    }
+    free(work);
+    free(v);
+    free(al);
+    free(be);
+    return found;
+}
+
 typedef struct ratio_run {
     int its[5];
     double res[5], diff; /* max |g_k - g_cg| / max |g_cg| over the others */
+    int cheb_its, cheb6; /* chebyshev_reference's iterations (to 1e-8, 1e-6) when asked, else 0 */
+    double lmin, lmax;
 } ratio_run;
 
-static ratio_run spg_krylov_run(mo_world *w, const char *what)
+static ratio_run spg_krylov_run(mo_world *w, const char *what, bool chebyshev)
 {
     static const struct {
         mo_solver_fn fn;
@@ -997,6 +1108,7 @@ static ratio_run spg_krylov_run(mo_world *w, const char *what)
     }
     double scale = max_abs(g[0], m);
     for (int k = 1; k < 5; k++) rr.diff = fmax(rr.diff, max_diff(g[k], g[0], m) / scale);
+    if (chebyshev) rr.cheb_its = chebyshev_reference(&p, 1e-8, 20000, &rr.lmin, &rr.lmax, &rr.cheb6);
     for (int k = 0; k < 5; k++) free(g[k]);
     free(v);
     return rr;
@@ -1016,13 +1128,16 @@ static void test_spg_vs_krylov(void)
         for (int i = 0; i < 30; i++) mo_world_step(w);
         char what[32];
         snprintf(what, sizeof what, "chain%d", NL);
-        ratio_run rr = spg_krylov_run(w, what);
+        ratio_run rr = spg_krylov_run(w, what, true);
         /* the chain's N is nonsingular: one solution; 1e-8 residuals put them within ~1e-6 */
         CHECK(rr.diff < 1e-5);
         CHECK(rr.its[2] <= bound[si] * rr.its[1]);
         CHECK(rr.its[4] <= bound_abb[si] * rr.its[1]);
+        CHECK(rr.cheb_its > 2 * rr.its[1]); /* see chebyshev_reference: 5.9x at 20 and 100 links */
         printf("  %-8s spg / minres iterations %.1f (ABBmin steps: %.1f), solutions agree to %.1e\n", what,
                (double)rr.its[2] / rr.its[1], (double)rr.its[4] / rr.its[1], rr.diff);
+        printf("  %-8s P^-1 N on [%.3e, %.3f] (condition %.0f): Chebyshev %d iterations, %.2fx MINRES's\n", what,
+               rr.lmin, rr.lmax, rr.lmax / rr.lmin, rr.cheb_its, (double)rr.cheb_its / rr.its[1]);
         free(b);
         free(j);
         mo_world_destroy(w);
@@ -1039,11 +1154,18 @@ static void test_spg_vs_krylov(void)
         char err[256];
         CHECK(mo_scene_build("b1_net", w, &sc, err, sizeof err) == MO_OK);
         for (int i = 0; i < 120; i++) mo_world_step(w);
-        ratio_run rr = spg_krylov_run(w, "b1_net");
+        ratio_run rr = spg_krylov_run(w, "b1_net", true);
         CHECK(rr.its[2] <= 5.0 * rr.its[1]);
         CHECK(rr.its[4] <= 3.5 * rr.its[1]);
         printf("  b1_net   spg / minres iterations %.1f, ABBmin steps %.1f (the 2x target is not met)\n",
                (double)rr.its[2] / rr.its[1], (double)rr.its[4] / rr.its[1]);
+        /* the interval alone is not enough for 2x: Chebyshev on the exact
+         * interval of P^-1 N needs more than twice MINRES's iterations */
+        CHECK(rr.cheb_its > 2 * rr.its[1]);
+        CHECK(rr.lmin > 0.0 && rr.lmax > rr.lmin);
+        printf("  b1_net   P^-1 N on [%.3e, %.3f] (condition %.0f): Chebyshev %d iterations, %.2fx MINRES's "
+               "(to 1e-6: %d)\n",
+               rr.lmin, rr.lmax, rr.lmax / rr.lmin, rr.cheb_its, (double)rr.cheb_its / rr.its[1], rr.cheb6);
         mo_scene_free(&sc);
         mo_world_destroy(w);
     }

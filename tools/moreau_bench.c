@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +73,11 @@ static void usage(FILE *f)
             "usage: moreau-bench convergence SCENE [options]\n"
             "  --steps N           steps before the measured one, with the reference solver (default 120)\n"
             "  --iterations K      iterations of every solver on the measured step (default 500)\n"
-            "  --solvers LIST      (default pgs,jacobi,apgd,spg, and cg,minres,cholesky on bilateral scenes)\n"
+            "  --solvers LIST      (default pgs,jacobi,apgd,spg,cg,minres,cholesky; also spg-abbmin,\n"
+            "                      P-SPG-FB with ABBmin steps)\n"
+            "  --perturb K         also K runs per solver with every body velocity scaled by 1 + 1e-15 u\n"
+            "                      before the measured step: iterations to 1e-3 / 1e-6 as median [min-max],\n"
+            "                      convergence_SCENE_spread.csv and .svg (default 0)\n"
             "  --out DIR           convergence_SCENE.csv and .svg (default .)\n"
             "\n"
             "usage: moreau-bench scenes [DIR] [options]   (DIR: scene files, default scenes)\n"
@@ -97,6 +102,13 @@ static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+static double median_of(double *v, int n)
+{
+    if (n <= 0) return 0.0;
+    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -520,6 +532,70 @@ static int bench_fclib(int argc, char **argv)
 
 /* ---- convergence mode ---- */
 
+/* The first iteration whose recorded residual is at most tol, or -1. */
+static int iterations_to(const mo_step_stats *st, double tol)
+{
+    for (int i = 0; i < st->residual_count; i++)
+        if (st->residual_history[i] <= tol) return i + 1;
+    return -1;
+}
+
+/* Multiplies every component of every dynamic body's velocity by 1 + 1e-15 u,
+ * u uniform in [-1, 1] from a xorshift generator seeded with seed: a change at
+ * the level of rounding, which moves the measured step's problem by as much as
+ * reordering a sum would. */
+static void perturb_velocities(mo_world *w, const mo_scene *sc, unsigned seed)
+{
+    uint64_t z = 0x9e3779b97f4a7c15ull * (seed + 1u);
+    for (int i = 0; i < sc->nbodies; i++) {
+        mo_vec3 v, om;
+        if (mo_body_linear_velocity(w, sc->bodies[i], &v) != MO_OK) continue;
+        if (mo_body_angular_velocity(w, sc->bodies[i], &om) != MO_OK) continue;
+        double *c[6] = {&v.x, &v.y, &v.z, &om.x, &om.y, &om.z};
+        for (int k = 0; k < 6; k++) {
+            z ^= z << 13;
+            z ^= z >> 7;
+            z ^= z << 17;
+            double u = 2.0 * (double)(z >> 11) / 9007199254740992.0 - 1.0;
+            *c[k] *= 1.0 + 1e-15 * u;
+        }
+        mo_body_set_velocity(w, sc->bodies[i], v, om);
+    }
+}
+
+/* The solver of a convergence run: any solver name, or "spg-abbmin" (P-SPG-FB
+ * with ABBmin steps instead of the listing's alternation). */
+static bool convergence_solver(const char *name, mo_solver_settings *s)
+{
+    *s = mo_default_solver_settings();
+    if (!strcmp(name, "spg-abbmin")) {
+        s->kind = MO_SOLVER_SPG;
+        s->spg.step_rule = MO_SPG_ABBMIN;
+        return true;
+    }
+    return mo_solver_from_name(name, &s->kind);
+}
+
+/* iterations to a tolerance over the perturbed runs: median, min, max, misses */
+static void spread_summary(const int *its, int n, char *out, size_t cap)
+{
+    double v[1024];
+    int k = 0, miss = 0;
+    for (int i = 0; i < n; i++) {
+        if (its[i] < 0) miss++;
+        else v[k++] = its[i];
+    }
+    if (k == 0) {
+        snprintf(out, cap, "— (%d of %d not reached)", miss, n);
+        return;
+    }
+    double lo = v[0], hi = v[0];
+    for (int i = 1; i < k; i++) lo = fmin(lo, v[i]), hi = fmax(hi, v[i]);
+    double med = median_of(v, k);
+    if (miss) snprintf(out, cap, "%.0f [%.0f-%.0f], %d not reached", med, lo, hi, miss);
+    else snprintf(out, cap, "%.0f [%.0f-%.0f]", med, lo, hi);
+}
+
 static int bench_convergence(int argc, char **argv)
 {
     if (argc < 1) {
@@ -527,7 +603,7 @@ static int bench_convergence(int argc, char **argv)
         return 2;
     }
     const char *scene = argv[0], *out = ".";
-    int steps = 120, iters = 500;
+    int steps = 120, iters = 500, perturb = 0;
     char names[MAX_CONFIGS][32];
     int ns = 0;
     for (int i = 1; i < argc; i++) {
@@ -539,6 +615,7 @@ static int bench_convergence(int argc, char **argv)
         if (!strcmp(a, "--steps")) steps = atoi(argv[++i]);
         else if (!strcmp(a, "--iterations")) iters = atoi(argv[++i]);
         else if (!strcmp(a, "--solvers")) ns = parse_list(argv[++i], names, MAX_CONFIGS);
+        else if (!strcmp(a, "--perturb")) perturb = atoi(argv[++i]);
         else if (!strcmp(a, "--out")) out = argv[++i];
         else {
             fprintf(stderr, "moreau-bench: unknown option '%s'\n", a);
@@ -549,64 +626,138 @@ static int bench_convergence(int argc, char **argv)
         fprintf(stderr, "moreau-bench: --steps must be >= 0 and --iterations >= 1\n");
         return 2;
     }
+    if (perturb < 0 || perturb > 1000) {
+        fprintf(stderr, "moreau-bench: --perturb must be in [0, 1000]\n");
+        return 2;
+    }
     if (bench_ensure_dir(out)) return 1;
     if (ns == 0) ns = parse_list("pgs,jacobi,apgd,spg,cg,minres,cholesky", names, MAX_CONFIGS);
+    for (int k = 0; k < ns; k++) {
+        mo_solver_settings s;
+        if (!convergence_solver(names[k], &s)) {
+            fprintf(stderr, "moreau-bench: unknown solver '%s'\n", names[k]);
+            return 2;
+        }
+    }
     char path[4096];
     snprintf(path, sizeof path, "%s/convergence_%s.csv", out, scene);
     FILE *csv = bench_open_write(path);
     if (!csv) return 1;
     fprintf(csv, "solver,iteration,ccp_residual,coulomb_error\n");
+    FILE *spread = NULL;
+    if (perturb > 0) {
+        snprintf(path, sizeof path, "%s/convergence_%s_spread.csv", out, scene);
+        spread = bench_open_write(path);
+        if (!spread) {
+            fclose(csv);
+            return 1;
+        }
+        fprintf(spread, "solver,run,iterations_1e-3,iterations_1e-6,final_ccp_residual\n");
+    }
     char title[160];
     snprintf(title, sizeof title, "%s, step %d: residual against iteration (cold start)", scene, steps + 1);
     mo_plot *pl = mo_plot_create(title, "iteration", "CCP residual (m/s)", MO_AXIS_LINEAR, MO_AXIS_LOG);
+    snprintf(title, sizeof title, "%s, step %d: iterations to 1e-6 over %d runs perturbed at 1e-15", scene, steps + 1,
+             perturb + 1);
+    mo_plot *sp = perturb > 0 ? mo_plot_create(title, "fraction of runs", "iterations to CCP residual 1e-6",
+                                               MO_AXIS_LINEAR, MO_AXIS_LINEAR)
+                              : NULL;
     printf("# moreau-bench convergence %s: step %d, %d iterations per solver, cold start\n", scene, steps + 1, iters);
-    printf("| solver | rows | final CCP residual | Coulomb error | solve ms | ms / iteration |\n|---|---|---|---|---|---|\n");
+    printf("| solver | rows | final CCP residual | Coulomb error | solve ms | ms / iteration | to 1e-3 | to 1e-6 |\n"
+           "|---|---|---|---|---|---|---|---|\n");
+    int *its3 = malloc(sizeof(int) * (size_t)(perturb + 1)), *its6 = malloc(sizeof(int) * (size_t)(perturb + 1));
+    char (*line)[160] = calloc((size_t)ns, sizeof *line);
     for (int k = 0; k < ns; k++) {
-        mo_solver_kind kind;
-        if (!mo_solver_from_name(names[k], &kind)) {
-            fprintf(stderr, "moreau-bench: unknown solver '%s'\n", names[k]);
-            return 2;
-        }
-        mo_world_def wd = mo_default_world_def();
-        wd.solver.kind = MO_SOLVER_APGD;
-        wd.solver.max_iterations = 100;
-        mo_world *w = NULL;
-        char err[512];
-        mo_scene sc;
-        if (mo_world_create(&wd, &w, err, sizeof err) != MO_OK || mo_scene_build(scene, w, &sc, err, sizeof err)) {
-            fprintf(stderr, "moreau-bench: %s\n", err);
+        for (int run = 0; run <= perturb; run++) {
+            mo_world_def wd = mo_default_world_def();
+            wd.solver.kind = MO_SOLVER_APGD;
+            wd.solver.max_iterations = 100;
+            mo_world *w = NULL;
+            char err[512];
+            mo_scene sc;
+            if (mo_world_create(&wd, &w, err, sizeof err) != MO_OK || mo_scene_build(scene, w, &sc, err, sizeof err)) {
+                fprintf(stderr, "moreau-bench: %s\n", err);
+                mo_world_destroy(w);
+                return 1;
+            }
+            for (int s = 0; s < steps; s++) mo_world_step(w);
+            mo_solver_settings s;
+            convergence_solver(names[k], &s);
+            s.max_iterations = iters;
+            s.warm_start = false;
+            s.record_residuals = true;
+            if (mo_world_set_solver(w, &s) != MO_OK) {
+                fprintf(stderr, "moreau-bench: %s\n", mo_world_last_error(w));
+                return 1;
+            }
+            if (run > 0) perturb_velocities(w, &sc, (unsigned)run);
+            mo_world_step(w);
+            mo_step_stats st = mo_world_last_stats(w);
+            its3[run] = iterations_to(&st, 1e-3);
+            its6[run] = iterations_to(&st, 1e-6);
+            if (spread) fprintf(spread, "%s,%d,%d,%d,%.6e\n", names[k], run, its3[run], its6[run], st.residual);
+            if (run == 0) {
+                double *x = malloc(sizeof(double) * (size_t)(st.residual_count + 1));
+                for (int i = 0; i < st.residual_count; i++) {
+                    x[i] = i + 1;
+                    fprintf(csv, "%s,%d,%.6e,%.6e\n", names[k], i + 1, st.residual_history[i],
+                            st.coulomb_error_history[i]);
+                }
+                mo_plot_add_series(pl, names[k], x, st.residual_history, st.residual_count, false);
+                char t3[16], t6[16];
+                snprintf(t3, sizeof t3, its3[0] < 0 ? "—" : "%d", its3[0]);
+                snprintf(t6, sizeof t6, its6[0] < 0 ? "—" : "%d", its6[0]);
+                printf("| %s | %d | %.3e | %.3e | %.3f | %.4f | %s | %s |\n", names[k], st.rows, st.residual,
+                       st.coulomb_error, 1e3 * st.t_solve, st.iterations ? 1e3 * st.t_solve / st.iterations : 0.0,
+                       t3, t6);
+                fflush(stdout);
+                free(x);
+            }
+            mo_scene_free(&sc);
             mo_world_destroy(w);
-            return 1;
         }
-        for (int s = 0; s < steps; s++) mo_world_step(w);
-        mo_solver_settings s = mo_default_solver_settings();
-        s.kind = kind;
-        s.max_iterations = iters;
-        s.warm_start = false;
-        s.record_residuals = true;
-        if (mo_world_set_solver(w, &s) != MO_OK) {
-            fprintf(stderr, "moreau-bench: %s\n", mo_world_last_error(w));
-            return 1;
+        if (perturb > 0) {
+            char a[64], b[64];
+            spread_summary(its3, perturb + 1, a, sizeof a);
+            spread_summary(its6, perturb + 1, b, sizeof b);
+            snprintf(line[k], sizeof line[k], "| %s | %d | %s | %s |", names[k], perturb + 1, a, b);
+            /* the distribution: sorted iterations against the fraction of runs (misses left out) */
+            double *x = malloc(sizeof(double) * (size_t)(perturb + 1)), *y = malloc(sizeof(double) * (size_t)(perturb + 1));
+            int n = 0;
+            for (int run = 0; run <= perturb; run++)
+                if (its6[run] >= 0) y[n++] = its6[run];
+            qsort(y, (size_t)n, sizeof(double), cmp_double);
+            for (int i = 0; i < n; i++) x[i] = (i + 1.0) / (perturb + 1.0);
+            mo_plot_add_series(sp, names[k], x, y, n, true);
+            if (!strcmp(names[k], "minres") && n > 0) { /* the target: twice MINRES's median */
+                double tx[2] = {0.0, 1.0}, ty[2];
+                ty[0] = ty[1] = 2.0 * median_of(y, n);
+                mo_plot_add_series(sp, "2 x minres (median)", tx, ty, 2, false);
+            }
+            free(x);
+            free(y);
         }
-        mo_world_step(w);
-        mo_step_stats st = mo_world_last_stats(w);
-        double *x = malloc(sizeof(double) * (size_t)(st.residual_count + 1));
-        for (int i = 0; i < st.residual_count; i++) {
-            x[i] = i + 1;
-            fprintf(csv, "%s,%d,%.6e,%.6e\n", names[k], i + 1, st.residual_history[i], st.coulomb_error_history[i]);
-        }
-        mo_plot_add_series(pl, names[k], x, st.residual_history, st.residual_count, false);
-        printf("| %s | %d | %.3e | %.3e | %.3f | %.4f |\n", names[k], st.rows, st.residual, st.coulomb_error,
-               1e3 * st.t_solve, st.iterations ? 1e3 * st.t_solve / st.iterations : 0.0);
-        free(x);
-        mo_scene_free(&sc);
-        mo_world_destroy(w);
     }
     fclose(csv);
     snprintf(path, sizeof path, "%s/convergence_%s.svg", out, scene);
     if (mo_plot_write_svg(pl, path) != 0) fprintf(stderr, "moreau-bench: cannot write %s: %s\n", path, strerror(errno));
     mo_plot_destroy(pl);
     printf("\nplot: %s\ncsv: %s/convergence_%s.csv\n", path, out, scene);
+    if (perturb > 0) {
+        fclose(spread);
+        printf("\n# iterations over %d runs: unperturbed, and %d with every velocity scaled by 1 + 1e-15 u\n"
+               "| solver | runs | to 1e-3: median [min-max] | to 1e-6: median [min-max] |\n|---|---|---|---|\n",
+               perturb + 1, perturb);
+        for (int k = 0; k < ns; k++) printf("%s\n", line[k]);
+        snprintf(path, sizeof path, "%s/convergence_%s_spread.svg", out, scene);
+        if (mo_plot_write_svg(sp, path) != 0)
+            fprintf(stderr, "moreau-bench: cannot write %s: %s\n", path, strerror(errno));
+        printf("\nplot: %s\ncsv: %s/convergence_%s_spread.csv\n", path, out, scene);
+    }
+    mo_plot_destroy(sp);
+    free(its3);
+    free(its6);
+    free(line);
     return 0;
 }
 
@@ -621,13 +772,6 @@ typedef struct scene_run {
     bool loaded, claim;
     char error[256];
 } scene_run;
-
-static double median_of(double *v, int n)
-{
-    if (n <= 0) return 0.0;
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static void run_scene(const char *path, const char *solver, double tmax, int iters, const mo_scene_options *opt,
                       bool show, const char *label, scene_run *r)
