@@ -954,14 +954,15 @@ static void test_settings(void)
  * issue's target is P-SPG-FB within 2x of MINRES's iterations on b1_net-like
  * problems. Measured here (cold starts, the same assembled problem, CCP
  * residual 1e-8): the 2x is not reached. The SPG solution must equal the
- * Krylov ones, and its iteration ratio must stay within the bounds that
- * hold today (b1_net: 3.8x, 3.0x with ABBmin steps; chains are worse
- * conditioned: 9.6x / 9.3x at 20 links, 20x / 10x at 100), so that a
- * regression shows. SPG's counts move with rounding (moreau-bench
- * convergence --perturb: 785-1563 to 1e-6 on b1_net); MINRES's do not.
- * chebyshev_reference shows why 2x is out of a gradient method's reach
- * here: the best polynomial for the spectrum's interval already needs more
- * than 2x (asserted). */
+ * Krylov ones. SPG's iteration counts move with rounding (b1_net: 1169 on
+ * the problem, 1169-1744 over it and six copies with r moved by 1e-15
+ * relative; moreau-bench convergence --perturb shows the same at 1e-6),
+ * CG's and MINRES's by at most one, so the ratios are bounded in the median
+ * over the seven, at what holds today with a margin (b1_net: 4.9x, 3.0x
+ * with ABBmin steps; chains: 8.8x / 9.3x at 20 links, 18x / 10x at 100), so
+ * that a regression shows. chebyshev_reference shows why 2x is out of a
+ * gradient method's reach here: the best polynomial for the spectrum's
+ * interval already needs more than 2x (asserted). */
 /* What knowing the spectrum's interval is worth (b1_net). Every gradient
  * method x+ = x - a_k P^-1 g leaves the residual p_k(N P^-1) r0 with p_k a
  * polynomial of degree k, p_k(0) = 1; MINRES takes the smallest such
@@ -1067,10 +1068,19 @@ static int chebyshev_reference(const mo_problem *p, double tol, int max_it, doub
     return found;
 }
 
+#define NPERTURB 6 /* odd count with the unperturbed one: a median without averaging */
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
 typedef struct ratio_run {
     int its[5];
     double res[5], diff; /* max |g_k - g_cg| / max |g_cg| over the others */
     int cheb_its, cheb6; /* chebyshev_reference's iterations (to 1e-8, 1e-6) when asked, else 0 */
+    int lo[5], med[5], hi[5]; /* over the problem and NPERTURB copies with r moved at rounding level */
     double lmin, lmax;
 } ratio_run;
 
@@ -1108,6 +1118,39 @@ static ratio_run spg_krylov_run(mo_world *w, const char *what, bool chebyshev)
     }
     double scale = max_abs(g[0], m);
     for (int k = 1; k < 5; k++) rr.diff = fmax(rr.diff, max_diff(g[k], g[0], m) / scale);
+    /* the same solves with every r_i scaled by 1 + 1e-15 u (u uniform in
+     * [-1, 1], fixed seeds): what reordering a sum does. Krylov counts barely
+     * move, Barzilai-Borwein ones spread widely, so SPG's bounds are on medians. */
+    double *rp = malloc(sizeof(double) * (size_t)m);
+    mo_problem pp = p;
+    pp.r = rp;
+    for (int k = 0; k < 5; k++) {
+        int its[NPERTURB + 1];
+        its[0] = rr.its[k];
+        uint64_t z = 0x9e3779b97f4a7c15ull;
+        for (int t = 1; t <= NPERTURB; t++) {
+            for (int i = 0; i < m; i++) {
+                z ^= z << 13;
+                z ^= z >> 7;
+                z ^= z << 17;
+                rp[i] = p.r[i] * (1.0 + 1e-15 * (2.0 * (double)(z >> 11) / 9007199254740992.0 - 1.0));
+            }
+            mo_solver_settings s = settings(1e-8, 20000);
+            s.warm_start = false;
+            if (k == 4) s.spg.step_rule = MO_SPG_ABBMIN;
+            memset(g[k], 0, sizeof(double) * (size_t)m);
+            mo_solve_out o = run(sv[k].fn, &pp, &s, g[k], v, NULL, NULL, NULL);
+            CHECK(o.converged);
+            its[t] = o.iterations;
+        }
+        qsort(its, NPERTURB + 1, sizeof(int), cmp_int);
+        rr.lo[k] = its[0];
+        rr.med[k] = its[NPERTURB / 2];
+        rr.hi[k] = its[NPERTURB];
+        printf("  %-8s %-7s %d perturbed r: %d [%d-%d] iterations (median [min-max])\n", what, sv[k].name,
+               NPERTURB, rr.med[k], rr.lo[k], rr.hi[k]);
+    }
+    free(rp);
     if (chebyshev) rr.cheb_its = chebyshev_reference(&p, 1e-8, 20000, &rr.lmin, &rr.lmax, &rr.cheb6);
     for (int k = 0; k < 5; k++) free(g[k]);
     free(v);
@@ -1131,11 +1174,12 @@ static void test_spg_vs_krylov(void)
         ratio_run rr = spg_krylov_run(w, what, true);
         /* the chain's N is nonsingular: one solution; 1e-8 residuals put them within ~1e-6 */
         CHECK(rr.diff < 1e-5);
-        CHECK(rr.its[2] <= bound[si] * rr.its[1]);
-        CHECK(rr.its[4] <= bound_abb[si] * rr.its[1]);
+        CHECK(rr.med[2] <= bound[si] * rr.med[1]);
+        CHECK(rr.med[4] <= bound_abb[si] * rr.med[1]);
+        CHECK(rr.hi[0] - rr.lo[0] <= 2 && rr.hi[1] - rr.lo[1] <= 2); /* Krylov: rounding does not move them */
         CHECK(rr.cheb_its > 2 * rr.its[1]); /* see chebyshev_reference: 5.9x at 20 and 100 links */
-        printf("  %-8s spg / minres iterations %.1f (ABBmin steps: %.1f), solutions agree to %.1e\n", what,
-               (double)rr.its[2] / rr.its[1], (double)rr.its[4] / rr.its[1], rr.diff);
+        printf("  %-8s spg / minres iterations %.1f (ABBmin steps: %.1f) in the median, solutions agree to %.1e\n",
+               what, (double)rr.med[2] / rr.med[1], (double)rr.med[4] / rr.med[1], rr.diff);
         printf("  %-8s P^-1 N on [%.3e, %.3f] (condition %.0f): Chebyshev %d iterations, %.2fx MINRES's\n", what,
                rr.lmin, rr.lmax, rr.lmax / rr.lmin, rr.cheb_its, (double)rr.cheb_its / rr.its[1]);
         free(b);
@@ -1155,10 +1199,11 @@ static void test_spg_vs_krylov(void)
         CHECK(mo_scene_build("b1_net", w, &sc, err, sizeof err) == MO_OK);
         for (int i = 0; i < 120; i++) mo_world_step(w);
         ratio_run rr = spg_krylov_run(w, "b1_net", true);
-        CHECK(rr.its[2] <= 5.0 * rr.its[1]);
-        CHECK(rr.its[4] <= 3.5 * rr.its[1]);
-        printf("  b1_net   spg / minres iterations %.1f, ABBmin steps %.1f (the 2x target is not met)\n",
-               (double)rr.its[2] / rr.its[1], (double)rr.its[4] / rr.its[1]);
+        CHECK(rr.med[2] <= 6.0 * rr.med[1]);
+        CHECK(rr.med[4] <= 3.5 * rr.med[1]);
+        CHECK(rr.hi[0] - rr.lo[0] <= 2 && rr.hi[1] - rr.lo[1] <= 2);
+        printf("  b1_net   spg / minres iterations %.1f, ABBmin steps %.1f in the median (the 2x target is not met)\n",
+               (double)rr.med[2] / rr.med[1], (double)rr.med[4] / rr.med[1]);
         /* the interval alone is not enough for 2x: Chebyshev on the exact
          * interval of P^-1 N needs more than twice MINRES's iterations */
         CHECK(rr.cheb_its > 2 * rr.its[1]);
