@@ -1,6 +1,6 @@
 /* kernels.cu: the CUDA backend module of Moreau (libmoreau_cuda.so).
  *
- * libmoreau never links CUDA: engine/backend_cuda.c loads this module with
+ * libmoreau never links CUDA: engine/backend/cuda.c loads this module with
  * dlopen and finds the three extern "C" entry points below with dlsym. The
  * module links the CUDA runtime, cuSPARSE and cuBLAS as shared libraries,
  * found through the RUNPATH gpu/meson.build sets to the toolkit's lib64.
@@ -10,7 +10,7 @@
  *   int mo_cuda_device_count(int *count, char *name, size_t name_size,
  *                            char *err, size_t err_size);
  *   int mo_cuda_selftest(mo_cuda_selftest_args *a, char *err, size_t err_size);
- * They return MO_CUDA_OK (0) or one of the MO_CUDA_* codes below, with one
+ * They return MO_CUDA_OK (0) or one of the MO_CUDA_* codes (cuda_module.h), with one
  * sentence in err naming the failing call and the CUDA/cuSPARSE/cuBLAS code.
  * Nothing here exits, prints or aborts.
  *
@@ -24,9 +24,8 @@
  * and, when the caller passes its CPU results, reduces out - reference on the
  * device with cuBLAS (Daxpy, Idamax, Dnrm2).
  *
- * The mo_cuda_selftest_args struct and the output layout are duplicated in
- * engine/backend_cuda.c (no header is shared between the two sides): change
- * both together and bump MO_CUDA_ABI_VERSION.
+ * The mo_cuda_selftest_args struct, the output layout and the return codes
+ * are engine/backend/cuda_module.h, shared with engine/backend/cuda.c.
  *
  * Compiled with -fmad=false so that device arithmetic is not contracted into
  * FMAs, as the CPU side is compiled with -ffp-contract=off: the element
@@ -45,57 +44,9 @@
 #include "kernels/cone.h"
 #include "kernels/dynamics.h"
 #include "kernels/rows.h"
-
-#define MO_CUDA_ABI_VERSION 1
+#include "backend/cuda_module.h"
 
 #define MO_CUDA_EXPORT extern "C" __attribute__((visibility("default")))
-
-/* return codes of the entry points */
-enum {
-    MO_CUDA_OK = 0,
-    MO_CUDA_UNAVAILABLE = 1, /* no driver, no device, no kernel image, other CUDA failure */
-    MO_CUDA_NOMEM = 2,       /* device or host allocation failed */
-    MO_CUDA_BADARG = 3,      /* bad arguments or ABI mismatch */
-};
-
-/* Self-test arguments (ABI 1). Output layout, n_out doubles:
- *   [4 nc]      per cone: projected x (3), Coulomb error^2 (1)
- *   [13 nb]     per body: v~ (3), w~ (3), x' (3), q' (4)
- *   [nr] J v, [nr] W v, [nr] sigma, [nr] b
- *   [nr + 1]    CSR row pointers (as doubles)
- *   [nnz]       CSR columns (as doubles)
- *   [nnz]       values of J, [nnz] values of W
- * so n_out = 4 nc + 13 nb + 5 nr + 1 + 3 nnz. */
-typedef struct mo_cuda_selftest_args {
-    size_t struct_size;          /* sizeof(mo_cuda_selftest_args) as the caller sees it */
-    /* cones: 7 doubles each (x[3], u[3], mu) */
-    int n_cones;
-    const double *cone_in;
-    /* bodies */
-    int n_bodies;
-    const mo_k_body *bodies;
-    double gravity[3];
-    double h;
-    /* rows over DOF owners */
-    int n_rows;
-    const mo_k_row *rows;
-    const mo_row_aux *aux;
-    double damp_steps;           /* d = tau / h of mo_k_row_rhs */
-    double max_push;
-    int n_owners;
-    const int *owner_dof;
-    const int *owner_ndof;
-    const double *owner_inv_mass;
-    const double *owner_inv_I;   /* 9 per owner */
-    int n_dof;
-    const double *velocity;      /* n_dof */
-    /* results */
-    long n_out;
-    double *out;                 /* n_out, written */
-    const double *reference;     /* n_out CPU results, or NULL */
-    double gpu_max_diff;         /* max |out - reference| reduced with cuBLAS (0 without reference) */
-    double gpu_diff_norm;        /* |out - reference|_2 with cuBLAS */
-} mo_cuda_selftest_args;
 
 /* ---- error messages ------------------------------------------------------ */
 

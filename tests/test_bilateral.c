@@ -40,7 +40,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "internal.h"
+#include "step/step.h"
 
 #define CHECK_NEAR CHECK_NEAR_G17_DIFF
 #include "scenes_builtin.h"
@@ -578,10 +578,10 @@ static void test_chain20(void)
     mo_joint_id j[NL];
     build_chain(w, NL, b, j);
     for (int i = 0; i < 30; i++) mo_world_step(w);
-    mo_step_predict(w);
-    mo_step_collide(w);
+    mo_step_predict(MO_STEP_CTX(w));
+    mo_step_collide(MO_STEP_CTX(w));
     mo_problem p;
-    CHECK(mo_step_assemble(w, &p) == 0);
+    CHECK(mo_step_assemble(MO_STEP_CTX(w), &p) == 0);
     int m = p.m, n = p.n;
     CHECK(m == 3 * NL);
     double *N = dense_n(&p), *nr = calloc((size_t)m + 1, sizeof(double)), *ref = malloc(sizeof(double) * (size_t)m);
@@ -700,10 +700,10 @@ static void test_mixed(void)
     /* the alternation on one step's problem, against PGS run long */
     mo_world *w = mixed_world(MO_SOLVER_PGS, 0, 0.0, bx, jt);
     for (int i = 0; i < 10; i++) mo_world_step(w);
-    mo_step_predict(w);
-    mo_step_collide(w);
+    mo_step_predict(MO_STEP_CTX(w));
+    mo_step_collide(MO_STEP_CTX(w));
     mo_problem p;
-    CHECK(mo_step_assemble(w, &p) == 0);
+    CHECK(mo_step_assemble(MO_STEP_CTX(w), &p) == 0);
     int m = p.m, n = p.n, ncontact = 0, nbil = 0;
     for (int k = 0; k < p.nblocks; k++) {
         ncontact += p.block_kind[k] == MO_BLOCK_CONTACT;
@@ -1120,10 +1120,10 @@ static ratio_run spg_krylov_run(mo_world *w, const char *what, bool chebyshev)
                {mo_solver_spg, "spg-abb"}};
     ratio_run rr;
     memset(&rr, 0, sizeof rr);
-    mo_step_predict(w);
-    mo_step_collide(w);
+    mo_step_predict(MO_STEP_CTX(w));
+    mo_step_collide(MO_STEP_CTX(w));
     mo_problem p;
-    if (mo_step_assemble(w, &p) != 0) {
+    if (mo_step_assemble(MO_STEP_CTX(w), &p) != 0) {
         CHECK(0);
         return rr;
     }

@@ -45,8 +45,8 @@
  *                 motion up to 1 mm (at rest) and 1 cm per axis per step.
  *
  * Returns 0 when every check passes, 1 otherwise. */
-#include "shapes.h"
-#include "broad_tree.h"
+#include "collision/shapes.h"
+#include "collision/broad_tree.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -13,7 +13,7 @@
  *   - sphere/box signed distance by the same direction search with the box
  *     support function.
  * Returns 0 when every check passes, 1 otherwise. */
-#include "collide.h"
+#include "collision/collide.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -18,9 +18,9 @@
  * Run with --bench for a rough per-pair timing.
  * Returns 0 when every check passes, 1 otherwise. */
 #include "testutil_collide.h"
-#include "collide.h"
-#include "collide_internal.h"
-#include "shapes.h"
+#include "collision/collide.h"
+#include "collision/collide_internal.h"
+#include "collision/shapes.h"
 
 #include <math.h>
 #include <stdint.h>

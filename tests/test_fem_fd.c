@@ -59,8 +59,9 @@
  *     compliance 1/(mu V + lambda_H) of mo_fem_newton_tangent, by design not
  *     the derivative of g), to 1e-12 |eps dl|; both branches occur. */
 #include "testutil.h"
-#include "fem_box.h"
-#include "newton.h"
+#include "../tools/fem_box.h"
+#include "step/step.h"
+#include "solver/newton.h"
 #include "kernels/fem.h"
 
 #define group_begin check_group_begin
@@ -197,11 +198,11 @@ static void probe_fd(mo_world *w, mo_problem *p, const mo_newton_settings *ns, c
     double *gp = malloc((size_t)m * sizeof(double)), *gm = malloc((size_t)m * sizeof(double));
     double *tmp = malloc((size_t)m * sizeof(double)), *wf = malloc((size_t)(m + w->ncontacts + 1) * sizeof(double));
     uint8_t *type = malloc((size_t)m);
-    CHECK(mo_newton_probe(w, p, ns, v, lam, dv, dl, NULL, wf, g, dg, type) == 0);
+    CHECK(mo_newton_probe(MO_STEP_CTX(w), p, ns, v, lam, dv, dl, NULL, wf, g, dg, type) == 0);
     for (int sgn = 1; sgn >= -1; sgn -= 2) {
         for (int i = 0; i < n; i++) vp[i] = v[i] + sgn * DIFF * dv[i];
         for (int r = 0; r < m; r++) lp[r] = lam[r] + sgn * DIFF * dl[r];
-        CHECK(mo_newton_probe(w, p, ns, vp, lp, dv, dl, wf, NULL, sgn > 0 ? gp : gm, tmp, type) == 0);
+        CHECK(mo_newton_probe(MO_STEP_CTX(w), p, ns, vp, lp, dv, dl, wf, NULL, sgn > 0 ? gp : gm, tmp, type) == 0);
     }
     for (int r = 0; r < m; r++) {
         fd[r] = (gp[r] - gm[r]) / (2 * DIFF);
@@ -250,11 +251,11 @@ static void run(mo_fem_model model, double s, fd_result *res)
             w->particles[slot[i]].x[k] = xs[3 * i + k];
         }
     }
-    CHECK(mo_step_predict(w) == 0);
-    CHECK(mo_step_collide(w) == 0);
+    CHECK(mo_step_predict(MO_STEP_CTX(w)) == 0);
+    CHECK(mo_step_collide(MO_STEP_CTX(w)) == 0);
     CHECK(w->ncontacts == 0);
     mo_problem p;
-    CHECK(mo_step_assemble(w, &p) == 0);
+    CHECK(mo_step_assemble(MO_STEP_CTX(w), &p) == 0);
     const int n = p.n, m = p.m + mo_fem_newton_rows(w, NULL);
     const int *dof = (const int *)w->owner_dof.p;
     mo_newton_settings ns = mo_world_solver(w).newton;

@@ -21,7 +21,7 @@
 #include <math.h>
 #include <stdio.h>
 #include "testutil.h"
-#include "fem_box.h"
+#include "../tools/fem_box.h"
 
 #define group_begin check_group_begin
 #define group_end(name) check_group_end(name, 70, 6)

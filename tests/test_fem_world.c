@@ -70,9 +70,10 @@
  *     side and a box's edge 2 mm over the slab, moving and spinning. */
 #include <time.h>
 #include "testutil.h"
-#include "fem_box.h"
+#include "../tools/fem_box.h"
 #include "moreau/tetmesh.h"
-#include "../engine/newton.h" /* mo_newton_probe and the step stages (test 9) */
+#include "step/step.h" /* mo_newton_probe and the step stages (test 9) */
+#include "solver/newton.h"
 
 static double now_s(void)
 {
@@ -675,7 +676,7 @@ static void fd_last_rows(mo_world *w, uint64_t seed, double lam_lo, int last, in
                          double *cmax)
 {
     mo_problem p;
-    CHECK(mo_step_assemble(w, &p) == 0);
+    CHECK(mo_step_assemble(MO_STEP_CTX(w), &p) == 0);
     int n = p.n, m = p.m + mo_fem_newton_rows(w, NULL), nc = w->ncontacts;
     mo_newton_settings ns = mo_world_solver(w).newton;
     double *v = calloc((size_t)n, sizeof(double)), *dv = calloc((size_t)n, sizeof(double));
@@ -695,13 +696,13 @@ static void fd_last_rows(mo_world *w, uint64_t seed, double lam_lo, int last, in
         lam[r] = sm64_uniform(&seed, lam_lo, 5);
         dl[r] = sm64_uniform(&seed, -1, 1);
     }
-    CHECK(mo_newton_probe(w, &p, &ns, v, lam, dv, dl, NULL, wf, g, dg, type) == 0);
+    CHECK(mo_newton_probe(MO_STEP_CTX(w), &p, &ns, v, lam, dv, dl, NULL, wf, g, dg, type) == 0);
     const double d = 1e-6;
     for (int i = 0; i < n; i++) { vp[i] = v[i] + d * dv[i]; vm[i] = v[i] - d * dv[i]; }
     for (int r = 0; r < m; r++) lam[r] += d * dl[r];
-    CHECK(mo_newton_probe(w, &p, &ns, vp, lam, dv, dl, wf, NULL, gp, tmp, type) == 0);
+    CHECK(mo_newton_probe(MO_STEP_CTX(w), &p, &ns, vp, lam, dv, dl, wf, NULL, gp, tmp, type) == 0);
     for (int r = 0; r < m; r++) lam[r] -= 2 * d * dl[r];
-    CHECK(mo_newton_probe(w, &p, &ns, vm, lam, dv, dl, wf, NULL, gm, tmp, type) == 0);
+    CHECK(mo_newton_probe(MO_STEP_CTX(w), &p, &ns, vm, lam, dv, dl, wf, NULL, gm, tmp, type) == 0);
     *worst = 0.0;
     *cmax = 0.0;
     for (int r = m - last; r < m; r++) {
@@ -737,8 +738,8 @@ static void test_attach_fd(void)
     mo_fem_mesh_id id = block_mesh(w, &b, 1e5, 500.0);
     CHECK(mo_fem_mesh_attach(w, id, node_index(&b, 0, 0, 1), db, 0.0) == MO_OK);
     CHECK(mo_fem_mesh_attach(w, id, node_index(&b, 1, 1, 1), db, 1e-4) == MO_OK);
-    CHECK(mo_step_predict(w) == 0);
-    CHECK(mo_step_collide(w) == 0);
+    CHECK(mo_step_predict(MO_STEP_CTX(w)) == 0);
+    CHECK(mo_step_collide(MO_STEP_CTX(w)) == 0);
     double worst, cmax;
     fd_last_rows(w, 5, -5.0, 6, 0, &worst, &cmax); /* the 2 attachments' rows are the last 6, bilateral */
     printf("  attachment rows: worst relative FD error %.2g (largest directional derivative %.3g m)\n", worst, cmax);
@@ -846,8 +847,8 @@ static void test_surface_contacts(void)
     box_mesh b;
     box_mesh_make(&b, 3, 3, 3, (mo_vec3){0, 0, 0}, (mo_vec3){0.3, 0.3, 0.3});
     mo_fem_mesh_id id = block_mesh(w, &b, 1e5, 500.0);
-    CHECK(mo_step_predict(w) == 0);
-    CHECK(mo_step_collide(w) == 0);
+    CHECK(mo_step_predict(MO_STEP_CTX(w)) == 0);
+    CHECK(mo_step_collide(MO_STEP_CTX(w)) == 0);
     int nc = w->ncontacts, interior = 0;
     const mo_contact_int *ct = (const mo_contact_int *)w->contacts.p;
     for (int c = 0; c < nc; c++) {
@@ -1049,8 +1050,8 @@ static void test_surface_fd(void)
     bd.position.z = 0.05 + 0.002 - zmin;
     CHECK(mo_body_destroy(w, db) == MO_OK);
     CHECK(mo_body_create(w, &bd, &db) == MO_OK);
-    CHECK(mo_step_predict(w) == 0);
-    CHECK(mo_step_collide(w) == 0);
+    CHECK(mo_step_predict(MO_STEP_CTX(w)) == 0);
+    CHECK(mo_step_collide(MO_STEP_CTX(w)) == 0);
     int nsc = mo_fem_surface_contacts(w, NULL);
     double worst, cmax;
     /* the vertex-triangle contacts' rows are the last 3 nsc: normal (NCP) and two friction rows each */
@@ -1407,8 +1408,8 @@ static void test_layer_fd_shape(int box)
     mo_body_orientation(w, db, &q);
     x.z += 0.05 + 0.002 - o.aabb_min[2];
     CHECK(mo_body_set_pose(w, db, x, q) == MO_OK);
-    CHECK(mo_step_predict(w) == 0);
-    CHECK(mo_step_collide(w) == 0);
+    CHECK(mo_step_predict(MO_STEP_CTX(w)) == 0);
+    CHECK(mo_step_collide(MO_STEP_CTX(w)) == 0);
     int nsc = mo_fem_surface_contacts(w, NULL), nlayer = mo_fem_surface_edge_contacts(w);
     double worst, cmax;
     fd_last_rows(w, 11, 0.0, 3 * nsc, -1, &worst, &cmax);

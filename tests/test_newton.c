@@ -42,9 +42,10 @@
 #include <float.h>
 #include "testutil.h"
 #include "scenes_builtin.h"
-#include "../engine/newton.h"
+#include "step/step.h"
+#include "solver/newton.h"
 #include "moreau/fclib.h"
-#include "fem_box.h"
+#include "../tools/fem_box.h"
 
 #define group_begin check_group_begin
 #define group_end(name) check_group_end(name, 70, 6)
@@ -110,10 +111,10 @@ typedef struct fd_report {
 static void fd_check(mo_world *w, const mo_newton_settings *ns, const double *lam_in, uint64_t *seed,
                      const int *weld_rows, int nweld, fd_report *rep)
 {
-    CHECK(mo_step_predict(w) == 0);
-    CHECK(mo_step_collide(w) == 0);
+    CHECK(mo_step_predict(MO_STEP_CTX(w)) == 0);
+    CHECK(mo_step_collide(MO_STEP_CTX(w)) == 0);
     mo_problem p;
-    CHECK(mo_step_assemble(w, &p) == 0);
+    CHECK(mo_step_assemble(MO_STEP_CTX(w), &p) == 0);
     int n = p.n, m = p.m, nc = w->ncontacts;
     double *v = calloc((size_t)n + 1, sizeof(double)), *dv = calloc((size_t)n + 1, sizeof(double));
     double *vp = calloc((size_t)n + 1, sizeof(double)), *vm = calloc((size_t)n + 1, sizeof(double));
@@ -131,12 +132,12 @@ static void fd_check(mo_world *w, const mo_newton_settings *ns, const double *la
         lam[r] = lam_in[r];
         dl[r] = sm64_uniform(seed, -1, 1);
     }
-    CHECK(mo_newton_probe(w, &p, ns, v, lam, dv, dl, NULL, wf, g, dg, type) == 0);
+    CHECK(mo_newton_probe(MO_STEP_CTX(w), &p, ns, v, lam, dv, dl, NULL, wf, g, dg, type) == 0);
     const double d = 1e-6;
     for (int i = 0; i < n; i++) { vp[i] = v[i] + d * dv[i]; vm[i] = v[i] - d * dv[i]; }
     for (int r = 0; r < m; r++) { lp[r] = lam[r] + d * dl[r]; lm[r] = lam[r] - d * dl[r]; }
-    CHECK(mo_newton_probe(w, &p, ns, vp, lp, dv, dl, wf, NULL, gp, tmp, type) == 0);
-    CHECK(mo_newton_probe(w, &p, ns, vm, lm, dv, dl, wf, NULL, gm, tmp, type) == 0);
+    CHECK(mo_newton_probe(MO_STEP_CTX(w), &p, ns, vp, lp, dv, dl, wf, NULL, gp, tmp, type) == 0);
+    CHECK(mo_newton_probe(MO_STEP_CTX(w), &p, ns, vm, lm, dv, dl, wf, NULL, gm, tmp, type) == 0);
     for (int r = 0; r < m; r++) {
         double fd = (gp[r] - gm[r]) / (2 * d);
         double scale = 1e-3 * (1.0 + fabs(dg[r]));
@@ -191,8 +192,8 @@ static void test_fd_contacts(void)
             static const double ax[3] = {0.3, -0.2, 1.0};
             make_box(w, 0, 0, 0.199, ax, 0.4, 2.0, 0.2);          /* on the ground, 1 mm in */
             make_box(w, 0.05, 0.02, 0.5985, ax, 0.45, 5.0, 0.2); /* on the first box, in contact */
-            CHECK(mo_step_predict(w) == 0);
-            CHECK(mo_step_collide(w) == 0);
+            CHECK(mo_step_predict(MO_STEP_CTX(w)) == 0);
+            CHECK(mo_step_collide(MO_STEP_CTX(w)) == 0);
             int nc = w->ncontacts;
             CHECK(nc >= 5);
             int m = 3 * nc;

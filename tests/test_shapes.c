@@ -14,7 +14,7 @@
  *     brute-force loop with a barycentric ray/triangle test.
  * Returns 0 when every check passes, 1 otherwise. */
 #include "testutil.h"
-#include "shapes.h"
+#include "collision/shapes.h"
 
 #include <math.h>
 #include <pthread.h>

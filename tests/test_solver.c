@@ -45,7 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "step/step.h"
 
 #define CHECK_NEAR CHECK_NEAR_G17_DIFF
 #include "testutil.h"
@@ -599,7 +599,7 @@ static void joint_values(mo_world *w, mo_joint_id id, double *out)
     mo_row_aux aux[8];
     uint8_t kind[8];
     double lo[8], hi[8];
-    mo_joint_fill_rows(w, j, rows, aux, kind, lo, hi);
+    mo_joint_fill_rows(w, j, w->def.time_step, rows, aux, kind, lo, hi);
     int nr = mo_joint_row_count(j);
     for (int k = 0; k < nr; k++) out[k] = aux[k].g;
     if (j->motor != MO_MOTOR_OFF) {
@@ -809,10 +809,10 @@ static void test_joint_rows(void)
      * angular rows are then exact only to O(|theta|) (rotation-vector error) */
     rotate_body(w, b3, 1, -1, 0.5, 1e-5);
 
-    mo_step_predict(w);
-    mo_step_collide(w);
+    mo_step_predict(MO_STEP_CTX(w));
+    mo_step_collide(MO_STEP_CTX(w));
     mo_problem p;
-    CHECK(mo_step_assemble(w, &p) == 0);
+    CHECK(mo_step_assemble(MO_STEP_CTX(w), &p) == 0);
     CHECK(p.n == 24); /* 4 dynamic bodies */
     int n = p.n, nb = w->body_count;
     double *Mi = dense_minv(w, n);
@@ -844,7 +844,7 @@ static void test_joint_rows(void)
         double g0[8];
         {
             mo_k_row rows[8]; mo_row_aux aux[8]; uint8_t kind[8]; double lo[8], hi[8];
-            mo_joint_fill_rows(w, j, rows, aux, kind, lo, hi);
+            mo_joint_fill_rows(w, j, w->def.time_step, rows, aux, kind, lo, hi);
             for (int k = 0; k < nr; k++) g0[k] = aux[k].g;
         }
         /* weld rows of fixed/prismatic: their exact derivative differs from the
@@ -967,7 +967,7 @@ static void test_joint_rows(void)
     {
         mo_joint *j = mo_joint_get(w, jdlim);
         mo_k_row rows[8]; mo_row_aux aux[8]; uint8_t kind[8]; double lo[8], hi[8];
-        mo_joint_fill_rows(w, j, rows, aux, kind, lo, hi);
+        mo_joint_fill_rows(w, j, w->def.time_step, rows, aux, kind, lo, hi);
         CHECK_NEAR(aux[0].g, -0.002, 1e-12);
         CHECK(aux[1].g > 0.29);
     }
@@ -1058,10 +1058,10 @@ static void test_contact_rows(void)
     mo_particle_id pid;
     CHECK(mo_particle_create(w, &pd, &pid) == MO_OK);
 
-    mo_step_predict(w);
-    mo_step_collide(w);
+    mo_step_predict(MO_STEP_CTX(w));
+    mo_step_collide(MO_STEP_CTX(w));
     mo_problem p;
-    CHECK(mo_step_assemble(w, &p) == 0);
+    CHECK(mo_step_assemble(MO_STEP_CTX(w), &p) == 0);
     int n = p.n, nc = w->ncontacts;
     CHECK(n == 15);
     const mo_contact_int *ct = (const mo_contact_int *)w->contacts.p;
@@ -1193,9 +1193,9 @@ typedef struct problem_case {
 
 static void build_case(problem_case *pc)
 {
-    mo_step_predict(pc->w);
-    mo_step_collide(pc->w);
-    if (mo_step_assemble(pc->w, &pc->p)) {
+    mo_step_predict(MO_STEP_CTX(pc->w));
+    mo_step_collide(MO_STEP_CTX(pc->w));
+    if (mo_step_assemble(MO_STEP_CTX(pc->w), &pc->p)) {
         fprintf(stderr, "assemble failed\n");
         exit(2);
     }

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collide.h"
+#include "collision/collide.h"
 #include "testutil.h"
 
 /* ---- objects ---- */

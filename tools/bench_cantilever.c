@@ -6,7 +6,7 @@
  * The beam: 1 m x 0.1 m x 0.1 m along x, its x = 0 face's nodes fixed, gravity
  * -z, linear corotational, E 1e8 Pa, nu 0.3, density 1000: Euler-Bernoulli's
  * tip sag q L^4 / (8 E I) = 14.715 mm with q = rho g A, I = a^4 / 12. Meshes of
- * nx x n x n cells (tests/fem_box.h: six tetrahedra a cell around its main
+ * nx x n x n cells (fem_box.h: six tetrahedra a cell around its main
  * diagonal). Static: implicit Euler steps of h = 1 s from rest (the inertia
  * term M dx / h^2 is then 0.15 % of the load after the first step and shrinks
  * with each), Newton with sparse Cholesky inner solves (its primal form for
@@ -26,7 +26,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "../tests/fem_box.h" /* the structured box mesh the FEM tests use */
+#include "fem_box.h" /* the structured box mesh the FEM tests use too */
 #include "moreau/moreau.h"
 #include "svgplot.h"
 

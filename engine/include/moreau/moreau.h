@@ -211,6 +211,10 @@ MO_API mo_status mo_world_create(const mo_world_def *def, mo_world **out, char *
 MO_API void mo_world_destroy(mo_world *w);
 /* Last error sentence of this world ("" when none). Owned by the world. */
 MO_API const char *mo_world_last_error(const mo_world *w);
+/* Sets the sentence mo_world_last_error returns (cut to 511 bytes; NULL: ""), for
+ * libraries built on this API (the scene loaders) that report a failure through
+ * the world. w must not be NULL. */
+MO_API void mo_world_set_error(mo_world *w, const char *sentence);
 
 MO_API mo_status mo_world_set_gravity(mo_world *w, mo_vec3 g);
 MO_API mo_vec3 mo_world_gravity(const mo_world *w);
@@ -409,6 +413,12 @@ MO_API mo_status mo_body_apply_force_at(mo_world *w, mo_body_id id, mo_vec3 forc
 MO_API mo_status mo_body_world_point(const mo_world *w, mo_body_id id, mo_vec3 local, mo_vec3 *out);
 /* kinetic energy 1/2 m v.v + 1/2 w.Iw, J */
 MO_API mo_status mo_body_kinetic_energy(const mo_world *w, mo_body_id id, double *out);
+/* The body's collision group (mo_body_def.collision_group) into *out (not NULL).
+ * MO_ERR_STALE_ID for a destroyed or unknown id. */
+MO_API mo_status mo_body_collision_group(const mo_world *w, mo_body_id id, uint32_t *out);
+/* Every live body's id, in slot order: writes up to cap of them into out (may be
+ * NULL when cap is 0) and returns how many there are (0 for a NULL world). */
+MO_API int mo_world_bodies(const mo_world *w, mo_body_id *out, int cap);
 
 /* ---- particles (3-DOF point masses) ---------------------------------------- */
 

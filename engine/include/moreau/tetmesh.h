@@ -78,6 +78,11 @@ MO_API mo_status mo_tetmesh_load_flags(const char *path, unsigned flags, mo_tetm
  * named by their 0-based index ("mo_tetmesh_check: tetrahedron 16 is
  * inverted (volume -2.1e-06)"). MO_OK or MO_ERR_INVALID_ARGUMENT. */
 MO_API mo_status mo_tetmesh_check(const mo_tetmesh *m, char *err, size_t err_size);
+/* Tetrahedron t of m (0 <= t < ntets, node indices in range: not checked):
+ * 1 when positively oriented, -1 when inverted, 0 when flat (|6 V| <= 1e-12
+ * L^3 with L its longest edge; non-finite volumes count as flat). volume (may
+ * be NULL) gets its signed volume (cubic file units). m must not be NULL. */
+MO_API int mo_tetmesh_element_orientation(const mo_tetmesh *m, int t, double *volume);
 /* Sum of the tetrahedra's signed volumes (cubic file units); 0 for NULL or an
  * empty mesh. Indices are not checked: call it on a checked mesh. */
 MO_API double mo_tetmesh_volume(const mo_tetmesh *m);

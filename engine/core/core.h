@@ -1,0 +1,38 @@
+/* core.h: the bottom of the engine (errors' sizes, growable buffers, slot
+ * pools, owned blocks, the clock). Every engine folder may include it; it
+ * includes only the public header and the C library. Not installed. */
+#ifndef MO_CORE_H
+#define MO_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "moreau/moreau.h"
+
+#define MO_DEF_COOKIE 0x4d6f7265 /* "More": set by mo_default_*_def() */
+#define MO_ERR_LEN 512           /* bytes of a world's error sentence */
+
+/* a growable buffer: grows between steps while sizes change, never shrinks */
+typedef struct mo_buf { void *p; size_t cap; } mo_buf;
+
+/* grows b to hold at least bytes; returns 0 on success, -1 out of memory (b unchanged) */
+int mo_buf_reserve(mo_buf *b, size_t bytes);
+void mo_buf_free(mo_buf *b);
+
+/* A block a world owns for a layer above the one that frees the world (the
+ * step's Newton and projection buffers): the layer that makes it sets p and
+ * free_fn, mo_owned_free calls free_fn(p) (p NULL: nothing) and clears both. */
+typedef struct mo_owned { void *p; void (*free_fn)(void *p); } mo_owned;
+void mo_owned_free(mo_owned *o);
+
+/* a slot from an object pool: a freed slot, else the next one (the arrays grow by doubling,
+ * new slots zeroed); returns -1 when out of memory */
+int mo_pool_alloc(void **items, size_t item_size, int *cap, int *count, int **free_list, int *nfree);
+
+/* seconds of a monotonic clock */
+double mo_now(void);
+
+/* every component finite */
+bool mo_finite3(mo_vec3 v);
+
+#endif

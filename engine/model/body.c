@@ -1,0 +1,474 @@
+/* body.c: rigid bodies and particles: creation with validation, destruction,
+ * state access. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/world.h"
+
+int mo_body_mass_from_shapes_int(mo_world *w, int slot, double mass);
+
+mo_body *mo_body_get(const mo_world *w, mo_body_id id)
+{
+    if (id.index == 0 || id.index > (uint32_t)w->body_count) return NULL;
+    mo_body *b = &w->bodies[id.index - 1];
+    if (!b->alive || b->generation != id.generation) return NULL;
+    return b;
+}
+
+mo_particle *mo_particle_get(const mo_world *w, mo_particle_id id)
+{
+    if (id.index == 0 || id.index > (uint32_t)w->particle_count) return NULL;
+    mo_particle *p = &w->particles[id.index - 1];
+    if (!p->alive || p->generation != id.generation) return NULL;
+    return p;
+}
+
+mo_body_def mo_default_body_def(void)
+{
+    mo_body_def d;
+    memset(&d, 0, sizeof d);
+    d.type = MO_BODY_DYNAMIC;
+    d.orientation = (mo_quat){1.0, 0.0, 0.0, 0.0};
+    d.mass = 1.0;
+    d.shape = mo_default_shape_def();
+    d.gyroscopic = true;
+    d.internal_value = MO_DEF_COOKIE;
+    return d;
+}
+
+static bool mat_finite(const mo_mat3 *m)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            if (!isfinite(m->m[i][j])) return false;
+    return true;
+}
+
+static bool mat_zero(const mo_mat3 *m)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            if (m->m[i][j] != 0.0) return false;
+    return true;
+}
+
+/* symmetric positive definite by Sylvester's criterion */
+static bool mat_spd(const mo_mat3 *m)
+{
+    const double(*a)[3] = m->m;
+    double s = 1e-12 * (fabs(a[0][0]) + fabs(a[1][1]) + fabs(a[2][2]));
+    for (int i = 0; i < 3; i++)
+        for (int j = i + 1; j < 3; j++)
+            if (fabs(a[i][j] - a[j][i]) > s) return false;
+    double d1 = a[0][0], d2 = a[0][0] * a[1][1] - a[0][1] * a[1][0];
+    double d3 = mo_m3_det(&a[0][0]);
+    return d1 > 0.0 && d2 > 0.0 && d3 > 0.0;
+}
+
+
+/* validates a body def; on failure writes the sentence and returns 0 */
+static int check_body_def(mo_world *w, const mo_body_def *d)
+{
+    if (d->internal_value != MO_DEF_COOKIE) {
+        mo_set_error(w, "body def was not initialised with mo_default_body_def()");
+        return 0;
+    }
+    if (d->type != MO_BODY_DYNAMIC && d->type != MO_BODY_STATIC && d->type != MO_BODY_KINEMATIC) {
+        mo_set_error(w, "body type %d is not a known body type", (int)d->type);
+        return 0;
+    }
+    if (!mo_finite3(d->position)) {
+        mo_set_error(w, "body position must be finite, got (%g, %g, %g)", d->position.x, d->position.y,
+                     d->position.z);
+        return 0;
+    }
+    mo_quat q = d->orientation;
+    double ql = sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+    if (!isfinite(ql) || ql < 1e-9) {
+        mo_set_error(w, "body orientation must be a finite non-zero quaternion, got (%g, %g, %g, %g)", q.w, q.x, q.y,
+                     q.z);
+        return 0;
+    }
+    if (!mo_finite3(d->linear_velocity) || !mo_finite3(d->angular_velocity)) {
+        mo_set_error(w, "body velocity must be finite");
+        return 0;
+    }
+    if (d->type == MO_BODY_STATIC &&
+        (d->linear_velocity.x != 0 || d->linear_velocity.y != 0 || d->linear_velocity.z != 0 ||
+         d->angular_velocity.x != 0 || d->angular_velocity.y != 0 || d->angular_velocity.z != 0)) {
+        mo_set_error(w, "static body must have zero velocity (use a kinematic body to move it)");
+        return 0;
+    }
+    const mo_shape_def *s = &d->shape;
+    if (s->type != MO_SHAPE_NONE && !mo_shape_check_def(w, s, d->type)) return 0;
+    if (!(d->linear_damping >= 0.0) || !(d->angular_damping >= 0.0) || !isfinite(d->linear_damping) ||
+        !isfinite(d->angular_damping)) {
+        mo_set_error(w, "body damping must be finite and >= 0, got linear %g, angular %g", d->linear_damping,
+                     d->angular_damping);
+        return 0;
+    }
+    if (d->type != MO_BODY_DYNAMIC) return 1;
+    if (!(d->mass > 0.0) || !isfinite(d->mass)) {
+        mo_set_error(w, "body mass must be finite and > 0 for a dynamic body, got %g", d->mass);
+        return 0;
+    }
+    if (!mat_finite(&d->inertia)) {
+        mo_set_error(w, "body inertia must be finite");
+        return 0;
+    }
+    if (mat_zero(&d->inertia)) {
+        if (s->type == MO_SHAPE_NONE || s->type == MO_SHAPE_PLANE) {
+            mo_set_error(w, "body inertia is zero and the body has no closed shape to compute it from");
+            return 0;
+        }
+    } else if (!mat_spd(&d->inertia)) {
+        mo_set_error(w, "body inertia must be symmetric positive definite");
+        return 0;
+    }
+    return 1;
+}
+
+mo_status mo_body_create(mo_world *w, const mo_body_def *d, mo_body_id *out)
+{
+    if (out) *out = (mo_body_id){0, 0};
+    if (!d || !out) {
+        mo_set_error(w, "mo_body_create: def and out must not be NULL");
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    if (!check_body_def(w, d)) return MO_ERR_INVALID_ARGUMENT;
+    int slot = mo_pool_alloc((void **)&w->bodies, sizeof(mo_body), &w->body_cap, &w->body_count, &w->body_free,
+                          &w->body_nfree);
+    if (slot < 0) {
+        mo_set_error(w, "mo_body_create: out of memory");
+        return MO_ERR_OUT_OF_MEMORY;
+    }
+    mo_body *b = &w->bodies[slot];
+    uint32_t gen = b->generation + 1;
+    memset(b, 0, sizeof *b);
+    b->generation = gen;
+    b->alive = true;
+    b->type = d->type;
+    b->owner = -1;
+    mo_v3_set(b->k.x, d->position.x, d->position.y, d->position.z);
+    b->k.q[0] = d->orientation.w; b->k.q[1] = d->orientation.x;
+    b->k.q[2] = d->orientation.y; b->k.q[3] = d->orientation.z;
+    mo_q_normalize(b->k.q);
+    mo_v3_set(b->k.v, d->linear_velocity.x, d->linear_velocity.y, d->linear_velocity.z);
+    mo_v3_set(b->k.w, d->angular_velocity.x, d->angular_velocity.y, d->angular_velocity.z);
+    b->first_shape = -1;
+    b->group = d->collision_group;
+    b->k.lin_damp = d->linear_damping;
+    b->k.ang_damp = d->angular_damping;
+    b->k.gyroscopic = d->gyroscopic;
+    /* the inline shape */
+    if (d->shape.type != MO_SHAPE_NONE && mo_shape_attach(w, slot, &d->shape) < 0) {
+        b->alive = false;
+        w->body_free[w->body_nfree++] = slot;
+        return strstr(w->err, "out of memory") ? MO_ERR_OUT_OF_MEMORY : MO_ERR_INVALID_ARGUMENT;
+    }
+    if (d->type == MO_BODY_DYNAMIC) {
+        b->mass = d->mass;
+        b->k.inv_mass = 1.0 / d->mass;
+        if (mat_zero(&d->inertia)) {
+            /* from the shape, scaled to the given mass; the body origin moves to the shape's centre
+               of mass when they differ (hulls, meshes) */
+            if (mo_body_mass_from_shapes_int(w, slot, d->mass)) {
+                mo_shape_release(w, b->first_shape);
+                b->alive = false;
+                w->body_free[w->body_nfree++] = slot;
+                mo_set_error(w, "body inertia is zero and its shape has no volume to compute it from%s",
+                             d->shape.type == MO_SHAPE_MESH ? " (the mesh is not closed)" : "");
+                return MO_ERR_INVALID_ARGUMENT;
+            }
+        } else {
+            double *I = b->k.I_body;
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++) I[3 * i + j] = 0.5 * (d->inertia.m[i][j] + d->inertia.m[j][i]);
+            mo_m3_inverse(b->k.inv_I_body, I);
+        }
+    }
+    *out = (mo_body_id){(uint32_t)slot + 1, gen};
+    return MO_OK;
+}
+
+bool mo_body_is_valid(const mo_world *w, mo_body_id id) { return mo_body_get(w, id) != NULL; }
+
+static mo_status stale_body(const mo_world *w, mo_body_id id)
+{
+    mo_set_error((mo_world *)w, "body id (index %u, generation %u) does not name a live body", id.index,
+                 id.generation);
+    return MO_ERR_STALE_ID;
+}
+
+#define GET_BODY(w, id)                               \
+    mo_body *b = mo_body_get((w), (id));              \
+    if (!b) return stale_body((w), (id))
+
+mo_status mo_body_destroy(mo_world *w, mo_body_id id)
+{
+    GET_BODY(w, id);
+    int slot = (int)id.index - 1;
+    /* joints attached go with the body */
+    for (int i = 0; i < w->joint_count && b->njoints > 0; i++) {
+        mo_joint *j = &w->joints[i];
+        if (j->alive && (j->a == slot || j->b == slot))
+            mo_joint_destroy(w, (mo_joint_id){(uint32_t)i + 1, j->generation});
+    }
+    while (b->first_shape >= 0) mo_shape_release(w, b->first_shape);
+    b->alive = false;
+    w->body_free[w->body_nfree++] = slot;
+    return MO_OK;
+}
+
+mo_status mo_body_position(const mo_world *w, mo_body_id id, mo_vec3 *out)
+{
+    GET_BODY(w, id);
+    *out = (mo_vec3){b->k.x[0], b->k.x[1], b->k.x[2]};
+    return MO_OK;
+}
+
+mo_status mo_body_collision_group(const mo_world *w, mo_body_id id, uint32_t *out)
+{
+    GET_BODY(w, id);
+    *out = b->group;
+    return MO_OK;
+}
+
+int mo_world_bodies(const mo_world *w, mo_body_id *out, int cap)
+{
+    if (!w) return 0;
+    int n = 0;
+    for (int i = 0; i < w->body_count; i++) {
+        const mo_body *b = &w->bodies[i];
+        if (!b->alive) continue;
+        if (out && n < cap) out[n] = (mo_body_id){(uint32_t)i + 1, b->generation};
+        n++;
+    }
+    return n;
+}
+
+mo_status mo_body_orientation(const mo_world *w, mo_body_id id, mo_quat *out)
+{
+    GET_BODY(w, id);
+    *out = (mo_quat){b->k.q[0], b->k.q[1], b->k.q[2], b->k.q[3]};
+    return MO_OK;
+}
+
+mo_status mo_body_linear_velocity(const mo_world *w, mo_body_id id, mo_vec3 *out)
+{
+    GET_BODY(w, id);
+    *out = (mo_vec3){b->k.v[0], b->k.v[1], b->k.v[2]};
+    return MO_OK;
+}
+
+mo_status mo_body_angular_velocity(const mo_world *w, mo_body_id id, mo_vec3 *out)
+{
+    GET_BODY(w, id);
+    *out = (mo_vec3){b->k.w[0], b->k.w[1], b->k.w[2]};
+    return MO_OK;
+}
+
+mo_status mo_body_mass(const mo_world *w, mo_body_id id, double *mass, mo_mat3 *inertia)
+{
+    GET_BODY(w, id);
+    if (mass) *mass = b->mass;
+    if (inertia)
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) inertia->m[i][j] = b->k.I_body[3 * i + j];
+    return MO_OK;
+}
+
+mo_status mo_body_set_pose(mo_world *w, mo_body_id id, mo_vec3 p, mo_quat q)
+{
+    GET_BODY(w, id);
+    double ql = sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+    if (!mo_finite3(p) || !isfinite(ql) || ql < 1e-9) {
+        mo_set_error(w, "body %u pose must be finite with a non-zero quaternion", id.index);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    mo_v3_set(b->k.x, p.x, p.y, p.z);
+    b->k.q[0] = q.w / ql; b->k.q[1] = q.x / ql; b->k.q[2] = q.y / ql; b->k.q[3] = q.z / ql;
+    w->q_synced = 0; /* the world queries re-sync their trees */
+    return MO_OK;
+}
+
+mo_status mo_body_set_velocity(mo_world *w, mo_body_id id, mo_vec3 v, mo_vec3 om)
+{
+    GET_BODY(w, id);
+    if (!mo_finite3(v) || !mo_finite3(om)) {
+        mo_set_error(w, "body %u velocity must be finite", id.index);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    if (b->type == MO_BODY_STATIC) {
+        mo_set_error(w, "body %u is static: its velocity cannot be set", id.index);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    mo_v3_set(b->k.v, v.x, v.y, v.z);
+    mo_v3_set(b->k.w, om.x, om.y, om.z);
+    return MO_OK;
+}
+
+mo_status mo_body_apply_force(mo_world *w, mo_body_id id, mo_vec3 f, mo_vec3 t)
+{
+    GET_BODY(w, id);
+    if (!mo_finite3(f) || !mo_finite3(t)) {
+        mo_set_error(w, "body %u force and torque must be finite", id.index);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    b->k.f[0] += f.x; b->k.f[1] += f.y; b->k.f[2] += f.z;
+    b->k.tau[0] += t.x; b->k.tau[1] += t.y; b->k.tau[2] += t.z;
+    return MO_OK;
+}
+
+mo_status mo_body_apply_force_at(mo_world *w, mo_body_id id, mo_vec3 f, mo_vec3 p)
+{
+    GET_BODY(w, id);
+    if (!mo_finite3(f) || !mo_finite3(p)) {
+        mo_set_error(w, "body %u force and point must be finite", id.index);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    double r[3] = {p.x - b->k.x[0], p.y - b->k.x[1], p.z - b->k.x[2]}, ff[3] = {f.x, f.y, f.z}, t[3];
+    mo_v3_cross(t, r, ff);
+    return mo_body_apply_force(w, id, f, (mo_vec3){t[0], t[1], t[2]});
+}
+
+mo_status mo_body_world_point(const mo_world *w, mo_body_id id, mo_vec3 local, mo_vec3 *out)
+{
+    GET_BODY(w, id);
+    double l[3] = {local.x, local.y, local.z}, r[3];
+    mo_q_rotate(r, b->k.q, l);
+    *out = (mo_vec3){b->k.x[0] + r[0], b->k.x[1] + r[1], b->k.x[2] + r[2]};
+    return MO_OK;
+}
+
+mo_status mo_body_kinetic_energy(const mo_world *w, mo_body_id id, double *out)
+{
+    GET_BODY(w, id);
+    if (b->type != MO_BODY_DYNAMIC) {
+        *out = 0.0;
+        return MO_OK;
+    }
+    double R[9], wb[3], Iw[3];
+    mo_q_to_m3(R, b->k.q);
+    mo_m3_tmulv(wb, R, b->k.w);
+    mo_m3_mulv(Iw, b->k.I_body, wb);
+    *out = 0.5 * b->mass * mo_v3_dot(b->k.v, b->k.v) + 0.5 * mo_v3_dot(wb, Iw);
+    return MO_OK;
+}
+
+/* ---- particles ---- */
+
+mo_particle_def mo_default_particle_def(void)
+{
+    mo_particle_def d;
+    memset(&d, 0, sizeof d);
+    d.mass = 1.0;
+    d.friction = 0.5;
+    d.internal_value = MO_DEF_COOKIE;
+    return d;
+}
+
+mo_status mo_particle_create(mo_world *w, const mo_particle_def *d, mo_particle_id *out)
+{
+    if (out) *out = (mo_particle_id){0, 0};
+    if (!d || !out) {
+        mo_set_error(w, "mo_particle_create: def and out must not be NULL");
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    if (d->internal_value != MO_DEF_COOKIE) {
+        mo_set_error(w, "particle def was not initialised with mo_default_particle_def()");
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    if (!mo_finite3(d->position) || !mo_finite3(d->velocity)) {
+        mo_set_error(w, "particle position and velocity must be finite, got position (%g, %g, %g)", d->position.x,
+                     d->position.y, d->position.z);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    if (!(d->mass > 0.0) || !isfinite(d->mass)) {
+        mo_set_error(w, "particle mass must be finite and > 0, got %g", d->mass);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    if (!(d->radius >= 0.0) || !isfinite(d->radius) || !(d->friction >= 0.0) || !isfinite(d->friction)) {
+        mo_set_error(w, "particle radius and friction must be finite and >= 0, got %g and %g", d->radius, d->friction);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    int slot = mo_pool_alloc((void **)&w->particles, sizeof(mo_particle), &w->particle_cap, &w->particle_count,
+                          &w->particle_free, &w->particle_nfree);
+    if (slot < 0) {
+        mo_set_error(w, "mo_particle_create: out of memory");
+        return MO_ERR_OUT_OF_MEMORY;
+    }
+    mo_particle *p = &w->particles[slot];
+    uint32_t gen = p->generation + 1;
+    memset(p, 0, sizeof *p);
+    p->generation = gen;
+    p->alive = true;
+    mo_v3_set(p->x, d->position.x, d->position.y, d->position.z);
+    mo_v3_set(p->v, d->velocity.x, d->velocity.y, d->velocity.z);
+    p->mass = d->mass;
+    p->inv_mass = 1.0 / d->mass;
+    p->radius = d->radius;
+    p->friction = d->friction;
+    p->owner = -1;
+    *out = (mo_particle_id){(uint32_t)slot + 1, gen};
+    return MO_OK;
+}
+
+static mo_status stale_particle(const mo_world *w, mo_particle_id id)
+{
+    mo_set_error((mo_world *)w, "particle id (index %u, generation %u) does not name a live particle", id.index,
+                 id.generation);
+    return MO_ERR_STALE_ID;
+}
+
+#define GET_PARTICLE(w, id)                                \
+    mo_particle *p = mo_particle_get((w), (id));           \
+    if (!p) return stale_particle((w), (id))
+
+mo_status mo_particle_destroy(mo_world *w, mo_particle_id id)
+{
+    GET_PARTICLE(w, id);
+    if (p->fem_mesh) { /* issue 7: a node of an FEM mesh */
+        mo_set_error(w, "particle %u is a node of an FEM mesh: destroy the mesh instead", id.index);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    p->alive = false;
+    w->particle_free[w->particle_nfree++] = (int)id.index - 1;
+    return MO_OK;
+}
+
+mo_status mo_particle_position(const mo_world *w, mo_particle_id id, mo_vec3 *out)
+{
+    GET_PARTICLE(w, id);
+    *out = (mo_vec3){p->x[0], p->x[1], p->x[2]};
+    return MO_OK;
+}
+
+mo_status mo_particle_velocity(const mo_world *w, mo_particle_id id, mo_vec3 *out)
+{
+    GET_PARTICLE(w, id);
+    *out = (mo_vec3){p->v[0], p->v[1], p->v[2]};
+    return MO_OK;
+}
+
+mo_status mo_particle_set_velocity(mo_world *w, mo_particle_id id, mo_vec3 v)
+{
+    GET_PARTICLE(w, id);
+    if (!mo_finite3(v)) {
+        mo_set_error(w, "particle %u velocity must be finite", id.index);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    mo_v3_set(p->v, v.x, v.y, v.z);
+    return MO_OK;
+}
+
+mo_status mo_particle_apply_force(mo_world *w, mo_particle_id id, mo_vec3 f)
+{
+    GET_PARTICLE(w, id);
+    if (!mo_finite3(f)) {
+        mo_set_error(w, "particle %u force must be finite", id.index);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    p->f[0] += f.x; p->f[1] += f.y; p->f[2] += f.z;
+    return MO_OK;
+}

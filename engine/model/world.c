@@ -1,0 +1,279 @@
+/* world.c: world creation, settings, errors, scratch buffers, statistics. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "model/world.h"
+
+const char *mo_status_name(mo_status s)
+{
+    switch (s) {
+    case MO_OK: return "MO_OK";
+    case MO_ERR_INVALID_ARGUMENT: return "MO_ERR_INVALID_ARGUMENT";
+    case MO_ERR_STALE_ID: return "MO_ERR_STALE_ID";
+    case MO_ERR_OUT_OF_MEMORY: return "MO_ERR_OUT_OF_MEMORY";
+    case MO_ERR_UNSUPPORTED: return "MO_ERR_UNSUPPORTED";
+    case MO_ERR_IO: return "MO_ERR_IO";
+    }
+    return "MO_ERR_UNKNOWN";
+}
+
+void mo_set_error(mo_world *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->err, sizeof w->err, fmt, ap);
+    va_end(ap);
+}
+
+void mo_world_set_error(mo_world *w, const char *sentence) { mo_set_error(w, "%s", sentence ? sentence : ""); }
+
+mo_world_def mo_default_world_def(void)
+{
+    mo_world_def d;
+    memset(&d, 0, sizeof d);
+    d.gravity = (mo_vec3){0.0, 0.0, -9.81};
+    d.time_step = 1.0 / 120.0;
+    d.solver = mo_default_solver_settings();
+    d.contact_compliance = 0.0;
+    d.joint_compliance = 0.0;
+    d.damping_steps = 4.0;
+    d.max_push_velocity = 1.0;
+    d.contact_margin = 0.01;
+    d.threads = 1;
+    d.substeps = 1;
+    d.internal_value = MO_DEF_COOKIE;
+    return d;
+}
+
+static int check_world_def(const mo_world_def *d, char *err, size_t n)
+{
+    if (d->internal_value != MO_DEF_COOKIE) {
+        snprintf(err, n, "world def was not initialised with mo_default_world_def()");
+        return 0;
+    }
+    if (!mo_finite3(d->gravity)) {
+        snprintf(err, n, "world gravity must be finite, got (%g, %g, %g)", d->gravity.x, d->gravity.y, d->gravity.z);
+        return 0;
+    }
+    if (!(d->time_step > 0.0) || !isfinite(d->time_step)) {
+        snprintf(err, n, "world time_step must be finite and > 0, got %g", d->time_step);
+        return 0;
+    }
+    if (!(d->contact_compliance >= 0.0) || !isfinite(d->contact_compliance) || !(d->joint_compliance >= 0.0) ||
+        !isfinite(d->joint_compliance)) {
+        snprintf(err, n, "world compliances must be finite and >= 0, got contact %g, joint %g", d->contact_compliance,
+                 d->joint_compliance);
+        return 0;
+    }
+    if (!(d->damping_steps >= 0.0) || !isfinite(d->damping_steps)) {
+        snprintf(err, n, "world damping_steps must be finite and >= 0, got %g", d->damping_steps);
+        return 0;
+    }
+    if (!(d->max_push_velocity > 0.0)) {
+        snprintf(err, n, "world max_push_velocity must be > 0, got %g", d->max_push_velocity);
+        return 0;
+    }
+    if (!(d->contact_margin >= 0.0) || !isfinite(d->contact_margin)) {
+        snprintf(err, n, "world contact_margin must be finite and >= 0, got %g", d->contact_margin);
+        return 0;
+    }
+    if (d->threads < 0) {
+        snprintf(err, n, "world threads must be >= 0, got %d", d->threads);
+        return 0;
+    }
+    if (d->substeps < 1 || d->substeps > 1000) {
+        snprintf(err, n, "world substeps must be in [1, 1000], got %d", d->substeps);
+        return 0;
+    }
+    return mo_solver_check(&d->solver, err, n);
+}
+
+mo_status mo_world_create(const mo_world_def *def, mo_world **out, char *err, size_t err_size)
+{
+    char tmp[MO_ERR_LEN];
+    if (out) *out = NULL;
+    if (!def || !out) {
+        if (err && err_size) snprintf(err, err_size, "mo_world_create: def and out must not be NULL");
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    if (!check_world_def(def, tmp, sizeof tmp)) {
+        if (err && err_size) snprintf(err, err_size, "%s", tmp);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    mo_world *w = (mo_world *)calloc(1, sizeof *w);
+    if (!w) {
+        if (err && err_size) snprintf(err, err_size, "mo_world_create: out of memory");
+        return MO_ERR_OUT_OF_MEMORY;
+    }
+    w->def = *def;
+    w->bp = mo_cl_bp_create();
+    if (!w->bp) {
+        free(w);
+        if (err && err_size) snprintf(err, err_size, "mo_world_create: out of memory");
+        return MO_ERR_OUT_OF_MEMORY;
+    }
+    if (err && err_size) err[0] = '\0';
+    *out = w;
+    return MO_OK;
+}
+
+void mo_world_destroy(mo_world *w)
+{
+    if (!w) return;
+    for (int i = 0; i < w->shape_count; i++) {
+        if (w->shapes[i].hull) { mo_cl_hull_free(w->shapes[i].hull); free(w->shapes[i].hull); }
+        if (w->shapes[i].mesh) { mo_cl_mesh_free(w->shapes[i].mesh); free(w->shapes[i].mesh); }
+    }
+    free(w->shapes);
+    free(w->shape_free);
+    free(w->bodies);
+    free(w->body_free);
+    free(w->particles);
+    free(w->particle_free);
+    free(w->joints);
+    free(w->joint_free);
+    mo_buf *bufs[] = {&w->owner_dof, &w->owner_ndof, &w->owner_inv_mass, &w->owner_inv_I, &w->owner_ref, &w->owner_constrained,
+                      &w->v, &w->v_tilde, &w->v_start, &w->cl_objs, &w->cl_contacts, &w->cl_disp, &w->cl_info, &w->q_planes, &w->q_hits, &w->contacts,
+                      &w->cache, &w->rows, &w->row_aux, &w->row_g, &w->row_sigma, &w->row_b, &w->row_lo, &w->row_hi,
+                      &w->row_diag, &w->row_r, &w->gamma, &w->block_row, &w->block_kind, &w->block_mu, &w->block_inv, &w->inv, &w->block_eta, &w->row_ptr,
+                      &w->col, &w->val, &w->wval, &w->scratch, &w->res_hist, &w->err_hist, &w->joint_pairs};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) mo_buf_free(bufs[i]);
+    for (int i = 0; i < MO_HALVINGS_MAX; i++) mo_buf_free(&w->halve[i]);
+    mo_cl_pairs_free(&w->pairs);
+    if (w->bp) mo_cl_bp_destroy(w->bp);
+    mo_cholmod_cache_free(w->cholmod_cache);
+    mo_owned_free(&w->proj);
+    mo_owned_free(&w->newton);
+    mo_fem_world_free(w);
+    free(w);
+}
+
+const char *mo_world_last_error(const mo_world *w) { return w ? w->err : "mo_world_last_error: world is NULL"; }
+
+mo_status mo_world_set_gravity(mo_world *w, mo_vec3 g)
+{
+    if (!mo_finite3(g)) {
+        mo_set_error(w, "world gravity must be finite, got (%g, %g, %g)", g.x, g.y, g.z);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    w->def.gravity = g;
+    return MO_OK;
+}
+
+mo_vec3 mo_world_gravity(const mo_world *w) { return w->def.gravity; }
+
+mo_status mo_world_set_time_step(mo_world *w, double h)
+{
+    if (!(h > 0.0) || !isfinite(h)) {
+        mo_set_error(w, "world time_step must be finite and > 0, got %g", h);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    w->def.time_step = h;
+    return MO_OK;
+}
+
+double mo_world_time_step(const mo_world *w) { return w->def.time_step; }
+
+mo_status mo_world_set_solver(mo_world *w, const mo_solver_settings *s)
+{
+    if (!s) {
+        mo_set_error(w, "mo_world_set_solver: settings must not be NULL");
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    if (!mo_solver_check(s, w->err, sizeof w->err)) return MO_ERR_INVALID_ARGUMENT;
+    if (s->kind != MO_SOLVER_NEWTON && mo_fem_live_meshes(w) > 0) { /* issue 7: FEM rows exist only in Newton */
+        mo_set_error(w, "FEM meshes need the newton solver: solver '%s' would ignore the world's %d FEM mesh(es)",
+                     mo_solver_name(s->kind), mo_fem_live_meshes(w));
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    w->def.solver = *s;
+    return MO_OK;
+}
+
+mo_solver_settings mo_world_solver(const mo_world *w) { return w->def.solver; }
+
+mo_status mo_world_set_threads(mo_world *w, int threads)
+{
+    if (threads < 0) {
+        mo_set_error(w, "world threads must be >= 0, got %d", threads);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    w->def.threads = threads;
+    return MO_OK;
+}
+
+mo_status mo_world_set_substeps(mo_world *w, int substeps)
+{
+    if (substeps < 1 || substeps > 1000) {
+        mo_set_error(w, "world substeps must be in [1, 1000], got %d", substeps);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    w->def.substeps = substeps;
+    return MO_OK;
+}
+
+int mo_world_substeps(const mo_world *w) { return w->def.substeps; }
+
+double mo_world_time(const mo_world *w) { return w->time; }
+
+mo_step_stats mo_world_last_stats(const mo_world *w) { return w->stats; }
+
+/* FNV-1a over the raw bits of every live body's and particle's state */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *c = (const unsigned char *)p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= c[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+uint64_t mo_world_state_hash(const mo_world *w)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (int i = 0; i < w->body_count; i++) {
+        const mo_body *b = &w->bodies[i];
+        if (!b->alive) continue;
+        h = fnv(h, b->k.x, sizeof b->k.x);
+        h = fnv(h, b->k.q, sizeof b->k.q);
+        h = fnv(h, b->k.v, sizeof b->k.v);
+        h = fnv(h, b->k.w, sizeof b->k.w);
+    }
+    for (int i = 0; i < w->particle_count; i++) {
+        const mo_particle *p = &w->particles[i];
+        if (!p->alive) continue;
+        h = fnv(h, p->x, sizeof p->x);
+        h = fnv(h, p->v, sizeof p->v);
+    }
+    return h;
+}
+
+int mo_world_contacts(const mo_world *w, mo_contact *out, int cap)
+{
+    const mo_contact_int *c = (const mo_contact_int *)w->contacts.p;
+    for (int i = 0; out && i < w->ncontacts && i < cap; i++) {
+        mo_contact *o = &out[i];
+        memset(o, 0, sizeof *o);
+        if (c[i].body_a >= 0)
+            o->body_a = (mo_body_id){(uint32_t)c[i].body_a + 1, w->bodies[c[i].body_a].generation};
+        if (c[i].body_b >= 0)
+            o->body_b = (mo_body_id){(uint32_t)c[i].body_b + 1, w->bodies[c[i].body_b].generation};
+        if (c[i].shape_a >= 0)
+            o->shape_a = (mo_shape_id){(uint32_t)c[i].shape_a + 1, w->shapes[c[i].shape_a].generation};
+        if (c[i].shape_b >= 0)
+            o->shape_b = (mo_shape_id){(uint32_t)c[i].shape_b + 1, w->shapes[c[i].shape_b].generation};
+        if (c[i].particle >= 0)
+            o->particle = (mo_particle_id){(uint32_t)c[i].particle + 1, w->particles[c[i].particle].generation};
+        o->point = (mo_vec3){0.5 * (c[i].pa[0] + c[i].pb[0]), 0.5 * (c[i].pa[1] + c[i].pb[1]),
+                             0.5 * (c[i].pa[2] + c[i].pb[2])};
+        o->normal = (mo_vec3){c[i].n[0], c[i].n[1], c[i].n[2]};
+        o->gap = c[i].gap;
+        o->friction = c[i].mu;
+        o->impulse = (mo_vec3){c[i].impulse[0], c[i].impulse[1], c[i].impulse[2]};
+        o->key = c[i].key;
+    }
+    return w->ncontacts;
+}

@@ -1,0 +1,191 @@
+/* world.h: the engine's data model (not installed): the world and its
+ * objects (bodies, shapes, particles, joints), this step's contacts and the
+ * contact cache, and the calls the model files share.
+ *
+ * Objects live in slot arrays with a generation per slot; ids carry
+ * (slot index + 1, generation) so that the zeroed id is null. Per-step
+ * scratch (DOF maps, rows, CSR arrays, solver vectors) lives in growable
+ * buffers owned by the world: they grow between steps while sizes change and
+ * are never freed inside a step. The model includes core/, kernels/,
+ * solver/ and collision/; the step (step/) is above it. */
+#ifndef MO_WORLD_H
+#define MO_WORLD_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "core/core.h"
+#include "kernels/dynamics.h"
+#include "kernels/rows.h"
+#include "kernels/cone.h"
+#include "solver/solver.h"
+#include "collision/collide.h"
+#include "collision/shapes.h"
+
+/* ---- objects ---- */
+
+typedef struct mo_body {
+    uint32_t generation;       /* odd = alive? no: alive flag below; generation >= 1 once used */
+    bool alive;
+    mo_body_type type;
+    mo_k_body k;               /* pose, velocity, forces, mass data (kernel view) */
+    double mass;
+    int first_shape;           /* head of the body's shape list, -1 when none */
+    int nshapes;
+    uint32_t group;
+    int owner;                 /* this step's DOF owner index, -1 when not dynamic */
+    int njoints;               /* joints attached (for filtering and destroy) */
+} mo_body;
+
+typedef struct mo_shape {
+    uint32_t generation;
+    bool alive;
+    int body;                  /* owning body slot */
+    int next;                  /* next shape of the same body, -1 */
+    int type;                  /* MO_SHAPE_* */
+    double radius, he[3], half_height, margin, friction, density;
+    double lpos[3], lq[4];     /* pose in the body frame */
+    uint32_t category, mask;
+    mo_cl_hull *hull;          /* owned */
+    mo_cl_mesh *mesh;          /* owned */
+} mo_shape;
+
+typedef struct mo_particle {
+    uint32_t generation;
+    bool alive;
+    double x[3], v[3], f[3];
+    double mass, inv_mass, radius, friction;
+    int owner;
+    int fem_mesh;              /* issue 7: slot + 1 of the FEM mesh this particle is a node of, 0 when none */
+} mo_particle;
+
+typedef struct mo_joint {
+    uint32_t generation;
+    bool alive;
+    mo_joint_type type;
+    int a, b;                  /* body slots, a = -1 for the world */
+    double la[3], lb[3];       /* anchors in body frames (la in world frame when a = -1) */
+    double axa[3], axb[3];     /* unit axis in each body frame */
+    double ua[3], va[3];       /* unit perpendiculars to axa in A's frame (ua x va = axa) */
+    double refb[3];            /* ua expressed in B's frame at creation (revolute angle zero) */
+    double qrel0[4];           /* qA^-1 qB at creation (fixed, prismatic) */
+    double length;
+    bool limit;
+    double lower, upper;
+    mo_motor_mode motor;
+    double target_vel, target_pos, kp, kd, max_force;
+    double compliance;
+    bool collide_connected;
+    double impulse[8];         /* last step's impulse per row, for warm starting */
+    int nrows;                 /* rows this step */
+    int row0;                  /* first row this step */
+    double react_f[3], react_t[3];
+} mo_joint;
+
+/* a contact of this step (engine view) */
+typedef struct mo_contact_int {
+    int body_a, body_b;        /* body slots, -1 = none */
+    int shape_a, shape_b;      /* shape slots, -1 = none */
+    int particle;              /* particle slot for particle contacts (body_b = -1), else -1 */
+    double pa[3], pb[3];       /* world points on a and b */
+    double n[3], t1[3], t2[3]; /* world basis, n from a to b */
+    double gap, mu;
+    uint64_t key;
+    double impulse[3];         /* (normal, t1, t2) */
+    double fric_w, fric_k;     /* Newton: the friction fixed point's W and c_f factor at the end of the last step (k 0: none) */
+} mo_contact_int;
+
+/* previous step's contact impulses, sorted by key, for warm starting */
+typedef struct mo_contact_cache {
+    uint64_t key;
+    double point[3];           /* world contact point (midway), for matching when features change */
+    double impulse_world[3];   /* total impulse on b as a world vector */
+    double normal_impulse;
+    double fric_w, fric_k;     /* see mo_contact_int */
+} mo_contact_cache;
+
+typedef struct mo_world {
+    mo_world_def def;
+    double time;
+    uint64_t step_index;
+    char err[MO_ERR_LEN];
+
+    mo_body *bodies; int body_cap, body_count; int *body_free; int body_nfree;
+    mo_shape *shapes; int shape_cap, shape_count; int *shape_free; int shape_nfree;
+    mo_particle *particles; int particle_cap, particle_count; int *particle_free; int particle_nfree;
+    mo_joint *joints; int joint_cap, joint_count; int *joint_free; int joint_nfree;
+
+    /* this step */
+    int nowners;
+    mo_buf owner_dof, owner_ndof, owner_inv_mass, owner_inv_I, owner_ref, owner_constrained; /* owner_ref: +slot body, -(slot+1) particle */
+    mo_buf v, v_tilde, v_start;
+    mo_buf cl_objs; int ncl; mo_cl_pairs pairs; mo_buf cl_contacts, cl_disp, cl_info; /* cl_info: step/collide.c per-object motion and filter data */
+    mo_cl_broadphase_tree *bp;  /* dynamic AABB trees (static and moving), incremental across steps */
+    /* world queries (shape.c): the trees hold the current poses (cleared by steps and pose or shape
+       changes), plane shape slots, the largest shape margin, candidate scratch */
+    int q_synced; mo_buf q_planes; int q_nplanes; double q_margin; mo_buf q_hits;
+    mo_buf contacts; int ncontacts;
+    mo_buf cache; int ncache;
+    mo_buf rows, row_aux, row_g, row_sigma, row_b, row_lo, row_hi, row_diag, row_r, gamma;
+    mo_buf block_row, block_kind, block_mu, block_inv, inv, block_eta;
+    mo_buf row_ptr, col, val, wval;
+    mo_buf scratch, res_hist, err_hist;
+    mo_buf joint_pairs; int njoint_pairs; /* sorted (min slot, max slot) keys of non-colliding joined bodies */
+    void *cholmod_cache;       /* MO_SOLVER_CHOLESKY's cache across steps (solver/cholesky.c), NULL until used */
+    mo_owned proj;             /* step/project.c's buffers (and its own CHOLMOD cache), NULL until used */
+    mo_owned newton;           /* step/newton.c's buffers (MO_SOLVER_NEWTON), NULL until used */
+    void *fem;                 /* fem_mesh.c's FEM meshes (fem.h), NULL until the first mesh */
+    mo_buf halve[MO_HALVINGS_MAX]; /* step/step.c: the world's state at the start of a step at each halving depth */
+    mo_step_stats stats;
+} mo_world;
+
+/* ---- the model's shared calls ---- */
+void mo_set_error(mo_world *w, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+mo_body *mo_body_get(const mo_world *w, mo_body_id id);
+mo_shape *mo_shape_get(const mo_world *w, mo_shape_id id);
+/* validates a shape def for a body of the given type; writes the sentence */
+int mo_shape_check_def(mo_world *w, const mo_shape_def *d, mo_body_type body_type);
+/* attaches a validated shape; returns the slot or -1 (out of memory, or hull/mesh build failure: sentence set) */
+int mo_shape_attach(mo_world *w, int body_slot, const mo_shape_def *d);
+void mo_shape_release(mo_world *w, int slot);
+/* collision object of a shape at its body's current pose */
+void mo_shape_object(const mo_world *w, int slot, mo_cl_object *o);
+/* unit-density mass properties of a shape in its body's frame: 0, or -1 when it has no volume */
+int mo_shape_unit_mass(const mo_world *w, int slot, mo_cl_mass *m);
+mo_joint *mo_joint_get(const mo_world *w, mo_joint_id id);
+mo_particle *mo_particle_get(const mo_world *w, mo_particle_id id);
+
+/* ---- FEM meshes as model objects (fem_mesh.c; storage in fem.h) ----
+ * mo_fem_live_meshes: meshes alive; mo_fem_world_free frees w->fem;
+ * mo_fem_attached_to: 1 when a live attachment joins mesh slot and body slot
+ * (the collide stage does not pair them); mo_fem_attach_count: live ones;
+ * mo_fem_particle_skip: per particle slot 1 for a mesh's interior node (no
+ * collision object), NULL when there is no mesh (or out of memory).
+ * Newton step halving (step/step.c) saves the FEM state a step changes at its
+ * start (size in bytes, save into a buffer of that size) and restores it after
+ * the step is undone. */
+int mo_fem_live_meshes(const mo_world *w);
+void mo_fem_world_free(mo_world *w);
+int mo_fem_attached_to(const mo_world *w, int mesh_slot, int body_slot);
+int mo_fem_attach_count(const mo_world *w);
+const unsigned char *mo_fem_particle_skip(mo_world *w);
+size_t mo_fem_state_size(const mo_world *w);
+void mo_fem_state_save(const mo_world *w, void *buf);
+void mo_fem_state_restore(mo_world *w, const void *buf);
+
+/* ---- joints (joint.c) ---- */
+void mo_joint_rebuild_filter(mo_world *w);
+double mo_joint_position_error(const mo_world *w, const mo_joint *j);
+int mo_joint_row_count(const mo_joint *j);
+
+/* writes j's rows for a step of length h (descriptors, aux, per-row kinds and bounds; step/assemble.c groups
+ * the leading bilateral rows into one block) */
+void mo_joint_fill_rows(const mo_world *w, const mo_joint *j, double h, mo_k_row *rows, mo_row_aux *aux,
+                        uint8_t *kind, double *lo, double *hi);
+
+#endif

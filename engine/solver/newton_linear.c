@@ -1,0 +1,249 @@
+/* solver_newton.c: the math of the non-smooth Newton solver (MO_SOLVER_NEWTON;
+ * Macklin et al. 2019, "Non-smooth Newton methods for deformable multi-body
+ * dynamics", SOLVERS.md B): the NCP functions (eqs. 18-30), the friction
+ * compliance W of the fixed point (eqs. 33-35, appendix A), and the inner
+ * linear solvers of the Schur system (eq. 59)
+ *
+ *     [h^2 J M~^-1 J^T + C] dl = h J M~^-1 r_m - e
+ *
+ * applied matrix-free as two sparse products (the rows of J and of M~^-1 J^T,
+ * same pattern) and a diagonal: PCR (the paper's, §8.2), PCG, damped Jacobi
+ * and Gauss-Seidel, each with a fixed iteration budget. The step itself
+ * (rows at the predicted positions, residuals, the Newton loop) is in
+ * step_newton.c. */
+#include <math.h>
+#include <string.h>
+#include "solver/newton.h"
+#include "core/parallel.h"
+
+mo_ncp_val mo_ncp_eval(mo_ncp_function f, double a, double b)
+{
+    mo_ncp_val r;
+    if (f == MO_NCP_MIN_MAP) {
+        if (a < b) { r.phi = a; r.da = 1.0; r.db = 0.0; }
+        else { r.phi = b; r.da = 0.0; r.db = 1.0; }
+        return r;
+    }
+    double s = sqrt(a * a + b * b);
+    r.phi = a + b - s;
+    if (s > 0.0) {
+        r.da = 1.0 - a / s;
+        r.db = 1.0 - b / s;
+    } else {
+        r.da = r.db = 1.0 - 1.0 / sqrt(2.0); /* the paper's element of the generalised gradient at (0, 0) */
+    }
+    return r;
+}
+
+/* SOLVERS.md B writes W = (a - phi(a, c_f b)) / (c_f mu ln). With a in m/s,
+ * c_f b in m/s and mu ln in N, that W would be dimensionless, while
+ * D v + W lf = 0 needs (m/s)/N; and at a sliding solution (|lf| = mu ln,
+ * phi = 0) it gives |D v| = W |lf| = a / c_f instead of a. Dividing by mu ln
+ * alone fixes both: W = |D v| / (mu ln) when sliding, 0 when sticking
+ * (a = 0, b >= 0: phi(0, c_f b) = 0), the paper's eq. 35. */
+double mo_newton_friction_w(mo_ncp_function f, double slip, double ln, double lf_norm, double mu, double cf)
+{
+    mo_ncp_val p = mo_ncp_eval(f, slip, cf * (mu * ln - lf_norm));
+    return (slip - p.phi) / (mu * ln);
+}
+
+void mo_newton_jt(const mo_newton_system *s, const double *x, double *t)
+{
+    memset(t, 0, (size_t)s->n * sizeof(double));
+    /* serial scatter: a fixed sum order, so results do not depend on threads */
+    for (int r = 0; r < s->m; r++) {
+        double g = x[r];
+        if (g == 0.0 || s->mask[r]) continue;
+        for (int k = s->row_ptr[r]; k < s->row_ptr[r + 1]; k++) t[s->col[k]] += s->wval[k] * g;
+    }
+}
+
+void mo_newton_apply(const mo_newton_system *s, const double *x, double *y, double *work)
+{
+    mo_newton_jt(s, x, work);
+    const double h2 = s->h * s->h;
+    const int nt = s->threads;
+    MO_PARALLEL_FOR(nt)
+    for (int r = 0; r < s->m; r++) {
+        double a = 0.0;
+        if (!s->mask[r])
+            for (int k = s->row_ptr[r]; k < s->row_ptr[r + 1]; k++) a += s->val[k] * work[s->col[k]];
+        y[r] = h2 * a + s->cd[r] * x[r];
+    }
+}
+
+size_t mo_newton_linear_scratch(int n, int m)
+{
+    return 7 * (size_t)m + 2 * (size_t)n + 8;
+}
+
+/* sqrt(r^T D^-1 r): the diagonally scaled residual norm every inner solver reports (PCR minimises it) */
+static double dnorm(const double *r, const double *diag, int m)
+{
+    double s = 0.0;
+    for (int i = 0; i < m; i++) s += r[i] * r[i] / diag[i];
+    return sqrt(s);
+}
+
+static double dot(const double *a, const double *b, int m)
+{
+    double s = 0.0;
+    for (int i = 0; i < m; i++) s += a[i] * b[i];
+    return s;
+}
+
+/* preconditioned conjugate residual (Saad, Alg. 6.20 with a left diagonal
+ * preconditioner P = diag(A)^-1): minimises the P-norm of the residual over
+ * the Krylov space, one product with A per iteration */
+static int pcr(const mo_newton_system *s, const mo_newton_settings *ns, const double *b, double *x, double *w,
+               double *hist, double bn, double *rel)
+{
+    const int m = s->m;
+    double *r = w, *z = w + m, *p = w + 2 * m, *ap = w + 3 * m, *az = w + 4 * m, *q = w + 5 * m, *work = w + 6 * m;
+    memcpy(r, b, (size_t)m * sizeof(double));
+    for (int i = 0; i < m; i++) z[i] = r[i] / s->diag[i];
+    memcpy(p, z, (size_t)m * sizeof(double));
+    mo_newton_apply(s, z, az, work);
+    memcpy(ap, az, (size_t)m * sizeof(double));
+    double zaz = dot(z, az, m);
+    int it = 0;
+    *rel = 1.0;
+    while (it < ns->linear_iterations) {
+        for (int i = 0; i < m; i++) q[i] = ap[i] / s->diag[i];
+        double den = dot(ap, q, m);
+        if (!(den > 0.0) || !(zaz > 0.0)) break; /* converged to round-off (or a breakdown) */
+        double alpha = zaz / den;
+        for (int i = 0; i < m; i++) {
+            x[i] += alpha * p[i];
+            r[i] -= alpha * ap[i];
+            z[i] -= alpha * q[i];
+        }
+        it++;
+        *rel = dnorm(r, s->diag, m) / bn;
+        if (hist) hist[it - 1] = *rel;
+        if (*rel <= ns->linear_tolerance) break;
+        mo_newton_apply(s, z, az, work);
+        double zaz1 = dot(z, az, m), beta = zaz1 / zaz;
+        zaz = zaz1;
+        for (int i = 0; i < m; i++) {
+            p[i] = z[i] + beta * p[i];
+            ap[i] = az[i] + beta * ap[i];
+        }
+    }
+    return it;
+}
+
+/* preconditioned conjugate gradient, diagonal preconditioner */
+static int pcg(const mo_newton_system *s, const mo_newton_settings *ns, const double *b, double *x, double *w,
+               double *hist, double bn, double *rel)
+{
+    const int m = s->m;
+    double *r = w, *z = w + m, *p = w + 2 * m, *ap = w + 3 * m, *work = w + 6 * m;
+    memcpy(r, b, (size_t)m * sizeof(double));
+    for (int i = 0; i < m; i++) z[i] = r[i] / s->diag[i];
+    memcpy(p, z, (size_t)m * sizeof(double));
+    double rz = dot(r, z, m);
+    int it = 0;
+    *rel = 1.0;
+    while (it < ns->linear_iterations) {
+        mo_newton_apply(s, p, ap, work);
+        double den = dot(p, ap, m);
+        if (!(den > 0.0) || !(rz > 0.0)) break;
+        double alpha = rz / den;
+        for (int i = 0; i < m; i++) {
+            x[i] += alpha * p[i];
+            r[i] -= alpha * ap[i];
+            z[i] = r[i] / s->diag[i];
+        }
+        it++;
+        *rel = dnorm(r, s->diag, m) / bn;
+        if (hist) hist[it - 1] = *rel;
+        if (*rel <= ns->linear_tolerance) break;
+        double rz1 = dot(r, z, m), beta = rz1 / rz;
+        rz = rz1;
+        for (int i = 0; i < m; i++) p[i] = z[i] + beta * p[i];
+    }
+    return it;
+}
+
+/* damped Jacobi: x += omega D^-1 (b - A x) */
+static int jacobi(const mo_newton_system *s, const mo_newton_settings *ns, const double *b, double *x, double *w,
+                  double *hist, double bn, double *rel)
+{
+    const int m = s->m;
+    double *r = w, *ax = w + m, *work = w + 6 * m;
+    memcpy(r, b, (size_t)m * sizeof(double));
+    int it = 0;
+    *rel = 1.0;
+    while (it < ns->linear_iterations) {
+        for (int i = 0; i < m; i++) x[i] += ns->jacobi_omega * r[i] / s->diag[i];
+        mo_newton_apply(s, x, ax, work);
+        for (int i = 0; i < m; i++) r[i] = b[i] - ax[i];
+        it++;
+        *rel = dnorm(r, s->diag, m) / bn;
+        if (hist) hist[it - 1] = *rel;
+        if (*rel <= ns->linear_tolerance) break;
+    }
+    return it;
+}
+
+/* Gauss-Seidel in row order, matrix-free: t = M~^-1 Jm^T x is kept up to date,
+ * so row i's (A x)_i = h^2 J_i . t + cd_i x_i costs one row; the residual for
+ * the history and the stop test costs one product per sweep */
+static int gauss_seidel(const mo_newton_system *s, const mo_newton_settings *ns, const double *b, double *x,
+                        double *w, double *hist, double bn, double *rel)
+{
+    const int m = s->m;
+    const double h2 = s->h * s->h;
+    double *ax = w + m, *t = w + 6 * m + s->n, *work = w + 6 * m;
+    memset(t, 0, (size_t)s->n * sizeof(double));
+    int it = 0;
+    *rel = 1.0;
+    while (it < ns->linear_iterations) {
+        for (int r = 0; r < m; r++) {
+            double a = 0.0;
+            if (!s->mask[r])
+                for (int k = s->row_ptr[r]; k < s->row_ptr[r + 1]; k++) a += s->val[k] * t[s->col[k]];
+            double d = (b[r] - h2 * a - s->cd[r] * x[r]) / s->diag[r];
+            x[r] += d;
+            if (!s->mask[r])
+                for (int k = s->row_ptr[r]; k < s->row_ptr[r + 1]; k++) t[s->col[k]] += s->wval[k] * d;
+        }
+        mo_newton_apply(s, x, ax, work);
+        double *r = w;
+        for (int i = 0; i < m; i++) r[i] = b[i] - ax[i];
+        it++;
+        *rel = dnorm(r, s->diag, m) / bn;
+        if (hist) hist[it - 1] = *rel;
+        if (*rel <= ns->linear_tolerance) break;
+    }
+    return it;
+}
+
+int mo_newton_linear_solve(const mo_newton_system *s, const mo_newton_settings *ns, const double *b, double *x,
+                           double *scratch, double *hist, double *rel)
+{
+    memset(x, 0, (size_t)s->m * sizeof(double));
+    double bn = dnorm(b, s->diag, s->m);
+    *rel = 0.0;
+    if (!(bn > 0.0)) return 0;
+    if (ns->linear == MO_NEWTON_CHOLESKY) {
+        if (mo_newton_cholesky(s, b, x, scratch) == 0) {
+            /* one "iteration"; the relative residual of the direct solve */
+            double *r = scratch + s->n;
+            mo_newton_apply(s, x, r, scratch);
+            for (int i = 0; i < s->m; i++) r[i] = b[i] - r[i];
+            *rel = dnorm(r, s->diag, s->m) / bn;
+            if (hist) hist[0] = *rel;
+            return 1;
+        }
+        memset(x, 0, (size_t)s->m * sizeof(double)); /* not positive definite or no memory: PCR */
+        return pcr(s, ns, b, x, scratch, hist, bn, rel);
+    }
+    switch (ns->linear) {
+    case MO_NEWTON_PCG: return pcg(s, ns, b, x, scratch, hist, bn, rel);
+    case MO_NEWTON_JACOBI: return jacobi(s, ns, b, x, scratch, hist, bn, rel);
+    case MO_NEWTON_GAUSS_SEIDEL: return gauss_seidel(s, ns, b, x, scratch, hist, bn, rel);
+    default: return pcr(s, ns, b, x, scratch, hist, bn, rel);
+    }
+}

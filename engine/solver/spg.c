@@ -1,0 +1,221 @@
+/* solver_spg.c: P-SPG-FB, the preconditioned spectral projected gradient
+ * method with fallback (Tasora et al.; SOLVERS.md A), following the paper's
+ * listing line by line:
+ *
+ *   p_j = P^-1 g_j;  d_j = P_K(x_j - a_j p_j) - x_j
+ *   if <d_j, g_j> >= 0: d_j = P_K(x_j - a_j g_j) - x_j      (unpreconditioned retry)
+ *   GLL line search: x_j+1 = x_j + lambda d_j accepted when
+ *       f(x_j+1) <= max_{i <= min(j, N_GLL)} f(x_j-i) + gamma lambda <d_j, g_j>
+ *   s = x_j+1 - x_j, y = g_j+1 - g_j
+ *   a_j+1 = <s, P s>/<s, y> (j odd, BB1) or <s, y>/<y, P^-1 y> (j even, BB2),
+ *           clamped to [alpha_min, alpha_max]
+ *           (or, with step_rule MO_SPG_ABBMIN, not the listing's: ABBmin2 of
+ *           Frassoldati, Zanni and Zanghirati 2008: BB1, unless BB2 < tau BB1,
+ *           then the smallest of the last 9 BB2 and tau *= 0.9; else tau *= 1.1;
+ *           tau_0 = 0.5)
+ *   fallback: keep the x with the smallest w = |x - P_K(x - tau_g g)| / tau_g.
+ *
+ * Choices where the paper gives no value (documented in the README too):
+ * - P = diag(N) averaged within each block (a contact's 3 rows share one value;
+ *   a joint's bilateral rows share one value), or I when switched off;
+ * - lambda_new from the minimiser of the quadratic model along d (exact for
+ *   this quadratic f), clamped to [sigma_min lambda, sigma_max lambda]
+ *   (Birgin-Martinez-Raydan's rule; sigma 0.1 / 0.9, armijo gamma 1e-4);
+ * - a_0 = 1 / max diag(P^-1 N) unless set; tau_g = 0 means 1 / max diag N, so
+ *   w is exactly the CCP residual the engine reports; in the outer Coulomb
+ *   updates the fallback keeps the smallest Coulomb error instead.
+ * f is quadratic, so f and g along d follow from one product N d per
+ * iteration: g(x + lambda d) = g + lambda N d, and the line search costs no
+ * further products. Non-symmetric N (FCLIB): g uses N as given; f(x) =
+ * 1/2 x^T (N x) + r^T x sees only its symmetric part. */
+#include <math.h>
+#include <float.h>
+#include <string.h>
+#include "solver/solver.h"
+
+static double dot(const double *a, const double *b, int m)
+{
+    double s = 0.0;
+    for (int i = 0; i < m; i++) s += a[i] * b[i];
+    return s;
+}
+
+void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
+{
+    const int m = p->m;
+    const mo_spg_settings *c = &s->spg;
+    double *x = o->scratch;
+    double *g = x + m;       /* N x + r */
+    double *nxv = g + m;     /* N x */
+    double *d = nxv + m;
+    double *nd = d + m;      /* N d */
+    double *pd = nd + m;     /* P (diagonal) */
+    double *xt = pd + m;     /* trial / projection buffer */
+    double *best = xt + m;
+    double *u = best + m;
+    double *work = u + m;
+    double *gamma = o->gamma;
+    double fhist[128];
+
+    o->converged = false;
+    o->hist_count = 0;
+    if (m == 0) {
+        o->iterations = 0;
+        o->residual = o->coulomb_error = 0.0;
+        mo_solve_finish_v(p, o);
+        return;
+    }
+    /* preconditioner: diag(N) averaged per block */
+    for (int k = 0; k < p->nblocks; k++) {
+        int r0 = p->block_row[k], nr = p->block_row[k + 1] - r0;
+        double avg = 0.0;
+        for (int i = 0; i < nr; i++) avg += p->diag[r0 + i];
+        avg /= (double)nr;
+        if (!(avg > 0.0)) avg = 1.0;
+        for (int i = 0; i < nr; i++) pd[r0 + i] = c->preconditioner ? avg : 1.0;
+    }
+    double dmax = 0.0, pmax = 0.0;
+    for (int i = 0; i < m; i++) {
+        if (p->diag[i] > dmax) dmax = p->diag[i];
+        double q = p->diag[i] / pd[i];
+        if (q > pmax) pmax = q;
+    }
+    const double tau = c->tau_g > 0.0 ? c->tau_g : (dmax > 0.0 ? 1.0 / dmax : 1.0);
+    double alpha = c->alpha0 > 0.0 ? c->alpha0 : (pmax > 0.0 ? 1.0 / pmax : 1.0);
+    alpha = fmin(c->alpha_max, fmax(c->alpha_min, alpha));
+
+    memcpy(x, gamma, (size_t)m * sizeof(double));
+    mo_problem_project(p, x);
+    mo_problem_apply(p, x, nxv, work);
+    for (int i = 0; i < m; i++) g[i] = nxv[i] + p->r[i];
+    double f = 0.5 * dot(x, nxv, m) + dot(x, p->r, m);
+    int nh = 0, ngll = c->n_gll < 128 ? c->n_gll : 128;
+    fhist[nh++] = f;
+    memcpy(best, x, (size_t)m * sizeof(double));
+    double res = 0.0, err = 0.0;
+    mo_problem_residuals(p, x, g, &res, &err);
+    (void)tau; /* tau_g = 1/max diag N is the CCP residual's alpha: w == res */
+    double wres = res;
+    if (c->tau_g > 0.0) {
+        for (int i = 0; i < m; i++) xt[i] = x[i] - tau * g[i];
+        mo_problem_project(p, xt);
+        double w2 = 0.0;
+        for (int i = 0; i < m; i++) w2 += (x[i] - xt[i]) * (x[i] - xt[i]);
+        wres = sqrt(w2) / tau;
+    }
+    double best_measure = p->stop_coulomb ? err : wres, best_res = res, best_err = err;
+    bool stop = mo_solve_stop(p, s, res, err, &o->converged);
+
+    int it = 0;
+    double bb2hist[9], abb_tau = 0.5; /* MO_SPG_ABBMIN: the last 9 BB2 steps, the switching threshold */
+    int nbb2 = 0;
+    while (!stop && it < s->max_iterations) {
+        /* direction: preconditioned projected step, retried unpreconditioned if not descent */
+        for (int i = 0; i < m; i++) xt[i] = x[i] - alpha * g[i] / pd[i];
+        mo_problem_project(p, xt);
+        for (int i = 0; i < m; i++) d[i] = xt[i] - x[i];
+        double dg = dot(d, g, m);
+        if (dg >= 0.0) {
+            for (int i = 0; i < m; i++) xt[i] = x[i] - alpha * g[i];
+            mo_problem_project(p, xt);
+            for (int i = 0; i < m; i++) d[i] = xt[i] - x[i];
+            dg = dot(d, g, m);
+        }
+        it++;
+        if (!(dg < 0.0)) {
+            /* no descent direction left: x is stationary to rounding */
+            for (int i = 0; i < m; i++) u[i] = g[i];
+            res = mo_solve_record(p, x, u, o, &err);
+            if (mo_solve_measure(p, res, err) < best_measure) {
+                best_measure = mo_solve_measure(p, res, err);
+                best_res = res;
+                best_err = err;
+                memcpy(best, x, (size_t)m * sizeof(double));
+            }
+            break;
+        }
+        mo_problem_apply(p, d, nd, work);
+        double dnd = dot(d, nd, m);
+        double fmax_ = fhist[0];
+        for (int i = 1; i < nh; i++)
+            if (fhist[i] > fmax_) fmax_ = fhist[i];
+        /* GLL line search along d (f(x + l d) = f + l <d, g_sym> + l^2/2 d^T N d) */
+        double dgs = 0.5 * (dot(d, nxv, m) + dot(x, nd, m)) + dot(d, p->r, m); /* <d, grad of sym f> */
+        double lambda = 1.0, fnew = f;
+        for (int ls = 0; ls < 60; ls++) {
+            fnew = f + lambda * dgs + 0.5 * lambda * lambda * dnd;
+            if (fnew <= fmax_ + c->armijo * lambda * dg) break;
+            /* minimiser of the quadratic model, safeguarded */
+            double lq = dnd > 0.0 ? -dgs / dnd : c->sigma_max * lambda;
+            if (!(lq >= c->sigma_min * lambda)) lq = c->sigma_min * lambda;
+            if (lq > c->sigma_max * lambda) lq = c->sigma_max * lambda;
+            lambda = lq;
+        }
+        /* s = lambda d, y = lambda N d */
+        for (int i = 0; i < m; i++) {
+            x[i] += lambda * d[i];
+            nxv[i] += lambda * nd[i];
+            g[i] = nxv[i] + p->r[i];
+        }
+        f = fnew;
+        if (nh < ngll + 1) fhist[nh++] = f;
+        else {
+            memmove(fhist, fhist + 1, (size_t)(nh - 1) * sizeof(double));
+            fhist[nh - 1] = f;
+        }
+        double sy = lambda * lambda * dnd;
+        double a_new;
+        if (c->step_rule == MO_SPG_ABBMIN) {
+            double sps = 0.0, ypy = 0.0;
+            for (int i = 0; i < m; i++) {
+                sps += d[i] * pd[i] * d[i];
+                ypy += nd[i] * nd[i] / pd[i];
+            }
+            double bb1 = sy > 0.0 ? lambda * lambda * sps / sy : c->alpha_max;
+            double bb2 = ypy > 0.0 ? sy / (lambda * lambda * ypy) : c->alpha_max;
+            bb2hist[nbb2 % 9] = bb2;
+            nbb2++;
+            if (bb2 < abb_tau * bb1) {
+                a_new = bb2;
+                for (int q = 0; q < (nbb2 < 9 ? nbb2 : 9); q++) a_new = fmin(a_new, bb2hist[q]);
+                abb_tau *= 0.9;
+            } else {
+                a_new = bb1;
+                abb_tau *= 1.1;
+            }
+        } else if (it % 2 == 0) { /* j = it - 1 odd: BB1 = <s, P s> / <s, y> */
+            double sps = 0.0;
+            for (int i = 0; i < m; i++) sps += d[i] * pd[i] * d[i];
+            a_new = sy > 0.0 ? lambda * lambda * sps / sy : c->alpha_max;
+        } else { /* BB2 = <s, y> / <y, P^-1 y> */
+            double ypy = 0.0;
+            for (int i = 0; i < m; i++) ypy += nd[i] * nd[i] / pd[i];
+            a_new = ypy > 0.0 ? sy / (lambda * lambda * ypy) : c->alpha_max;
+        }
+        alpha = fmin(c->alpha_max, fmax(c->alpha_min, a_new));
+
+        for (int i = 0; i < m; i++) u[i] = g[i];
+        res = mo_solve_record(p, x, u, o, &err);
+        wres = res;
+        if (c->tau_g > 0.0) {
+            for (int i = 0; i < m; i++) xt[i] = x[i] - tau * g[i];
+            mo_problem_project(p, xt);
+            double w2 = 0.0;
+            for (int i = 0; i < m; i++) w2 += (x[i] - xt[i]) * (x[i] - xt[i]);
+            wres = sqrt(w2) / tau;
+        }
+        double meas = p->stop_coulomb ? err : wres;
+        if (meas <= best_measure) {
+            best_measure = meas;
+            best_res = res;
+            best_err = err;
+            memcpy(best, x, (size_t)m * sizeof(double));
+        }
+        stop = mo_solve_stop(p, s, res, err, &o->converged);
+    }
+    memcpy(gamma, best, (size_t)m * sizeof(double));
+    o->iterations = it;
+    o->residual = best_res;
+    o->coulomb_error = best_err;
+    mo_solve_finish_v(p, o);
+}

@@ -1,0 +1,69 @@
+/* solve.c: stage 4. Runs the chosen velocity-level solver (solver/) on the
+ * assembled problem, then keeps the impulses: joints' for warm starting and
+ * their reactions, contacts' for the contact cache the next step starts
+ * from. MO_SOLVER_NEWTON takes newton.c instead of this stage. */
+#include <math.h>
+#include <string.h>
+#include "step/step.h"
+
+void mo_step_solve(const mo_step_ctx *ctx, const mo_problem *p)
+{
+    mo_world *w = ctx->w;
+    const mo_solver_settings *s = &w->def.solver;
+    int m = p->m, n = p->n;
+    mo_solve_out o;
+    memset(&o, 0, sizeof o);
+    o.gamma = (double *)w->gamma.p;
+    o.v = (double *)w->v.p;
+    if (mo_buf_reserve(&w->scratch, mo_solver_scratch_size(p) * sizeof(double)) ||
+        mo_buf_reserve(&w->res_hist, (size_t)(s->max_iterations + 1) * sizeof(double)) ||
+        mo_buf_reserve(&w->err_hist, (size_t)(s->max_iterations + 1) * sizeof(double))) {
+        /* no room for the solve: keep v~ (unconstrained) and say so */
+        memcpy(o.v, p->v_tilde, (size_t)n * sizeof(double));
+        w->stats.nan_warnings++;
+        return;
+    }
+    o.scratch = (double *)w->scratch.p;
+    o.cholmod_cache = &w->cholmod_cache;
+    if (s->record_residuals) {
+        o.res_hist = (double *)w->res_hist.p;
+        o.err_hist = (double *)w->err_hist.p;
+    }
+    mo_solve(p, s, &o);
+
+    mo_step_stats *st = &w->stats;
+    st->iterations = o.iterations;
+    st->converged = o.converged;
+    st->residual = o.residual;
+    st->coulomb_error = o.coulomb_error;
+    st->regularisation = o.regularisation;
+    st->residual_count = o.hist_count;
+    st->residual_history = o.res_hist;
+    st->coulomb_error_history = o.err_hist;
+
+    /* impulses back to joints (warm start, reactions) and contacts */
+    const double *g = o.gamma;
+    const mo_k_row *rows = (const mo_k_row *)w->rows.p;
+    double h = ctx->h;
+    for (int i = 0; i < w->joint_count; i++) {
+        mo_joint *j = &w->joints[i];
+        if (!j->alive) continue;
+        double f[3] = {0, 0, 0}, t[3] = {0, 0, 0};
+        for (int k = 0; k < j->nrows; k++) {
+            double gk = g[j->row0 + k];
+            j->impulse[k] = isfinite(gk) ? gk : 0.0;
+            mo_v3_axpy(f, gk / h, rows[j->row0 + k].jb);
+            mo_v3_axpy(t, gk / h, rows[j->row0 + k].jb + 3);
+        }
+        mo_v3_copy(j->react_f, f);
+        mo_v3_copy(j->react_t, t);
+    }
+    int mj = m - 3 * w->ncontacts;
+    mo_contact_int *ct = (mo_contact_int *)w->contacts.p;
+    for (int c = 0; c < w->ncontacts; c++)
+        for (int k = 0; k < 3; k++) {
+            double gk = g[mj + 3 * c + k];
+            ct[c].impulse[k] = isfinite(gk) ? gk : 0.0;
+        }
+    if (mo_contact_cache_store(w)) w->ncache = 0;
+}

@@ -1,0 +1,165 @@
+/* step.c: one time step as a list of stages (ARCHITECTURE.md):
+ * predict -> collide -> assemble -> solve (or Newton) -> integrate -> project,
+ * each timed; substeps and Newton step halving run it on shorter steps, each
+ * with its own step context (step.h), the world's settings untouched. */
+#include <math.h>
+#include <string.h>
+#include "step/step.h"
+
+/* one step of length h, stats into w->stats */
+static int step_once(mo_world *w, double h)
+{
+    const mo_step_ctx ctx = {w, &w->def, h};
+    mo_step_stats *st = &w->stats;
+    memset(st, 0, sizeof *st);
+    st->step = w->step_index;
+
+    double t0 = mo_now();
+    if (mo_step_predict(&ctx)) return -1;
+    double t1 = mo_now();
+    if (mo_step_collide(&ctx)) return -1;
+    double t2 = mo_now();
+    mo_problem p;
+    if (mo_step_assemble(&ctx, &p)) return -1;
+    double t3 = mo_now();
+    if (w->def.solver.kind == MO_SOLVER_NEWTON) { /* position-level Newton replaces the solve */
+        if (mo_step_newton(&ctx, &p)) return -1;
+    } else {
+        mo_step_solve(&ctx, &p);
+    }
+    double t4 = mo_now();
+    mo_step_integrate(&ctx);
+    if (mo_step_project(&ctx)) return -1;
+    double t5 = mo_now();
+
+    st->t_predict = t1 - t0;
+    st->t_collide = t2 - t1;
+    st->t_assemble = t3 - t2;
+    st->t_solve = t4 - t3;
+    st->t_integrate = t5 - t4;
+    return 0;
+}
+
+/* The state a step changes, saved at its start so that Newton step halving can undo it: bodies
+ * (poses, velocities, accumulated forces, cleared by the step), particles (FEM nodes too), joints
+ * (warm-start impulses, reactions), the contact cache (warm start) and the FEM meshes' state
+ * (mo_fem_state_save: forces, fixed-node targets, attachments, surface contacts). Everything else
+ * is rebuilt by the next step. The buffer starts with the FEM part's size (8 bytes), which keeps
+ * it aligned for the doubles after it. */
+static int snap_save(mo_world *w, mo_buf *b)
+{
+    const size_t nb = (size_t)w->body_count * sizeof(mo_body), np = (size_t)w->particle_count * sizeof(mo_particle);
+    const size_t nj = (size_t)w->joint_count * sizeof(mo_joint), nc = (size_t)w->ncache * sizeof(mo_contact_cache);
+    const size_t nf = mo_fem_state_size(w), head = sizeof(double);
+    if (mo_buf_reserve(b, head + nf + nb + np + nj + nc + 1)) return -1;
+    char *d = (char *)b->p;
+    *(double *)d = (double)nf;
+    d += head;
+    if (nf) mo_fem_state_save(w, d);
+    d += nf;
+    if (nb) memcpy(d, w->bodies, nb);
+    if (np) memcpy(d + nb, w->particles, np);
+    if (nj) memcpy(d + nb + np, w->joints, nj);
+    if (nc) memcpy(d + nb + np + nj, w->cache.p, nc);
+    return 0;
+}
+
+static void snap_restore(mo_world *w, const mo_buf *b, int ncache)
+{
+    const size_t nb = (size_t)w->body_count * sizeof(mo_body), np = (size_t)w->particle_count * sizeof(mo_particle);
+    const size_t nj = (size_t)w->joint_count * sizeof(mo_joint), nc = (size_t)ncache * sizeof(mo_contact_cache);
+    const char *d = (const char *)b->p;
+    const size_t nf = (size_t)*(const double *)d;
+    d += sizeof(double);
+    if (nf) mo_fem_state_restore(w, d);
+    d += nf;
+    if (nb) memcpy(w->bodies, d, nb);
+    if (np) memcpy(w->particles, d + nb, np);
+    if (nj) memcpy(w->joints, d + nb + np, nj);
+    if (nc) memcpy(w->cache.p, d + nb + np + nj, nc); /* the cache only grows: its room is there */
+    w->ncache = ncache;
+    w->q_synced = 0; /* the world queries' trees hold the undone poses */
+}
+
+/* the costs of a step, kept or undone, into the sum */
+static void add_cost(mo_step_stats *sum, const mo_step_stats *st)
+{
+    sum->t_predict += st->t_predict;
+    sum->t_collide += st->t_collide;
+    sum->t_assemble += st->t_assemble;
+    sum->t_solve += st->t_solve;
+    sum->t_integrate += st->t_integrate;
+    sum->iterations += st->iterations;
+    sum->linear_iterations += st->linear_iterations;
+    sum->nan_warnings += st->nan_warnings;
+}
+
+/* the results of a kept step: the worst of them */
+static void add_result(mo_step_stats *sum, const mo_step_stats *st, bool first)
+{
+    add_cost(sum, st);
+    if (first || !(st->residual <= sum->residual)) sum->residual = st->residual; /* NaN propagates */
+    sum->converged = first ? st->converged : sum->converged && st->converged;
+    if (st->max_penetration > sum->max_penetration) sum->max_penetration = st->max_penetration;
+    if (st->max_joint_error > sum->max_joint_error) sum->max_joint_error = st->max_joint_error;
+}
+
+/* one step of length h, undone and redone as two halves (recursively, up to max_depth)
+ * while its Newton residual stays above thr */
+static int step_halving(mo_world *w, double h, int depth, int max_depth, double thr, mo_step_stats *sum, int *kept)
+{
+    const int ncache = w->ncache;
+    bool can = depth < max_depth && snap_save(w, &w->halve[depth]) == 0; /* no room: no halving */
+    if (step_once(w, h)) return -1;
+    const mo_step_stats *st = &w->stats;
+    if (!can || (isfinite(st->residual) && st->residual <= thr)) {
+        add_result(sum, st, (*kept)++ == 0);
+        return 0;
+    }
+    add_cost(sum, st);
+    sum->halvings++;
+    snap_restore(w, &w->halve[depth], ncache);
+    int rc = step_halving(w, 0.5 * h, depth + 1, max_depth, thr, sum, kept);
+    if (rc == 0) rc = step_halving(w, 0.5 * h, depth + 1, max_depth, thr, sum, kept);
+    return rc;
+}
+
+mo_status mo_world_step(mo_world *w)
+{
+    const int k = w->def.substeps > 1 ? w->def.substeps : 1;
+    const mo_newton_settings *ns = &w->def.solver.newton;
+    const int depth = w->def.solver.kind == MO_SOLVER_NEWTON ? ns->halvings : 0;
+    if (k == 1 && depth == 0) {
+        if (step_once(w, w->def.time_step)) goto oom;
+    } else {
+        /* k whole steps of h / k, each halved while Newton does not converge; the statistics are
+           those of the last step kept, with the sums and worst values of mo_step_stats.halvings'
+           comment */
+        const double hk = w->def.time_step / k;
+        mo_step_stats sum;
+        memset(&sum, 0, sizeof sum);
+        int kept = 0;
+        for (int i = 0; i < k; i++)
+            if (step_halving(w, hk, 0, depth, ns->halving_residual, &sum, &kept)) goto oom;
+        mo_step_stats *st = &w->stats;
+        st->t_predict = sum.t_predict;
+        st->t_collide = sum.t_collide;
+        st->t_assemble = sum.t_assemble;
+        st->t_solve = sum.t_solve;
+        st->t_integrate = sum.t_integrate;
+        st->iterations = sum.iterations;
+        st->linear_iterations = sum.linear_iterations;
+        st->nan_warnings = sum.nan_warnings;
+        st->residual = sum.residual;
+        st->converged = sum.converged;
+        st->max_penetration = sum.max_penetration;
+        st->max_joint_error = sum.max_joint_error;
+        st->halvings = sum.halvings;
+    }
+    w->time += w->def.time_step;
+    w->step_index++;
+    return MO_OK;
+oom:
+    mo_set_error(w, "mo_world_step: out of memory at step %llu", (unsigned long long)w->step_index);
+    return MO_ERR_OUT_OF_MEMORY;
+}

@@ -1,0 +1,277 @@
+/* import_urdf_build.c: a validated URDF description -> bodies, shapes, joints.
+ *
+ * Conventions (moreau.h): a dynamic body's frame sits at its centre of mass.
+ * Each link's body keeps the link frame's axes and sits at the link's centre
+ * of mass (the URDF inertial origin's offset); the inertial origin's rotation
+ * goes into the inertia tensor (I = R Ic R^T, done by the parser). So a link
+ * frame is the body frame moved by -com, and shapes and joint anchors are
+ * offset by -com. Static links (a fixed base's root and links welded to it
+ * through fixed joints only) sit at their link frame.
+ *
+ * All or nothing: output arrays are allocated first; when a creation call
+ * fails, every body created so far is destroyed (with its shapes and joints). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "import_urdf.h"
+
+void ur_set_world_error(mo_world *w, const char *msg)
+{
+    if (w && msg) mo_world_set_error(w, msg);
+}
+
+/* smallest group >= 0x10000 that no live body uses; ids: room for every live body's id */
+static uint32_t free_group(const mo_world *w, mo_body_id *ids)
+{
+    int n = mo_world_bodies(w, ids, mo_world_bodies(w, NULL, 0));
+    uint32_t g = 0x10000;
+    for (;;) {
+        bool used = false;
+        for (int i = 0; i < n && !used; i++) {
+            uint32_t gi = 0;
+            used = mo_body_collision_group(w, ids[i], &gi) == MO_OK && gi == g;
+        }
+        if (!used) return g;
+        g++;
+    }
+}
+
+typedef struct link_state {
+    bool is_static;
+    mo_vec3 pos;   /* link frame, world */
+    mo_quat q;
+    mo_vec3 com;   /* body origin in the link frame */
+    double mass;
+    mo_body_id body;
+} link_state;
+
+mo_status ur_robot_build(mo_world *w, const char *path, const ur_robot *r, const mo_urdf_options *opt,
+                         mo_urdf_model *out, char *err, size_t err_size)
+{
+    int nl = r->nlinks;
+    link_state *ls = calloc((size_t)nl, sizeof *ls);
+    int *model_of = calloc((size_t)nl, sizeof *model_of);
+    mo_urdf_model m;
+    memset(&m, 0, sizeof m);
+    m.links = calloc((size_t)nl, sizeof *m.links);
+    m.joints = calloc((size_t)(r->njoints ? r->njoints : 1), sizeof *m.joints);
+    m.visuals = calloc((size_t)(r->nvisuals ? r->nvisuals : 1), sizeof *m.visuals);
+    m.collisions = calloc((size_t)(r->ncollisions ? r->ncollisions : 1), sizeof *m.collisions);
+    int maxv = 4;
+    for (int i = 0; i < r->ncollisions; i++)
+        if (r->collisions[i].mesh.nvertices > maxv) maxv = r->collisions[i].mesh.nvertices;
+    mo_vec3 *pts = malloc((size_t)maxv * sizeof *pts);
+    mo_body_id *ids = malloc((size_t)(mo_world_bodies(w, NULL, 0) + 1) * sizeof *ids);
+    if (!ls || !model_of || !m.links || !m.joints || !m.visuals || !m.collisions || !pts || !ids) {
+        free(ls);
+        free(model_of);
+        free(pts);
+        free(ids);
+        mo_urdf_model_free(&m);
+        if (err && err_size) snprintf(err, err_size, "%s: out of memory", path);
+        ur_set_world_error(w, err);
+        return MO_ERR_OUT_OF_MEMORY;
+    }
+    for (int i = 0; i < nl; i++) model_of[r->order[i]] = i;
+
+    /* zero configuration: poses, static links, mass frames (parents come first in order) */
+    for (int k = 0; k < nl; k++) {
+        int li = r->order[k];
+        const ur_link *l = &r->links[li];
+        link_state *s = &ls[li];
+        if (l->parent_joint < 0) {
+            s->is_static = opt->fixed_base;
+            s->pos = opt->base_position;
+            s->q = ur_qnorm(opt->base_orientation);
+        } else {
+            const ur_joint *j = &r->joints[l->parent_joint];
+            const link_state *p = &ls[j->parent];
+            s->is_static = p->is_static && j->type == MO_URDF_JOINT_FIXED;
+            s->pos = ur_add(p->pos, ur_rot(p->q, j->pos));
+            s->q = ur_qnorm(ur_qmul(p->q, j->q));
+        }
+        if (!s->is_static) {
+            s->mass = l->has_mass ? l->mass : opt->massless_link_mass;
+            s->com = l->has_mass ? l->com : ur_v(0, 0, 0);
+        }
+    }
+    m.collision_group = opt->self_collision ? 0 : (opt->collision_group ? opt->collision_group : free_group(w, ids));
+    free(ids);
+
+    mo_status st = MO_OK;
+    int created = 0; /* bodies created, in model order */
+    const char *what = "";
+    int line = 0;
+    char who[UR_NAME + 16] = "";
+    int nc = 0;
+
+    /* bodies and their shapes */
+    for (int k = 0; k < nl && st == MO_OK; k++) {
+        int li = r->order[k];
+        const ur_link *l = &r->links[li];
+        link_state *s = &ls[li];
+        snprintf(who, sizeof who, "link '%s'", l->name);
+        line = l->line;
+        mo_body_def bd = mo_default_body_def();
+        bd.type = s->is_static ? MO_BODY_STATIC : MO_BODY_DYNAMIC;
+        bd.position = ur_add(s->pos, ur_rot(s->q, s->com));
+        bd.orientation = s->q;
+        bd.collision_group = m.collision_group;
+        if (!s->is_static) {
+            bd.mass = s->mass;
+            if (l->has_mass) bd.inertia = l->inertia;
+            else {
+                double I = 0.4 * s->mass * 0.05 * 0.05;
+                bd.inertia = (mo_mat3){{{I, 0, 0}, {0, I, 0}, {0, 0, I}}};
+            }
+        }
+        what = "body";
+        st = mo_body_create(w, &bd, &s->body);
+        if (st != MO_OK) break;
+        created = k + 1;
+        mo_urdf_link *ml = &m.links[k];
+        snprintf(ml->name, sizeof ml->name, "%s", l->name);
+        ml->body = s->body;
+        ml->parent_joint = l->parent_joint;
+        ml->mass = s->is_static ? 0.0 : s->mass;
+        ml->com = s->com;
+        ml->frame_position = ur_v(-s->com.x, -s->com.y, -s->com.z);
+        ml->frame_orientation = (mo_quat){1, 0, 0, 0};
+        ml->first_collision = nc;
+        for (int c = 0; c < r->ncollisions && st == MO_OK; c++) {
+            const ur_geom *g = &r->collisions[c];
+            if (g->link != li) continue;
+            line = g->line;
+            mo_shape_def sd = mo_default_shape_def();
+            sd.position = ur_sub(g->pos, s->com);
+            sd.orientation = g->q;
+            sd.friction = opt->friction;
+            switch (g->type) {
+            case MO_URDF_GEOM_BOX:
+                sd.type = MO_SHAPE_BOX;
+                sd.half_extents = ur_v(0.5 * g->size.x, 0.5 * g->size.y, 0.5 * g->size.z);
+                break;
+            case MO_URDF_GEOM_CYLINDER:
+                sd.type = MO_SHAPE_CYLINDER;
+                sd.radius = g->size.x;
+                sd.half_height = 0.5 * g->size.z;
+                break;
+            case MO_URDF_GEOM_SPHERE:
+                sd.type = MO_SHAPE_SPHERE;
+                sd.radius = g->size.x;
+                break;
+            default: {
+                bool tri = opt->collision_meshes == MO_URDF_MESH_TRIANGLES ||
+                           (opt->collision_meshes == MO_URDF_MESH_AUTO && s->is_static);
+                if (tri) {
+                    for (int v = 0; v < g->mesh.nvertices; v++)
+                        pts[v] = ur_v(g->mesh.vertices[3 * v], g->mesh.vertices[3 * v + 1], g->mesh.vertices[3 * v + 2]);
+                    sd.type = MO_SHAPE_MESH;
+                    sd.vertices = pts;
+                    sd.vertex_count = g->mesh.nvertices;
+                    sd.indices = g->mesh.triangles;
+                    sd.triangle_count = g->mesh.ntriangles;
+                } else {
+                    for (int v = 0; v < g->mesh.nvertices; v++)
+                        pts[v] = ur_v(g->mesh.vertices[3 * v], g->mesh.vertices[3 * v + 1], g->mesh.vertices[3 * v + 2]);
+                    sd.type = MO_SHAPE_CONVEX_HULL;
+                    sd.points = pts;
+                    sd.point_count = g->mesh.nvertices;
+                }
+            } break;
+            }
+            mo_urdf_collision *mc = &m.collisions[nc];
+            mc->link = k;
+            mc->type = g->type;
+            mc->size = g->size;
+            snprintf(mc->mesh_path, sizeof mc->mesh_path, "%s", g->mesh_path);
+            mc->position = g->pos;
+            mc->orientation = g->q;
+            mc->shape_type = sd.type;
+            what = "collision shape";
+            st = mo_shape_create(w, s->body, &sd, &mc->shape);
+            if (st == MO_OK) nc++;
+        }
+        ml->ncollisions = nc - ml->first_collision;
+    }
+
+    /* joints */
+    for (int k = 0; k < r->njoints && st == MO_OK; k++) {
+        const ur_joint *j = &r->joints[k];
+        const link_state *p = &ls[j->parent], *c = &ls[j->child];
+        mo_urdf_joint *mj = &m.joints[k];
+        snprintf(mj->name, sizeof mj->name, "%s", j->name);
+        mj->type = j->type;
+        mj->parent_link = model_of[j->parent];
+        mj->child_link = model_of[j->child];
+        mj->axis = j->axis;
+        mj->lower = j->lower;
+        mj->upper = j->upper;
+        mj->effort = j->effort;
+        mj->velocity = j->velocity;
+        mj->damping = j->damping;
+        mj->has_limits = j->has_limits;
+        mj->origin_position = j->pos;
+        mj->origin_orientation = j->q;
+        if (j->type == MO_URDF_JOINT_FLOATING || (j->type == MO_URDF_JOINT_FIXED && c->is_static)) continue;
+        mo_joint_def jd = mo_default_joint_def();
+        jd.body_a = p->body;
+        jd.body_b = c->body;
+        jd.anchor_a = ur_sub(j->pos, p->com);
+        jd.anchor_b = ur_v(-c->com.x, -c->com.y, -c->com.z);
+        if (j->type == MO_URDF_JOINT_FIXED) {
+            jd.type = MO_JOINT_FIXED;
+        } else {
+            jd.type = j->type == MO_URDF_JOINT_PRISMATIC ? MO_JOINT_PRISMATIC : MO_JOINT_REVOLUTE;
+            jd.axis_a = ur_rot(j->q, j->axis);
+            jd.axis_b = j->axis;
+            jd.enable_limit = j->has_limits;
+            jd.lower = j->lower;
+            jd.upper = j->upper;
+            double kp = opt->drive_stiffness, kd = opt->drive_damping + j->damping;
+            if (kp + kd > 0) {
+                jd.motor = MO_MOTOR_POSITION;
+                jd.target_position = 0;
+                jd.stiffness = kp;
+                jd.damping = kd;
+                jd.max_force = j->effort > 0 ? j->effort : INFINITY;
+            }
+        }
+        snprintf(who, sizeof who, "joint '%s'", j->name);
+        line = j->line;
+        what = "joint";
+        st = mo_joint_create(w, &jd, &mj->joint);
+    }
+
+    if (st != MO_OK) {
+        char cause[512];
+        snprintf(cause, sizeof cause, "%s", mo_world_last_error(w));
+        for (int k = created - 1; k >= 0; k--) mo_body_destroy(w, m.links[k].body);
+        if (err && err_size) snprintf(err, err_size, "%s:%d: %s: cannot create the %s: %s", path, line, who, what, cause);
+        ur_set_world_error(w, err);
+        mo_urdf_model_free(&m);
+    } else {
+        for (int i = 0; i < r->nvisuals; i++) {
+            const ur_geom *g = &r->visuals[i];
+            mo_urdf_visual *v = &m.visuals[i];
+            v->link = model_of[g->link];
+            v->type = g->type;
+            v->size = g->size;
+            snprintf(v->mesh_path, sizeof v->mesh_path, "%s", g->mesh_path);
+            v->position = g->pos;
+            v->orientation = g->q;
+            snprintf(v->material, sizeof v->material, "%s", g->material);
+            memcpy(v->rgba, g->rgba, sizeof v->rgba);
+        }
+        snprintf(m.name, sizeof m.name, "%s", r->name);
+        m.nlinks = nl;
+        m.njoints = r->njoints;
+        m.nvisuals = r->nvisuals;
+        m.ncollisions = nc;
+        *out = m;
+    }
+    free(ls);
+    free(model_of);
+    free(pts);
+    return st;
+}
