@@ -17,7 +17,7 @@
 --   the crown blocks drop less than 1 cm;
 --   no block moves more than 1 cm (nothing slides or hinges open).
 -- Solver: the non-smooth Newton step (measured: it holds the arch; PGS, APGD and
--- P-SPG-FB at equal or larger cost let it sag; docs/readme-newton-scenes.md).
+-- P-SPG-FB at equal or larger cost let it sag; docs/newton-scenes.md).
 -- `--set solver=pgs|apgd|spg|newton` picks one of the settings measured there.
 local which = param("solver", "newton")
 local solvers = {

@@ -46,7 +46,7 @@
 --   friction 0: all 4 hold: penetration 4e-5 m, joint error 5e-6 m, lowest link 0.740 m;
 --     1 halving; 5.7 ms/step.
 --   friction 0.1 and 0.5 hold; 0.8 fails the joint claim (6.4 mm).
---   Before the measured friction slope (README "Non-smooth Newton"), mu 0.3 diverged at
+--   Before the measured friction slope (docs/newton.md), mu 0.3 diverged at
 --     2.68 s whatever the substeps: Newton's friction fixed point cycled.
 --   With friction, before the box/box fix of ee98df6, the pusher's edge met the link as
 --     one point at an end of the edge from 2.72 s (4 contacts became 1), which twisted

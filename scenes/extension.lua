@@ -6,7 +6,7 @@
 -- rigid motion); the top face's targets move up at 0.4 m/s for 1 s (stretch to 0.8 m,
 -- twice the length) and are then held 1 s. No gravity: this is tests/test_fem_world.c's
 -- extension test as a scene, h = 1/60, Newton 10 x PCR 60.
--- Closed forms of a uniaxial stretch with free sides (README "FEM meshes in the world"):
+-- Closed forms of a uniaxial stretch with free sides (docs/fem.md, "Measured"):
 --   stable Neo-Hookean without the log term: J = 1 + mu / (2 lambda) = 1.05 at any stretch
 --     (lambda = 10 mu at nu = 0.45): +5 % volume;
 --   linear corotational: lateral stretch 1 - nu = 0.55, J = 2 * 0.55^2 = 0.605: -39.5 %.

@@ -7,7 +7,7 @@
 -- `--set solver=newton` runs either variant with the non-smooth Newton step (12 Newton
 -- x 20 PCR, stopping at a residual of 1e-6 m); `solver=pgs|apgd` the relaxation and
 -- accelerated-gradient solvers at the default's 100 iterations (measured, 10 s: Newton
--- and P-SPG-FB hold both variants, PGS and APGD collapse; docs/readme-newton-scenes.md).
+-- and P-SPG-FB hold both variants, PGS and APGD collapse; docs/newton-scenes.md).
 local variant = param("variant", 2)
 assert(variant == 2 or variant == 10, "variant must be 2 or 10")
 local n = variant == 2 and 10 or 5

@@ -11,7 +11,7 @@
 -- lifted and held (its centre above LIFT_Z at the end, between the fingers, and it
 -- slips less than 5 mm during the hold).
 --
--- Solver (measured with moreau-run --check, see docs/readme-scenes.md): PGS, 300 sweeps,
+-- Solver (measured with moreau-run --check, see docs/scenes.md, "URDF scenes"): PGS, 300 sweeps,
 -- 10 Coulomb updates, one substep. The arm is a chain of 5 kg ... 0.1 kg links whose
 -- Delassus matrix is badly conditioned: APGD and SPG at 100-1000 iterations leave joint
 -- errors that grow step after step until the arm flies apart (APGD needs ~5000

@@ -13,7 +13,7 @@
 -- holds.
 -- Ball: rigid, radius RB, mass MB, friction 0.8, on the ground between the fingers.
 -- The fingers' nodes and the ball meet as nodes against the sphere (with friction) and as the
--- ball's centre against the fingers' boundary triangles (README, "What collides").
+-- ball's centre against the fingers' boundary triangles (docs/fem.md, "What collides").
 -- NX x NY x NZ = 4 x 2 x 16 cells: 768 tetrahedra a finger, 2304 in all (the catalogue's
 -- ~2000).
 -- Claims: the ball stays on the ground while the fingers close (centre height RB within 1 mm:

@@ -130,7 +130,7 @@ static void test_stack20(void)
     s.max_iterations = 50;
     run_scene("stack20", &s, 1200, &dxy, &dz, &pen);
     printf("     stack20 10 s, pgs  50 sweeps: top moved %.2e m sideways, %.2e m vertically\n", dxy, dz);
-    CHECK(hypot(dxy, dz) > 1e-2); /* PGS stalls on stacks (README): the accelerated solvers are needed */
+    CHECK(hypot(dxy, dz) > 1e-2); /* PGS stalls on stacks (docs/solvers.md): the accelerated solvers are needed */
     group_end("2  stack20 stands within 1 mm with APGD and SPG");
 }
 
@@ -170,7 +170,7 @@ static void test_settings(void)
     group_begin();
     mo_solver_settings d = mo_default_solver_settings();
     mo_world *w = make_world(&d);
-    /* the defaults the README documents */
+    /* the defaults docs/solvers.md documents */
     CHECK(d.friction_facets == 8 && d.coulomb_updates == 0);
     CHECK(d.apgd.rho == MO_RHO_EIGEN && d.apgd.backtracking && d.apgd.adaptive_rho && d.apgd.restart);
     CHECK(d.apgd.rho_ratio_max == 0.9 && d.apgd.rho_ratio_min == 0.3 && fabs(d.apgd.rho_factor - 2.0 / 3.0) < 1e-16);

@@ -185,7 +185,7 @@ static void test_polyhedral(void)
         /* the facet QP in lambda (p lambdas per contact, rank 3 per contact)
          * is degenerate: APGD solves it to rounding at every p; Jacobi and
          * SPG do up to p = 16 and stall near a residual of 1e-4 at p = 32, 64
-         * (README, Solvers) */
+         * (docs/solvers.md) */
         CHECK(ccp[1] < 1e-10);
         double agree = facets <= 16 ? 1e-7 : 2e-3;
         for (int i = 0; i < m; i++) {

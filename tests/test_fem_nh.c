@@ -17,7 +17,7 @@
  *     (MO_FEM_NEO_HOOKEAN_2ROW: rows J - alpha and sqrt(I_C) with the
  *     diagonal geometric stiffness) on the same scene does not come to rest
  *     (asserted: non-finite or residual > 1e-3 within the 3 s): this is why
- *     the 7-row form is the default (README). */
+ *     the 7-row form is the default (docs/fem.md). */
 #include <math.h>
 #include <stdio.h>
 #include "testutil.h"

@@ -23,7 +23,7 @@
  *     velocity-level solver set while a mesh exists, a mesh particle destroyed.
  *   4 a corotational cube of tetrahedra resting on a ground plane (particle
  *     contacts in the Newton step): total contact normal force = weight within
- *     1 %, at rest. (A free Neo-Hookean mesh diverges: README, not tested.)
+ *     1 %, at rest. (A free Neo-Hookean mesh diverges: docs/fem.md, not tested.)
  *   5 fixed nodes: a hanging block fixed at its top face: those nodes stay at
  *     their targets (1e-6 m) while the rest sags; a fixed node given a
  *     velocity follows it.

@@ -9,7 +9,7 @@
  *     (v+, lambda), the positions moving with q+ = q + h G(q+) v+.
  *   3 joint rows of every joint type (fixed, spherical, revolute with limits and
  *     a velocity motor, prismatic, distance, distance with limits) the same way;
- *     the weld's rotation-vector rows are first-order (README): tolerance
+ *     the weld's rotation-vector rows are first-order (docs/newton.md): tolerance
  *     |theta| there, 1e-6 relative elsewhere.
  *   4 incline: a box on a 30 degree slope sticks with mu = 0.7 > tan 30 and
  *     slides with mu = 0.3 at a = g (sin - mu cos) within 1 %; near the
@@ -364,7 +364,7 @@ static void test_incline(void)
     CHECK(fabs(speed - a_lo) < 0.01 * a_lo);
     incline(&s, mu_hi, th, 120, &dist, &speed);
     printf("     FB, mu tan 30 + 0.05: moved %.2e m, speed %.2e m/s after 1 s\n", dist, speed);
-    CHECK(fabs(dist) < 5e-3); /* creeps 3.8 mm (README: the W averaging at 12 iterations) */
+    CHECK(fabs(dist) < 5e-3); /* creeps 3.8 mm (docs/newton.md: the W averaging at 12 iterations) */
     group_end("4  incline: sticks above tan(theta), slides at g(sin - mu cos) below");
 }
 
@@ -741,7 +741,7 @@ static void test_damper_bound(void)
     group_begin();
     /* The drive's row has sigma = 1 / (h kd) = 2400, twenty times its c = h / I = 1.25: with the box's
        minimum map scaled by c alone, a row whose solution is inside its box jumped from one bound to the
-       other at every Newton iteration (README: the humanoids' URDF dampers). Inside the bound (5 N m)
+       other at every Newton iteration (docs/newton.md: the humanoids' URDF dampers). Inside the bound (5 N m)
        the damper brakes as implicit Euler does, w+ = w / (1 + h kd / I) per step; at the bound
        (0.5 N m, the damper asks 1 N m) w falls at 0.5 / I = 75 rad/s^2. */
     const double h = 1.0 / 120.0, I = 1.0 / 150.0;

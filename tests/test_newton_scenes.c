@@ -1,6 +1,6 @@
 /* test_newton_scenes.c: the Newton paper's rigid-body catalogue scenes (issue 7),
  * loaded from scenes/ ($MOREAU_SCENES_DIR) and run for a short time; the full-length
- * claims are the scenes' own checks (moreau-run --check, docs/readme-newton-scenes.md).
+ * claims are the scenes' own checks (moreau-run --check, docs/newton-scenes.md).
  *
  *   1 arch.lua stands for 3 s with its own settings (non-smooth Newton): the crown
  *     blocks drop less than 1 mm and both of the scene's checks hold.
@@ -26,7 +26,7 @@
  *   7 Fig. 18 on the beam's insertion (mu 0.3, Cholesky inner solves; skipped without
  *     CHOLMOD): from the states at steps 340 and 380, 6 Newton iterations, cold start,
  *     mean of 10 steps: effective-mass scaling > 10 x lower residual than identity.
- * Not asserted (measured, README): the same with PCR inner budgets, where the two
+ * Not asserted (measured, docs/newton-scenes.md): the same with PCR inner budgets, where the two
  * scalings are even.
  * Exit 77 when Moreau was built without Lua (scene files cannot be loaded). */
 #include <math.h>
@@ -267,7 +267,7 @@ static bool skipped_without_cholmod(const char *name)
 
 /* Fig. 18 on the beam's insertion (the scene's mu 0.3, its Cholesky inner solves): from the states at
    steps 340 and 380 (t = 2.83 and 3.17 s, the pusher pressing, 4-5 contacts), 6 Newton iterations,
-   cold start, mean residual of 10 steps. Measured (README): 117 x and 223 x; 4 and 8 iterations 1.6-74 x;
+   cold start, mean residual of 10 steps. Measured (docs/newton-scenes.md): 117 x and 223 x; 4 and 8 iterations 1.6-74 x;
    with PCR budgets (6 x 20, 8 x 50, 12 x 100 at step 400) the two scalings are even (1.0-2.0 x): the
    inner solve's error dominates there */
 static void test_precond_beam(void)
@@ -364,7 +364,7 @@ static void test_beam_insertion(void)
     /* without friction Newton converges at nearly every step (measured: one step halved); with the
        scene's mu 0.3 it needs halving where the beam slides under the pusher and over the slot's
        edges (measured: 895 halvings in 207 of the 720 steps; without halving the run diverges at
-       4.49 s, README) */
+       4.49 s, docs/newton.md) */
     beam_insertion("friction=0", 0.0, 1e-8, 1e-2, false);
     beam_insertion(NULL, 0.3, 1e-4, 1.0, true); /* measured: median 1.7e-5 m, worst 2.7e-2 m (a step
                                                    kept at the deepest halving; finite: no divergence) */

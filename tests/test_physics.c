@@ -318,7 +318,7 @@ static void test_chain(void)
  * 10 cm of its start: the criterion the peers' benchmark programs print) with
  * sub-millimetre penetration. SCENES.md's stricter 1 cm is not asserted: PGS
  * stalls on this problem (the CCP residual plateaus near 1e-4 m/s however
- * many sweeps; see the README), so the top box random-walks by 0.4-13 cm
+ * many sweeps; see docs/solvers.md), so the top box random-walks by 0.4-13 cm
  * depending on the sweep count (measured 60-400 sweeps). Bullet needs 100
  * iterations and ODE 50 to stand by the same criterion; the accelerated
  * solvers of issue 4 are the ones meant to hold it tightly. */

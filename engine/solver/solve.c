@@ -13,7 +13,7 @@
  * the cone, so the faceted cone is inscribed and tends to the cone as p grows.
  * N' is applied as E^T (N (E x)) and never formed. APGD, SPG and Jacobi solve
  * it; PGS keeps the exact cone under this setting (its box model is the
- * faceted alternative it has), and the README says so.
+ * faceted alternative it has), and docs/solvers.md says so.
  *
  * Coulomb updates (settings.coulomb_updates = U > 0): the convex relaxation
  * (CCP) gives a sliding contact a normal velocity mu |u_t|. Solving instead

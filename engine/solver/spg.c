@@ -15,7 +15,7 @@
  *           tau_0 = 0.5)
  *   fallback: keep the x with the smallest w = |x - P_K(x - tau_g g)| / tau_g.
  *
- * Choices where the paper gives no value (documented in the README too):
+ * Choices where the paper gives no value (documented in docs/solvers.md too):
  * - P = diag(N) averaged within each block (a contact's 3 rows share one value;
  *   a joint's bilateral rows share one value), or I when switched off;
  * - lambda_new from the minimiser of the quadratic model along d (exact for

@@ -33,7 +33,7 @@
  * - The paper's 2-row form (MO_FEM_NEO_HOOKEAN_2ROW, for comparison):
  *   C_H = J - alpha, C_D = sqrt(I_C) with eps = 1/(mu V), rest multipliers
  *   (mu V, -sqrt(3) mu V), shear stiffness only from the diagonal geometric
- *   stiffness of mo_fem_newton_geometric; free meshes diverge (README).
+ *   stiffness of mo_fem_newton_geometric; free meshes diverge (docs/fem.md, "Formulation").
  * - Activation a: the element's rest shape scaled by (1 + a)^(1/3)
  *   (mo_fem_tet_activate).
  * - Fixed nodes: one row per held axis, C = x+_k - target_k, eps = 0, where

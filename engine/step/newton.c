@@ -375,7 +375,7 @@ static void eval_rows(mo_world *w, const mo_problem *p, nw *s, const double *v)
     }
     /* M~ = M + h^2 K~ on particle DOFs, K~ the diagonal geometric stiffness of the FEM rows
      * (fem_world.c: the diagonal of -lambda_D d2 C_D / dx2 of the Neo-Hookean rows, >= 0, at this
-     * iterate; not SOLVERS.md's secant of the last two iterates, README); the W rows are scaled by
+     * iterate; not SOLVERS.md's secant of the last two iterates, docs/fem.md); the W rows are scaled by
      * M~^-1 M */
     for (int i = 0; i < s->n; i++) s->msc[i] = 1.0;
     if (s->m > s->mp) {
@@ -712,7 +712,7 @@ int mo_step_newton(const mo_step_ctx *ctx, const mo_problem *p)
             const int d0 = dof[pp->owner];
             /* nodes with a geometric stiffness (elements in the paper's 2-row Neo-Hookean form) keep
                the momentum-consistent velocity: their M~ stiffens translations in the tangent, and the
-               iterate lags a free fall (README) */
+               iterate lags a free fall (docs/fem.md) */
             if (s.kt[d0] != 0.0 || s.kt[d0 + 1] != 0.0 || s.kt[d0 + 2] != 0.0) continue;
             for (int k = 0; k < 3; k++) v[d0 + k] = s.v[d0 + k];
         }

@@ -462,7 +462,7 @@ static void read_inertia(lua_State *L, int idx, const char *ctx, mo_mat3 *I)
     }
 }
 
-/* body{...}: see docs/readme-scenes.md for the mass rules */
+/* body{...}: see docs/scenes.md ("The Lua API", body{}) for the mass rules */
 static int l_body(lua_State *L)
 {
     mo_world *w = mo_lua_world(L);

@@ -101,7 +101,7 @@ typedef enum mo_spg_step_rule {
     MO_SPG_ALTERNATE = 0, /* BB1 on odd iterations, BB2 on even ones (the P-SPG-FB listing) */
     MO_SPG_ABBMIN         /* adaptive BB (Frassoldati-Zanni-Zanghirati ABBmin2): BB1, or the smallest BB2 of the
                            * last 9 when BB2 / BB1 < tau (tau adapted by 0.9 / 1.1); fewer iterations on
-                           * bilateral problems, mixed on contact problems (README) */
+                           * bilateral problems, mixed on contact problems (docs/solvers.md) */
 } mo_spg_step_rule;
 
 typedef struct mo_spg_settings {
@@ -262,7 +262,7 @@ typedef struct mo_step_stats {
     double regularisation;         /* MO_SOLVER_CHOLESKY: delta it added to N's diagonal because N was singular
                                     * (redundant rigid constraints), 0 otherwise */
     /* MO_SOLVER_NEWTON (issue 7): iterations is the Newton iteration count, residual the Newton residual (m,
-     * README "Non-smooth Newton"), the histories hold per Newton iteration the Newton residual and the inner
+     * docs/newton.md, "Statistics"), the histories hold per Newton iteration the Newton residual and the inner
      * solve's final relative residual; linear_history (when record_residuals) the relative residual
      * |b - A x|_D / |b|_D (|r|_D = sqrt(r^T diag(A)^-1 r)) after every inner iteration, all Newton iterations
      * one after the other */
@@ -446,7 +446,7 @@ MO_API mo_status mo_particle_apply_force(mo_world *w, mo_particle_id id, mo_vec3
  * particle (mass lumped: density x volume / 4 of every tetrahedron it belongs
  * to), so nodes collide with rigid shapes as particles do (spheres of the
  * mesh's radius). Each tetrahedron gives rows in compliance form
- * (README "FEM meshes in the world"): linear corotational, 6 rows; stable
+ * (docs/fem.md, "FEM meshes in the world"): linear corotational, 6 rows; stable
  * Neo-Hookean without the log term, 2 rows. Fixed nodes are held by bilateral
  * rows on the chosen axes at a target that moves with the node's fixed
  * velocity (mo_fem_mesh_set_fixed_velocity). */
@@ -455,9 +455,9 @@ static inline bool mo_fem_mesh_id_is_null(mo_fem_mesh_id id) { return id.generat
 
 typedef enum mo_fem_model {
     MO_FEM_COROTATIONAL = 0, /* linear corotational: strain sym(R^T F) - I, R from the polar decomposition */
-    MO_FEM_NEO_HOOKEAN,      /* stable Neo-Hookean (Smith et al. 2018) without the log term: 7 rows (README) */
+    MO_FEM_NEO_HOOKEAN,      /* stable Neo-Hookean (Smith et al. 2018) without the log term: 7 rows (docs/fem.md) */
     MO_FEM_NEO_HOOKEAN_2ROW, /* the same energy in the Newton paper's 2 rows (J - alpha, sqrt(I_C)) with the
-                                diagonal geometric stiffness; for comparison: free meshes diverge (README) */
+                                diagonal geometric stiffness; for comparison: free meshes diverge (docs/fem.md) */
 } mo_fem_model;
 
 typedef struct mo_fem_material_def {

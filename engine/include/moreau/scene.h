@@ -8,7 +8,7 @@
  * files only from the scene's folder and the search folders), under an
  * instruction budget and a memory cap, so a broken or hostile script ends
  * with an error sentence, never a crash or a hang. The Lua API is described
- * in docs/readme-scenes.md.
+ * in docs/scenes.md.
  *
  * Errors name the file and line: "scenes/arm.lua:12: body 'link3': mass must
  * be finite and > 0, got -1". A scene that fails to load leaves nothing
