@@ -319,7 +319,7 @@ typedef struct mo_step_stats {
     int nan_warnings;              /* non-finite values met and reset during the step */
     int residual_count;            /* entries in the per-iteration arrays (when record_residuals) */
     const double *residual_history;       /* CCP residual after each sweep; owned by the world, valid until next step;
-                                           * NULL or not written unless record_residuals */
+                                           * NULL unless record_residuals */
     const double *coulomb_error_history;  /* Coulomb error after each sweep; same */
     double regularisation;         /* MO_SOLVER_CHOLESKY: delta it added to N's diagonal because N was singular
                                     * (redundant rigid constraints), 0 otherwise */
@@ -773,12 +773,13 @@ typedef struct mo_joint_def {
 /* The default joint def (a spherical joint, no limit, no motor); the only valid
  * start for a mo_joint_def (creation refuses a def it did not initialise). */
 MO_API mo_joint_def mo_default_joint_def(void);
-/* Creates a joint between body_a (or the world) and body_b, its reference pose
- * taken from the bodies' current poses (revolute angle and prismatic offset read
- * 0 now). def and out must not be NULL (refused); *out is the new id, or the null
- * id on failure. MO_ERR_STALE_ID for a stale body; MO_ERR_INVALID_ARGUMENT for a
- * def not from mo_default_joint_def(), body_a == body_b, no dynamic body, or a
- * value out of range; MO_ERR_OUT_OF_MEMORY. */
+/* Creates a joint between body_a (or the world) and body_b; the bodies' current
+ * relative orientation is the joint's reference (the revolute angle reads 0 now;
+ * fixed and prismatic joints keep it). def and out must not be NULL (refused);
+ * *out is the new id, or the null id on failure. MO_ERR_STALE_ID for a stale
+ * body; MO_ERR_INVALID_ARGUMENT for a def not from mo_default_joint_def(),
+ * body_a == body_b, no dynamic body, or a value out of range;
+ * MO_ERR_OUT_OF_MEMORY. */
 MO_API mo_status mo_joint_create(mo_world *w, const mo_joint_def *def, mo_joint_id *out);
 /* Destroys a joint. MO_ERR_STALE_ID for a stale id. */
 MO_API mo_status mo_joint_destroy(mo_world *w, mo_joint_id id);
