@@ -6,7 +6,8 @@
  * the caller's primitives; a viewer implements them
  * with OpenGL, a test records them. Everything is in world coordinates (m);
  * colours are 0xRRGGBBAA. Only `line` is required: a NULL point, arrow, frame
- * or box callback is drawn with lines instead (see each one). */
+ * or box callback is drawn with lines instead (see each one). Callbacks are
+ * called during mo_world_debug_draw only and must not change the world. */
 #ifndef MOREAU_DEBUG_DRAW_H
 #define MOREAU_DEBUG_DRAW_H
 
@@ -40,13 +41,15 @@ enum {
 #define MO_DRAW_COLOR_JOINT_AXIS 0xffffffffu /* revolute / prismatic axis, distance joint segment */
 #define MO_DRAW_COLOR_JOINT_ERROR 0xff8000ffu /* anchor A to anchor B (the joint's position error) */
 #define MO_DRAW_COLOR_X 0xff3030ffu         /* frame axes x, y, z */
-#define MO_DRAW_COLOR_Y 0x30ff30ffu
-#define MO_DRAW_COLOR_Z 0x3060ffffu
+#define MO_DRAW_COLOR_Y 0x30ff30ffu         /* frame axis y */
+#define MO_DRAW_COLOR_Z 0x3060ffffu         /* frame axis z */
 #define MO_DRAW_COLOR_PARTICLE 0xc0ff40ffu  /* particle */
 #define MO_DRAW_COLOR_FEM 0x40ffc0ffu       /* FEM boundary edge */
 
+/* The caller's drawing primitives and sizes. Start from mo_default_debug_draw()
+ * and set at least line; the struct is read, not kept, by mo_world_debug_draw. */
 typedef struct mo_debug_draw {
-    void *user;                   /* passed to every callback */
+    void *user;                   /* passed to every callback; may be NULL */
     /* segment a-b (required) */
     void (*line)(void *user, mo_vec3 a, mo_vec3 b, uint32_t rgba);
     /* a point of the given size (pixels for a viewer); NULL: a 3-line cross of
@@ -58,7 +61,8 @@ typedef struct mo_debug_draw {
     void (*frame)(void *user, mo_vec3 origin, mo_quat q, double scale);
     /* an axis-aligned box; NULL: its twelve edges */
     void (*box)(void *user, mo_vec3 lo, mo_vec3 hi, uint32_t rgba);
-    double point_size;            /* default 0.02 */
+    double point_size;            /* size passed to point (pixels for a viewer), half-size (m) of the fallback
+                                     cross; default 0.02 */
     double normal_length;         /* m; default 0.2 */
     double force_scale;           /* m per N; default 0.01 */
     double frame_scale;           /* m; default 0.15 */
@@ -68,6 +72,8 @@ typedef struct mo_debug_draw {
     int internal_value;           /* set by mo_default_debug_draw(); do not touch */
 } mo_debug_draw;
 
+/* The default sizes listed above, every callback NULL (line must be set); the
+ * only valid start (mo_world_debug_draw refuses a struct it did not initialise). */
 MO_API mo_debug_draw mo_default_debug_draw(void);
 
 /* Calls dd's primitives for the last step's contacts (points, normals, forces,
@@ -76,11 +82,16 @@ MO_API mo_debug_draw mo_default_debug_draw(void);
  * that order: for each contact point, normal, force; then each joint; then each
  * box; then each particle (slot order); then each mesh's edges (mesh by mesh in
  * mo_world_fem_meshes order, triangle by triangle, edges ab, bc, ca). Before the first step there are no
- * contacts. Returns MO_ERR_INVALID_ARGUMENT (and draws nothing) when w or dd is
- * NULL, dd->line is NULL, or dd was not made by mo_default_debug_draw. */
+ * contacts. Flags outside MO_DRAW_ALL are ignored. Returns MO_ERR_INVALID_ARGUMENT
+ * (and draws nothing) when w or dd is NULL, dd->line is NULL, or dd was not made
+ * by mo_default_debug_draw (the sentence is in mo_world_last_error, except for a
+ * NULL w). */
 MO_API mo_status mo_world_debug_draw(const mo_world *w, const mo_debug_draw *dd, unsigned flags);
 
-/* Colour of a residual with dd's residual_low/high (green - yellow - red, opaque). */
+/* Colour of a residual (m/s) with dd's residual_low/high (green - yellow - red,
+ * opaque): at or below low (also 0, negative and NaN) green, at or above high red.
+ * dd may be NULL: low 1e-6, high 1e-1; a low <= 0 is taken as 1e-6 and a high <=
+ * low as low x 1e5. */
 MO_API uint32_t mo_debug_draw_residual_color(const mo_debug_draw *dd, double residual);
 
 #ifdef __cplusplus

@@ -15,8 +15,11 @@
  * ".dat" format (FrictionContactProblem), told apart by content, not name:
  * the HDF5 signature at offset 0, else text. HDF5 needs the build option
  * -Dfclib (libhdf5); without it HDF5 reading and writing return
- * MO_ERR_UNSUPPORTED and the .dat form still works. Layouts:
- * ../shared/data/fclib/MANIFEST.md. */
+ * MO_ERR_UNSUPPORTED and the .dat form still works.
+ *
+ * These calls need no world (except mo_world_contact_problem): errors are one
+ * sentence written into the caller's err buffer (err may be NULL, then
+ * err_size is ignored). */
 #ifndef MOREAU_FCLIB_H
 #define MOREAU_FCLIB_H
 
@@ -26,21 +29,25 @@
 extern "C" {
 #endif
 
-/* compressed sparse rows; column indices sorted within a row, no duplicates */
+/* compressed sparse rows; column indices sorted within a row, no duplicates. The
+ * arrays are malloc'ed: mo_fc_free frees those of a problem. */
 typedef struct mo_csr {
-    int rows, cols, nnz;
+    int rows, cols, nnz; /* dimensions and stored entries */
     int *ptr;      /* rows + 1 */
     int *col;      /* nnz */
     double *val;   /* nnz */
 } mo_csr;
 
+/* A frictional contact problem (the FCLIB local form, and the global form when
+ * there is one). Every array is malloc'ed and owned by the problem: mo_fc_free
+ * frees them all (so a problem filled in by hand must use malloc'ed arrays). */
 typedef struct mo_fc_problem {
     int nc;                /* contacts */
     mo_csr W;              /* 3nc x 3nc (as given: may be slightly non-symmetric) */
     double *q;             /* 3nc */
     double *mu;            /* nc */
     /* global form, kept when the problem came as one (ndof == 0 otherwise) */
-    int ndof;
+    int ndof;              /* unknowns v of the global form; 0 when there is none */
     mo_csr M;              /* ndof x ndof */
     mo_csr H;              /* ndof x 3nc */
     double *f;             /* ndof */
@@ -61,58 +68,75 @@ typedef struct mo_fc_problem {
  * negative mu, singular M blocks, missing HDF5 groups or datasets
  * (MO_ERR_IO). On failure *out is zeroed and err (may be NULL) gets one
  * sentence naming the file and what is wrong (the section and line for
- * .dat). The caller frees *out with mo_fc_free. */
+ * .dat). An HDF5 file in a build without HDF5 is MO_ERR_UNSUPPORTED; NULL path
+ * or out MO_ERR_INVALID_ARGUMENT; also MO_ERR_OUT_OF_MEMORY. *out is
+ * overwritten, not freed; the caller frees it with mo_fc_free. */
 MO_API mo_status mo_fc_read(const char *path, mo_fc_problem *out, char *err, size_t err_size);
 /* Writes FCLIB HDF5 (readable by libfclib): the global form when
  * p->ndof > 0 (M and H as triplets, f, w, mu; no W or q), else the local one
  * (W as CSR, q, mu); title and description under info/ when not NULL. A
  * problem that is not well formed (sizes, unsorted or duplicate columns,
- * non-finite values, negative mu) is MO_ERR_INVALID_ARGUMENT; a file that
- * cannot be written MO_ERR_IO; a build without HDF5 MO_ERR_UNSUPPORTED. */
+ * non-finite values, negative mu) is MO_ERR_INVALID_ARGUMENT, as are NULL path
+ * or p; a file that cannot be written MO_ERR_IO; a build without HDF5
+ * MO_ERR_UNSUPPORTED. Only the form written is checked. */
 MO_API mo_status mo_fc_write(const char *path, const mo_fc_problem *p, char *err, size_t err_size);
 /* Writes the Siconos .dat text form of the local problem (W as 3x3 sparse
  * blocks, every block with a stored entry written whole; values with %.17g,
- * so they read back to the same bits). Readable by Siconos and fcload.py. */
+ * so they read back to the same bits). Readable by Siconos and fcload.py.
+ * Needs no HDF5. MO_ERR_INVALID_ARGUMENT for NULL path or p or a local form that
+ * is not well formed (as mo_fc_write); MO_ERR_IO when the file cannot be
+ * written; MO_ERR_OUT_OF_MEMORY. */
 MO_API mo_status mo_fc_write_dat(const char *path, const mo_fc_problem *p, char *err, size_t err_size);
 /* Frees every array and zeroes *p. NULL and zeroed problems are allowed. */
 MO_API void mo_fc_free(mo_fc_problem *p);
 
-/* The Siconos error (fc3d_compute_error, MANIFEST.md) of reaction r (3nc),
+/* The Siconos error (Siconos's fc3d_compute_error) of reaction r (3nc),
  * with W as given: u = W r + q, e_i = r_i - P_K(r_i - u_i - [mu_i |u_T,i|, 0, 0]),
  * |e| / max(|q|, |r|, |u|) (no division when that is <= DBL_EPSILON).
- * u (may be NULL) receives W r + q. NaN when p or r is NULL. */
+ * u (may be NULL; else 3nc entries) receives W r + q. NaN when p or r is NULL or
+ * p has no contacts, no W, q or mu, or W is not 3nc rows; W's column indices are
+ * not checked (a problem from mo_fc_read, or one mo_fc_write accepts, is safe). */
 MO_API double mo_fc_error(const mo_fc_problem *p, const double *r, double *u);
 
 /* The contact problem of the world's last step (joint rows eliminated at
  * the impulses that step's solve gave them): the local form always, the
- * global form (M, H = J_c^T, f, w) too when no contact is compliant. The
- * caller frees it with mo_fc_free. Fails before the first step. */
+ * global form (M, H = J_c^T, f, w) too when no contact is compliant; title
+ * "Moreau step". A step without contacts gives nc = 0 (a problem mo_fc_write
+ * refuses). *out (must not be NULL: refused) is overwritten, not freed; the
+ * caller frees it with mo_fc_free. MO_ERR_INVALID_ARGUMENT before the first
+ * step; MO_ERR_OUT_OF_MEMORY (*out then zeroed). Errors go to
+ * mo_world_last_error(w); w must not be NULL. */
 MO_API mo_status mo_world_contact_problem(mo_world *w, mo_fc_problem *out);
 
 /* Result of one solve of an outside problem. */
 typedef struct mo_fc_result {
     int iterations;        /* solver iterations / sweeps (all outer updates together) */
-    bool converged;        /* error <= settings.tolerance */
+    bool converged;        /* error <= settings.tolerance (false when the tolerance is 0) */
     double error;          /* mo_fc_error of the returned r (W as given) */
     double ccp_residual;   /* the convex relaxation's residual of the returned r */
     double seconds;        /* wall time of the solve (setup included, reading excluded) */
     int history_count;     /* entries written to the history arrays */
 } mo_fc_result;
 
-/* Solves the local problem with any Moreau solver. r (3nc) is the starting
- * guess on entry (zeros for a cold start) and the reaction on exit; u (3nc,
- * may be NULL) gets W r + q. With coulomb_updates > 0 the tolerance and the
+/* Solves the local problem with any Moreau solver. p, s and r must not be NULL
+ * (refused); res (may be NULL) gets the figures. r (3nc) is the starting
+ * guess on entry (zeros for a cold start; non-finite entries are taken as 0)
+ * and the reaction on exit; u (3nc, may be NULL) gets W r + q. s is checked
+ * as mo_world_set_solver does (MO_ERR_INVALID_ARGUMENT); so are W's size and
+ * the presence of W, q and mu, but not W's column indices or values (pass a
+ * problem from mo_fc_read or mo_world_contact_problem, or one mo_fc_write
+ * accepts). Also MO_ERR_OUT_OF_MEMORY; err may be NULL. With coulomb_updates > 0 the tolerance and the
  * iterate kept apply to the Siconos error (mo_fc_error); with
  * coulomb_updates = 0 the solver solves the convex relaxation (tolerance on
  * its CCP residual), which on sliding contacts is not a Coulomb solution:
  * res->converged still compares the Siconos error with the tolerance.
  * err_history / ccp_history (may be NULL; max_iterations + 1 entries) receive
  * the Siconos error and the CCP residual after every iteration. The bilateral
- * solvers (CG, MINRES, Cholesky) are refused: an FCLIB problem has only
- * contacts.
+ * solvers (CG, MINRES, Cholesky) are refused (MO_ERR_INVALID_ARGUMENT): an
+ * FCLIB problem has only contacts.
  *
  * MO_SOLVER_NEWTON (not the engine's position-level Newton: a semismooth
- * Newton method on the Alart-Curnier function, engine/fclib_newton.c) solves
+ * Newton method on the Alart-Curnier function) solves
  * exact Coulomb friction directly. Settings used: max_iterations (Newton
  * iterations) and tolerance (on the Siconos error; 0 runs them all); the rest,
  * settings.newton and coulomb_updates included, are ignored. The iterate with

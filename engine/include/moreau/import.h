@@ -18,9 +18,10 @@ extern "C" {
 
 /* Triangles of a mesh file. Arrays are malloc'ed; free with mo_mesh_free. */
 typedef struct mo_mesh_data {
-    int nvertices, ntriangles;
+    int nvertices, ntriangles; /* entries of vertices (>= 3) and triangles (>= 1) */
     double *vertices;  /* (nvertices x 3) x, y, z in m, after scale */
-    int *triangles;    /* (ntriangles x 3) vertex indices, as wound in the file */
+    int *triangles;    /* (ntriangles x 3) 0-based vertex indices, as wound in the file (turned back under a
+                          mirroring scale, so that the orientation is kept) */
 } mo_mesh_data;
 
 /* Loads every mesh of a file (OBJ, STL ASCII and binary, Collada .dae, glTF
@@ -28,60 +29,69 @@ typedef struct mo_mesh_data {
  * applied (Collada's <unit> included; no up-axis conversion: coordinates are
  * taken as written), triangulated, points and lines dropped, exactly equal
  * vertices joined, then each coordinate multiplied by scale (component-wise,
- * each non-zero and finite). path and out must not be NULL; err may be NULL.
- * On failure *out is zeroed and err holds "PATH: reason"; a file with no
- * triangles is refused. */
+ * each non-zero and finite), degenerate triangles and unused vertices dropped.
+ * path and out must not be NULL; err may be NULL (then err_size is ignored).
+ * On failure *out is zeroed and err holds "PATH: reason": MO_ERR_INVALID_ARGUMENT
+ * for NULL path or out or a bad scale; MO_ERR_IO for a file that cannot be read,
+ * has no triangles or a non-finite vertex; MO_ERR_UNSUPPORTED without Assimp;
+ * MO_ERR_OUT_OF_MEMORY. On success the caller frees *out with mo_mesh_free. */
 MO_API mo_status mo_mesh_load(const char *path, mo_vec3 scale, mo_mesh_data *out, char *err, size_t err_size);
 /* Frees the arrays and zeroes *m. NULL and zeroed meshes are allowed. */
 MO_API void mo_mesh_free(mo_mesh_data *m);
 
 /* ---- URDF ---------------------------------------------------------------- */
 
+/* which engine shape a URDF collision mesh becomes (mo_urdf_options.collision_meshes) */
 typedef enum mo_urdf_mesh_mode {
     MO_URDF_MESH_AUTO = 0,  /* convex hull; triangle mesh on static links */
     MO_URDF_MESH_HULL,      /* always the convex hull of the mesh's vertices */
     MO_URDF_MESH_TRIANGLES, /* always the triangle mesh */
 } mo_urdf_mesh_mode;
 
+/* How mo_urdf_load builds a robot. Start from mo_default_urdf_options();
+ * mo_urdf_load refuses values out of the ranges below. */
 typedef struct mo_urdf_options {
     const char *const *search_paths; /* folders for package://NAME/... (tried as DIR/NAME/... and
                                         DIR/...) and relative mesh paths (after the URDF's folder); may be NULL */
-    int nsearch_paths;
+    int nsearch_paths;               /* entries of search_paths (search_paths may be NULL only when it is 0) */
     bool fixed_base;                 /* root link static (welded to the world); default true */
     mo_vec3 base_position;           /* world pose of the root link's frame; default origin */
     mo_quat base_orientation;        /* default identity */
     mo_urdf_mesh_mode collision_meshes; /* default MO_URDF_MESH_AUTO */
     bool self_collision;             /* default false: links of one robot do not collide with each
                                         other (one collision group); jointed links never collide */
-    /* added fields */
     uint32_t collision_group;        /* group used when !self_collision; 0 (default) = the smallest
                                         value >= 0x10000 that no live body of the world uses */
-    double drive_stiffness;          /* > 0: every revolute and prismatic joint gets a PD position
+    double drive_stiffness;          /* >= 0, finite; > 0: every revolute and prismatic joint gets a PD position
                                         drive toward 0 with this stiffness (N m/rad or N/m), retarget
                                         it with mo_joint_set_motor; default 0 (no drive) */
-    double drive_damping;            /* PD damping added to the URDF damping, N m s/rad or N s/m; default 0 */
+    double drive_damping;            /* PD damping added to the URDF damping, N m s/rad or N s/m, >= 0; default 0 */
     double massless_link_mass;       /* mass (kg > 0) given to moving links with no <inertial> or mass 0,
                                         with the inertia of a solid sphere of radius 0.05 m; default 0.01 */
-    double friction;                 /* Coulomb mu of every collision shape; default 0.5 */
+    double friction;                 /* Coulomb mu of every collision shape, >= 0; default 0.5 */
     /* when set, a mesh path candidate is looked at (even for existence) only if allow_file
      * returns true for it: untrusted callers (scene files) confine what a URDF may make the
      * loader open; a mesh whose every candidate is refused fails with "outside the folders
      * this load may read". Default NULL: any path. */
     bool (*allow_file)(void *user, const char *path);
-    void *allow_user;
+    void *allow_user;                /* passed to allow_file as user; may be NULL */
     int internal_value;              /* set by mo_default_urdf_options(); do not touch */
 } mo_urdf_options;
 
+/* The default options (listed above); the only valid start for mo_urdf_options
+ * (mo_urdf_load refuses options it did not initialise). */
 MO_API mo_urdf_options mo_default_urdf_options(void);
 
+/* a URDF joint's type (mo_urdf_joint.type); planar joints are refused by mo_urdf_load */
 typedef enum mo_urdf_joint_type {
-    MO_URDF_JOINT_REVOLUTE = 0,
+    MO_URDF_JOINT_REVOLUTE = 0, /* revolute with limits: MO_JOINT_REVOLUTE */
     MO_URDF_JOINT_CONTINUOUS,   /* revolute without limits */
-    MO_URDF_JOINT_PRISMATIC,
-    MO_URDF_JOINT_FIXED,
+    MO_URDF_JOINT_PRISMATIC,    /* MO_JOINT_PRISMATIC, limits enforced */
+    MO_URDF_JOINT_FIXED,        /* MO_JOINT_FIXED */
     MO_URDF_JOINT_FLOATING,     /* no constraint: joint is the null id */
 } mo_urdf_joint_type;
 
+/* a URDF <geometry>'s kind (mo_urdf_visual.type, mo_urdf_collision.type) */
 typedef enum mo_urdf_geometry_type {
     MO_URDF_GEOM_BOX = 0,    /* size = full lengths x, y, z */
     MO_URDF_GEOM_CYLINDER,   /* size.x = radius, size.z = length (along z) */
@@ -89,11 +99,11 @@ typedef enum mo_urdf_geometry_type {
     MO_URDF_GEOM_MESH,       /* mesh_path (resolved, readable), size = scale */
 } mo_urdf_geometry_type;
 
+/* one URDF <link> as built */
 typedef struct mo_urdf_link {
-    char name[64];
+    char name[64];            /* the link's name in the file */
     mo_body_id body;          /* the link's body (static for a fixed base root and links welded to it) */
     int parent_joint;         /* index into joints; -1 for the root */
-    /* added fields */
     double mass;              /* kg as simulated (0 for static links) */
     mo_vec3 com;              /* centre of mass in the link frame, m */
     mo_vec3 frame_position;   /* the link frame's pose in its body's frame: the body frame is at the */
@@ -101,17 +111,18 @@ typedef struct mo_urdf_link {
     int first_collision, ncollisions; /* range in the model's collisions */
 } mo_urdf_link;
 
+/* one URDF <joint> as built */
 typedef struct mo_urdf_joint {
-    char name[64];
+    char name[64];            /* the joint's name in the file */
     int type;                 /* mo_urdf_joint_type */
     mo_joint_id joint;        /* null for floating joints and for fixed joints between two static links */
-    int parent_link, child_link;
+    int parent_link, child_link; /* indices into the model's links */
     mo_vec3 axis;             /* unit, in the child link frame (= joint frame) */
-    double lower, upper, effort, velocity, damping; /* URDF <limit> and <dynamics damping>; rad or m */
+    double lower, upper, effort, velocity, damping; /* URDF <limit> and <dynamics damping>: rad or m, N m or N,
+                                                        rad/s or m/s (recorded only), N m s/rad or N s/m */
     bool has_limits;          /* revolute and prismatic: lower/upper enforced */
-    /* added fields */
-    mo_vec3 origin_position;  /* joint frame in the parent link frame (URDF <origin>) */
-    mo_quat origin_orientation;
+    mo_vec3 origin_position;  /* joint frame in the parent link frame (URDF <origin>), m */
+    mo_quat origin_orientation; /* its orientation, unit */
 } mo_urdf_joint;
 
 /* Visual geometry: recorded for viewers, not simulated. */
@@ -120,33 +131,34 @@ typedef struct mo_urdf_visual {
     int type;                 /* mo_urdf_geometry_type */
     mo_vec3 size;             /* see mo_urdf_geometry_type */
     char mesh_path[512];      /* MO_URDF_GEOM_MESH: path that was found; "" otherwise */
-    mo_vec3 position;         /* pose in the link frame (URDF <origin>) */
-    mo_quat orientation;
+    mo_vec3 position;         /* pose in the link frame (URDF <origin>), m */
+    mo_quat orientation;      /* unit */
     char material[64];        /* material name, "" when none */
     float rgba[4];            /* material colour; default 0.7 0.7 0.7 1 */
 } mo_urdf_visual;
 
 /* Collision geometry as created. */
 typedef struct mo_urdf_collision {
-    int link;
+    int link;                 /* index into links */
     int type;                 /* mo_urdf_geometry_type */
-    mo_vec3 size;
-    char mesh_path[512];
-    mo_vec3 position;         /* pose in the link frame */
-    mo_quat orientation;
+    mo_vec3 size;             /* see mo_urdf_geometry_type */
+    char mesh_path[512];      /* MO_URDF_GEOM_MESH: path that was loaded; "" otherwise */
+    mo_vec3 position;         /* pose in the link frame, m */
+    mo_quat orientation;      /* unit */
     mo_shape_id shape;        /* the engine shape */
     mo_shape_type shape_type; /* MO_SHAPE_BOX, CYLINDER, SPHERE, CONVEX_HULL or MESH */
 } mo_urdf_collision;
 
+/* A loaded robot (mo_urdf_load): its arrays are malloc'ed, freed by
+ * mo_urdf_model_free; the bodies and joints it names belong to the world. */
 typedef struct mo_urdf_model {
-    char name[64];
-    int nlinks, njoints;
+    char name[64];            /* the <robot> name */
+    int nlinks, njoints;      /* entries of links and joints */
     mo_urdf_link *links;      /* (nlinks), links[0] is the root; parents before children */
     mo_urdf_joint *joints;    /* (njoints), in file order */
-    /* added fields */
-    int nvisuals, ncollisions;
-    mo_urdf_visual *visuals;
-    mo_urdf_collision *collisions;
+    int nvisuals, ncollisions; /* entries of visuals and collisions */
+    mo_urdf_visual *visuals;  /* (nvisuals), in file order */
+    mo_urdf_collision *collisions; /* (ncollisions), grouped by link (mo_urdf_link.first_collision) */
     uint32_t collision_group; /* group of all its bodies (0 with self_collision) */
 } mo_urdf_model;
 
@@ -160,19 +172,26 @@ typedef struct mo_urdf_model {
  * torque bounded by effort when > 0); limits are enforced, velocity limits are
  * recorded only; <mimic>, <transmission> and <gazebo> are ignored; planar joints
  * are refused. Everything is validated (and every mesh loaded) before anything is
- * created; on failure the world is unchanged, *out is zeroed and err holds
- * "FILE:LINE: what" (also set as the world's last error). opt may be NULL
- * (defaults); err may be NULL. Free *out with mo_urdf_model_free (the bodies
- * stay in the world). */
+ * created; on failure no body of the file is left in the world, *out is zeroed
+ * and err holds "FILE:LINE: what" (also set as the world's last error). opt may
+ * be NULL (defaults); err may be NULL; w, path and out must not be NULL
+ * (refused). MO_ERR_INVALID_ARGUMENT for NULL arguments, options out of range
+ * and invalid content; MO_ERR_IO for files (the URDF, its meshes) that cannot be
+ * read or are not XML; MO_ERR_UNSUPPORTED without libxml2, or for a collision
+ * mesh without Assimp; MO_ERR_OUT_OF_MEMORY. Free *out with mo_urdf_model_free
+ * (the bodies stay in the world). */
 MO_API mo_status mo_urdf_load(mo_world *w, const char *path, const mo_urdf_options *opt, mo_urdf_model *out,
                               char *err, size_t err_size);
 /* Frees the model's arrays and zeroes it; NULL allowed. Does not touch the world. */
 MO_API void mo_urdf_model_free(mo_urdf_model *m);
-/* index of the link / joint of that name, or -1 */
+/* index of the link of that name, or -1 (also when m or name is NULL) */
 MO_API int mo_urdf_find_link(const mo_urdf_model *m, const char *name);
+/* index of the joint of that name, or -1 (also when m or name is NULL) */
 MO_API int mo_urdf_find_joint(const mo_urdf_model *m, const char *name);
 /* Current world pose of a link's frame (its body's pose composed with
- * frame_position/orientation). */
+ * frame_position/orientation): position (m) and unit orientation. w must not be
+ * NULL; MO_ERR_INVALID_ARGUMENT (no sentence) when m, position or orientation is
+ * NULL or link is out of range; MO_ERR_STALE_ID when the link's body was destroyed. */
 MO_API mo_status mo_urdf_link_pose(const mo_world *w, const mo_urdf_model *m, int link, mo_vec3 *position,
                                    mo_quat *orientation);
 

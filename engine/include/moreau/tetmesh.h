@@ -52,8 +52,11 @@
 extern "C" {
 #endif
 
+/* A tetrahedral mesh. mo_tetmesh_load allocates the arrays (malloc) and
+ * mo_tetmesh_free frees them; a mesh built in memory keeps its owner's arrays
+ * (then do not call mo_tetmesh_free on it unless they were malloc'ed). */
 typedef struct mo_tetmesh {
-    int nnodes, ntets;
+    int nnodes, ntets; /* nodes (>= 4 for mo_tetmesh_check) and tetrahedra (>= 1) */
     double *nodes;    /* 3 * nnodes, x y z (the file's units) */
     int *tets;        /* 4 * ntets, 0-based node indices, positive orientation after loading */
     int *tet_region;  /* ntets: region / physical tag (TetGen attribute, Gmsh physical group), 0 if none;
@@ -67,16 +70,20 @@ typedef struct mo_tetmesh {
  * checks it as mo_tetmesh_check does, naming the file, the line and the
  * element's number in the file. *out is overwritten (not freed); on success
  * the caller frees it with mo_tetmesh_free; on failure it is zeroed and
- * nothing is allocated. path and out must not be NULL. */
+ * nothing is allocated. path and out must not be NULL (refused with
+ * MO_ERR_INVALID_ARGUMENT); err may be NULL (then err_size is ignored). Status
+ * codes as listed above. */
 MO_API mo_status mo_tetmesh_load(const char *path, mo_tetmesh *out, char *err, size_t err_size);
-/* The same with flags (0 or MO_TETMESH_REORIENT). */
+/* The same with flags (0 or MO_TETMESH_REORIENT; other bits are refused with
+ * MO_ERR_INVALID_ARGUMENT). */
 MO_API mo_status mo_tetmesh_load_flags(const char *path, unsigned flags, mo_tetmesh *out, char *err,
                                        size_t err_size);
 /* Checks a mesh built in memory: at least one tetrahedron, arrays present,
  * finite coordinates, node indices in [0, nnodes), no node used twice in a
  * tetrahedron, no flat or inverted tetrahedron. Tetrahedra and nodes are
  * named by their 0-based index ("mo_tetmesh_check: tetrahedron 16 is
- * inverted (volume -2.1e-06)"). MO_OK or MO_ERR_INVALID_ARGUMENT. */
+ * inverted (volume -2.1e-06)"). tet_region is not looked at. MO_OK or
+ * MO_ERR_INVALID_ARGUMENT (also for a NULL m); err may be NULL. */
 MO_API mo_status mo_tetmesh_check(const mo_tetmesh *m, char *err, size_t err_size);
 /* Tetrahedron t of m (0 <= t < ntets, node indices in range: not checked):
  * 1 when positively oriented, -1 when inverted, 0 when flat (|6 V| <= 1e-12
