@@ -215,9 +215,5 @@ void mo_solver_apgd(const mo_problem *p, const mo_solver_settings *s, mo_solve_o
         }
         stop = mo_solve_stop(p, s, res, err, &o->converged);
     }
-    memcpy(gamma, best, (size_t)m * sizeof(double));
-    o->iterations = it;
-    o->residual = best_res;
-    o->coulomb_error = best_err;
-    mo_solve_finish_v(p, o);
+    mo_solve_finish_best(p, o, best, it, best_res, best_err);
 }

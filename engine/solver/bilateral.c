@@ -168,17 +168,6 @@ static void j_dv(const mo_problem *p, const double *gamma, double *dv)
     }
 }
 
-static inline double row_dot(const mo_problem *p, int r, const double *v)
-{
-    double s = 0.0;
-    for (int k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++) s += p->val[k] * v[p->col[k]];
-    return s;
-}
-
-static inline void row_push(const mo_problem *p, int r, double d, double *v)
-{
-    for (int k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++) v[p->col[k]] += p->wval[k] * d;
-}
 
 /* u_r for rows r0 .. r0 + nr - 1 at the current gamma (dv in J form) */
 static void rows_u(const mo_bil *c, int r0, int nr, const double *dv, double *out)
@@ -191,7 +180,7 @@ static void rows_u(const mo_bil *c, int r0, int nr, const double *dv, double *ou
         if (p->n_ptr) {
             for (int k = p->n_ptr[r]; k < p->n_ptr[r + 1]; k++) t += p->n_val[k] * g[p->n_col[k]];
         } else {
-            t += row_dot(p, r, dv) + p->sigma[r] * g[r];
+            t += mo_problem_row_dot(p, r, dv) + p->sigma[r] * g[r];
         }
         out[i] = t;
     }
@@ -204,7 +193,7 @@ static void rows_move(const mo_bil *c, int r0, int nr, const double *d, double *
     for (int i = 0; i < nr; i++) {
         if (d[i] == 0.0) continue;
         c->gamma[r0 + i] += d[i];
-        if (!p->n_ptr) row_push(p, r0 + i, d[i], dv);
+        if (!p->n_ptr) mo_problem_row_push(p, r0 + i, d[i], dv);
     }
 }
 
@@ -285,7 +274,7 @@ void mo_bil_run(mo_bil *c, mo_bil_inner_fn inner)
         if (jform) {
             /* u = J dv + Sigma gamma + r */
             const mo_problem *q = &c->q;
-            for (int r = 0; r < p->m; r++) c->u[r] = q->r[r] + row_dot(q, r, c->dv) + q->sigma[r] * c->gamma[r];
+            for (int r = 0; r < p->m; r++) c->u[r] = q->r[r] + mo_problem_row_dot(q, r, c->dv) + q->sigma[r] * c->gamma[r];
         } else {
             mo_problem_u(&c->q, c->gamma, c->u, c->work);
         }

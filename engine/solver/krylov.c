@@ -181,15 +181,22 @@ static int cg_inner(mo_bil *c, int max_iterations)
     return it;
 }
 
-void mo_solver_cg(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
+/* a Krylov solve: the inner solver with vecs vectors of scratch, keeping the best iterate */
+static void krylov_solve(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o, int vecs,
+                         mo_bil_inner_fn inner)
 {
     mo_bil c;
-    if (mo_bil_begin(&c, p, s, o, 4)) {
+    if (mo_bil_begin(&c, p, s, o, vecs)) {
         best_begin(&c);
-        mo_bil_run(&c, cg_inner);
+        mo_bil_run(&c, inner);
         best_end(&c);
     }
     mo_bil_end(&c);
+}
+
+void mo_solver_cg(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
+{
+    krylov_solve(p, s, o, 4, cg_inner);
 }
 
 /* ---- MINRES ---- */
@@ -288,11 +295,5 @@ int mo_bil_minres_inner(mo_bil *c, int max_iterations)
 
 void mo_solver_minres(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
 {
-    mo_bil c;
-    if (mo_bil_begin(&c, p, s, o, 12)) {
-        best_begin(&c);
-        mo_bil_run(&c, mo_bil_minres_inner);
-        best_end(&c);
-    }
-    mo_bil_end(&c);
+    krylov_solve(p, s, o, 12, mo_bil_minres_inner);
 }

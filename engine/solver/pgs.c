@@ -23,19 +23,6 @@
 #include <string.h>
 #include "solver/solver.h"
 
-/* J_r . v */
-static inline double row_dot(const mo_problem *p, int r, const double *v)
-{
-    double s = 0.0;
-    for (int k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++) s += p->val[k] * v[p->col[k]];
-    return s;
-}
-
-/* v += W_r^T d */
-static inline void row_push(const mo_problem *p, int r, double d, double *v)
-{
-    for (int k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++) v[p->col[k]] += p->wval[k] * d;
-}
 
 static void pgs_sweep(const mo_problem *p, const mo_solver_settings *s, double *gamma, double *v)
 {
@@ -48,12 +35,12 @@ static void pgs_sweep(const mo_problem *p, const mo_solver_settings *s, double *
         if (nr > 1 && kind == MO_BLOCK_BILATERAL) {
             /* a joint's bilateral rows at once: gamma -= omega N_bb^-1 u_b */
             double u[MO_MAX_BLOCK], d[MO_MAX_BLOCK];
-            for (int i = 0; i < nr; i++) u[i] = row_dot(p, r + i, v) + p->sigma[r + i] * gamma[r + i] + p->b[r + i];
+            for (int i = 0; i < nr; i++) u[i] = mo_problem_row_dot(p, r + i, v) + p->sigma[r + i] * gamma[r + i] + p->b[r + i];
             mo_problem_block_solve(p, k, u, d);
             for (int i = 0; i < nr; i++) {
                 double di = -om * d[i];
                 if (di != 0.0) {
-                    row_push(p, r + i, di, v);
+                    mo_problem_row_push(p, r + i, di, v);
                     gamma[r + i] += di;
                 }
             }
@@ -61,12 +48,12 @@ static void pgs_sweep(const mo_problem *p, const mo_solver_settings *s, double *
         }
         if (kind != MO_BLOCK_CONTACT) {
             if (!(p->diag[r] > 0.0)) continue;
-            double u = row_dot(p, r, v) + p->sigma[r] * gamma[r] + p->b[r];
+            double u = mo_problem_row_dot(p, r, v) + p->sigma[r] * gamma[r] + p->b[r];
             double x = gamma[r] - om * u / p->diag[r];
             mo_k_project_block(&x, kind, 0.0, p->lo[r], p->hi[r]);
             double d = x - gamma[r];
             if (d != 0.0) {
-                row_push(p, r, d, v);
+                mo_problem_row_push(p, r, d, v);
                 gamma[r] = x;
             }
             continue;
@@ -121,13 +108,13 @@ static void pgs_sweep(const mo_problem *p, const mo_solver_settings *s, double *
             for (int i = 0; i < 3; i++) {
                 int ri = r + i;
                 if (!(p->diag[ri] > 0.0)) continue;
-                double u = row_dot(p, ri, v) + p->sigma[ri] * gamma[ri] + p->b[ri];
+                double u = mo_problem_row_dot(p, ri, v) + p->sigma[ri] * gamma[ri] + p->b[ri];
                 double x = gamma[ri] - om * u / p->diag[ri];
                 if (i == 0) x = x > 0.0 ? x : 0.0;
                 else x = mo_k_clamp(x, -mu * gamma[r], mu * gamma[r]);
                 double d = x - gamma[ri];
                 if (d != 0.0) {
-                    row_push(p, ri, d, v);
+                    mo_problem_row_push(p, ri, d, v);
                     gamma[ri] = x;
                 }
             }

@@ -222,3 +222,13 @@ void mo_solve_finish_v(const mo_problem *p, mo_solve_out *o)
 {
     if (o->v && p->row_ptr && !p->base && !p->n_ptr) mo_problem_velocity(p, o->gamma, o->v);
 }
+
+void mo_solve_finish_best(const mo_problem *p, mo_solve_out *o, const double *best, int iterations, double residual,
+                          double coulomb)
+{
+    memcpy(o->gamma, best, (size_t)p->m * sizeof(double));
+    o->iterations = iterations;
+    o->residual = residual;
+    o->coulomb_error = coulomb;
+    mo_solve_finish_v(p, o);
+}

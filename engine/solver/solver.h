@@ -126,6 +126,17 @@ static inline bool mo_solve_stop(const mo_problem *p, const mo_solver_settings *
     }
     return p->inner_ccp_stop > 0.0 && ccp <= p->inner_ccp_stop;
 }
+/* J form: J_r . v, and v += (M^-1 J^T)_r d (row r of W = M^-1 J^T, as a column) */
+static inline double mo_problem_row_dot(const mo_problem *p, int r, const double *v)
+{
+    double s = 0.0;
+    for (int k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++) s += p->val[k] * v[p->col[k]];
+    return s;
+}
+static inline void mo_problem_row_push(const mo_problem *p, int r, double d, double *v)
+{
+    for (int k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++) v[p->col[k]] += p->wval[k] * d;
+}
 /* y = N x (J form: J M^-1 J^T x + Sigma x; explicit: N x; facets: E^T N_base E x) */
 void mo_problem_apply(const mo_problem *p, const double *x, double *y, double *work);
 /* u = N gamma + r */
@@ -139,6 +150,10 @@ void mo_problem_block3(const mo_problem *p, int k, double out[9]);
 double mo_solve_record(const mo_problem *p, const double *gamma, const double *u, mo_solve_out *o, double *coulomb);
 /* J form: o->v = v~ + M^-1 J^T gamma (no-op for other forms or o->v NULL) */
 void mo_solve_finish_v(const mo_problem *p, mo_solve_out *o);
+/* the end of a solver that keeps its best iterate: gamma = best (m), the iteration count, the best
+ * iterate's residual and Coulomb error into o, then mo_solve_finish_v */
+void mo_solve_finish_best(const mo_problem *p, mo_solve_out *o, const double *best, int iterations, double residual,
+                          double coulomb);
 /* v = v~ + M^-1 J^T gamma */
 void mo_problem_velocity(const mo_problem *p, const double *gamma, double *v);
 /* u = J v + Sigma gamma + b  (= N gamma + r when v = v~ + M^-1 J^T gamma) */

@@ -40,6 +40,17 @@ static double dot(const double *a, const double *b, int m)
     return s;
 }
 
+/* the projected-gradient residual |x - P_K(x - tau g)| / tau (xt: m doubles of scratch) */
+static double grad_residual(const mo_problem *p, const double *x, const double *g, double tau, double *xt)
+{
+    const int m = p->m;
+    for (int i = 0; i < m; i++) xt[i] = x[i] - tau * g[i];
+    mo_problem_project(p, xt);
+    double w2 = 0.0;
+    for (int i = 0; i < m; i++) w2 += (x[i] - xt[i]) * (x[i] - xt[i]);
+    return sqrt(w2) / tau;
+}
+
 void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
 {
     const int m = p->m;
@@ -95,14 +106,7 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
     double res = 0.0, err = 0.0;
     mo_problem_residuals(p, x, g, &res, &err);
     (void)tau; /* tau_g = 1/max diag N is the CCP residual's alpha: w == res */
-    double wres = res;
-    if (c->tau_g > 0.0) {
-        for (int i = 0; i < m; i++) xt[i] = x[i] - tau * g[i];
-        mo_problem_project(p, xt);
-        double w2 = 0.0;
-        for (int i = 0; i < m; i++) w2 += (x[i] - xt[i]) * (x[i] - xt[i]);
-        wres = sqrt(w2) / tau;
-    }
+    double wres = c->tau_g > 0.0 ? grad_residual(p, x, g, tau, xt) : res;
     double best_measure = p->stop_coulomb ? err : wres, best_res = res, best_err = err;
     bool stop = mo_solve_stop(p, s, res, err, &o->converged);
 
@@ -196,14 +200,7 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
 
         for (int i = 0; i < m; i++) u[i] = g[i];
         res = mo_solve_record(p, x, u, o, &err);
-        wres = res;
-        if (c->tau_g > 0.0) {
-            for (int i = 0; i < m; i++) xt[i] = x[i] - tau * g[i];
-            mo_problem_project(p, xt);
-            double w2 = 0.0;
-            for (int i = 0; i < m; i++) w2 += (x[i] - xt[i]) * (x[i] - xt[i]);
-            wres = sqrt(w2) / tau;
-        }
+        wres = c->tau_g > 0.0 ? grad_residual(p, x, g, tau, xt) : res;
         double meas = p->stop_coulomb ? err : wres;
         if (meas <= best_measure) {
             best_measure = meas;
@@ -213,9 +210,5 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
         }
         stop = mo_solve_stop(p, s, res, err, &o->converged);
     }
-    memcpy(gamma, best, (size_t)m * sizeof(double));
-    o->iterations = it;
-    o->residual = best_res;
-    o->coulomb_error = best_err;
-    mo_solve_finish_v(p, o);
+    mo_solve_finish_best(p, o, best, it, best_res, best_err);
 }
