@@ -388,22 +388,6 @@ static int emit_pair(mo_cl_pairs *p, const bp_obj_info *info, int i, int j, int 
     return 0;
 }
 
-/* stable counting sort of src into dst by element `key` of each pair; values
-   in [0, n), cnt holds n + 1 ints */
-static void counting_pass(int (*src)[2], int (*dst)[2], int count, int key, int n, int *cnt)
-{
-    memset(cnt, 0, ((size_t)n + 1) * sizeof *cnt);
-    for (int i = 0; i < count; ++i)
-        ++cnt[src[i][key] + 1];
-    for (int v = 0; v < n; ++v)
-        cnt[v + 1] += cnt[v];
-    for (int i = 0; i < count; ++i) {
-        int at = cnt[src[i][key]]++;
-        dst[at][0] = src[i][0];
-        dst[at][1] = src[i][1];
-    }
-}
-
 /* sorts fresh by (x, y) (two stable counting passes over record ids) and merges
    it into raw (sorted, disjoint from fresh: a fresh pair has a (re-)inserted
    record, a kept one has none); -1 when out of memory */
@@ -423,8 +407,8 @@ static int merge_fresh(mo_cl_broadphase_tree *bp)
         bp->rcnt_cap = nrec + 1;
     }
     int(*tmp)[2] = bp->fresh + nf;
-    counting_pass(bp->fresh, tmp, nf, 1, nrec, bp->rcnt);
-    counting_pass(tmp, bp->fresh, nf, 0, nrec, bp->rcnt);
+    mo_cl_pairs_counting_sort(bp->fresh, tmp, nf, 1, nrec, bp->rcnt);
+    mo_cl_pairs_counting_sort(tmp, bp->fresh, nf, 0, nrec, bp->rcnt);
     int(*a)[2] = bp->raw, (*b)[2] = bp->fresh, (*out)[2] = bp->spare;
     int i = 0, j = 0, k = 0;
     while (i < nr && j < nf) {
@@ -726,8 +710,8 @@ int mo_cl_bp_update_pairs(mo_cl_broadphase_tree *bp, const mo_cl_object *objs, i
         if (count > INT_MAX / 2 || grow_pairs(&pairs->pairs, &pairs->capacity, 2 * count))
             return -1;
         int(*tmp)[2] = pairs->pairs + count;
-        counting_pass(pairs->pairs, tmp, count, 1, n, bp->cnt);
-        counting_pass(tmp, pairs->pairs, count, 0, n, bp->cnt);
+        mo_cl_pairs_counting_sort(pairs->pairs, tmp, count, 1, n, bp->cnt);
+        mo_cl_pairs_counting_sort(tmp, pairs->pairs, count, 0, n, bp->cnt);
     }
     bp->raw_valid = 1;
     bp->last_n = n;

@@ -1,6 +1,8 @@
-/* broad_internal.h: what the dynamic AABB tree (broad_tree.c) and the tree
- * broadphase (broad_bp.c) share inside the collision layer: the box overlap
- * test and the fat box. Not for the engine. */
+/* broad_internal.h: what the broadphase files share inside the collision
+ * layer: the box overlap test and the fat box of the dynamic AABB tree
+ * (broad_tree.c) that the tree broadphase (broad_bp.c) uses too, and the
+ * counting sort of pair arrays that both broadphases (collide_broad.c,
+ * broad_bp.c) sort their pairs with. Not for the engine. */
 #ifndef MOREAU_BROAD_INTERNAL_H
 #define MOREAU_BROAD_INTERNAL_H
 
@@ -29,6 +31,10 @@ static inline void fatten(const double *lo, const double *hi, const double *d, d
         }
     }
 }
+
+/* stable counting sort of src into dst by element `key` (0 or 1) of each
+   pair; values in [0, n), cnt holds n + 1 ints (collide_broad.c) */
+void mo_cl_pairs_counting_sort(int (*src)[2], int (*dst)[2], int count, int key, int n, int *cnt);
 
 #ifdef __cplusplus
 }

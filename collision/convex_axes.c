@@ -31,6 +31,23 @@ static double sep_along(const cvx *A, const cvx *B, const double *u)
     return -mo_cl_support_value(B, mu) - mo_cl_support_value(A, u);
 }
 
+/* ---- cores apart ---- */
+
+/* cores apart (GJK found no overlap): the contacts along the direction of
+   GJK's closest points, at its witness on a's core; gap is the distance less
+   the rounding radii */
+static int apart_contacts(const cvx *A, const cvx *B, const gjk_res *g, double gap, double cut,
+                          mo_cl_contact *out)
+{
+    double n[3];
+    sub3(g->pb, g->pa, n);
+    for (int k = 0; k < 3; ++k)
+        n[k] /= g->dist;
+    if (!(gap < cut))
+        return 0;
+    return mo_cl_make_manifold(A, B, n, gap, g->pa, cut, out);
+}
+
 /* ---- polytope / polytope: separating axes ---- */
 
 static int poly_edge_contact(const cvx *A, const cvx *B, int ea, int eb, const double *n, double cut,
@@ -64,15 +81,8 @@ static int poly_fallback(const cvx *A, const cvx *B, const double *n, double sep
 {
     gjk_res g;
     mo_cl_gjk(A, B, &g);
-    if (!g.overlap) {
-        double m[3];
-        sub3(g.pb, g.pa, m);
-        for (int k = 0; k < 3; ++k)
-            m[k] /= g.dist;
-        if (!(g.dist < cut))
-            return 0;
-        return mo_cl_make_manifold(A, B, m, g.dist, g.pa, cut, out);
-    }
+    if (!g.overlap)
+        return apart_contacts(A, B, &g, g.dist, cut, out);
     if (!(sep < cut))
         return 0;
     return mo_cl_make_manifold(A, B, n, sep, NULL, cut, out);
@@ -273,36 +283,36 @@ static int edge_axes_gauss(const cvx *A, const cvx *B, double cut, double *sep_o
     return 1;
 }
 
+/* face axes of polytope core P against core Q: the largest separation of Q
+   from a face plane of P (*sep, raised from its value on entry) and that face
+   (*face); 0 when a face separates them by more than cut (a NaN separation
+   too) */
+static int face_axes(const cvx *P, const cvx *Q, double cut, double *sep, int *face)
+{
+    double n[3];
+    for (int f = 0; f < P->p->nf; ++f) {
+        double d = poly_plane(P, f, n);
+        double mn[3] = {-n[0], -n[1], -n[2]};
+        double s = -mo_cl_support_value(Q, mn) - d;
+        if (!(s <= cut))
+            return 0;
+        if (s > *sep) {
+            *sep = s;
+            *face = f;
+        }
+    }
+    return 1;
+}
+
 int mo_cl_collide_poly_poly(const cvx *A, const cvx *B, double cut, mo_cl_contact *out)
 {
     const poly *PA = A->p, *PB = B->p;
-    double n[3];
 
     /* face axes of a, then of b (a NaN separation also exits) */
     double sep_a = -HUGE_VAL, sep_b = -HUGE_VAL;
     int fa = 0, fb = 0;
-    for (int f = 0; f < PA->nf; ++f) {
-        double d = poly_plane(A, f, n);
-        double mn[3] = {-n[0], -n[1], -n[2]};
-        double s = -mo_cl_support_value(B, mn) - d;
-        if (!(s <= cut))
-            return 0;
-        if (s > sep_a) {
-            sep_a = s;
-            fa = f;
-        }
-    }
-    for (int f = 0; f < PB->nf; ++f) {
-        double d = poly_plane(B, f, n);
-        double mn[3] = {-n[0], -n[1], -n[2]};
-        double s = -mo_cl_support_value(A, mn) - d;
-        if (!(s <= cut))
-            return 0;
-        if (s > sep_b) {
-            sep_b = s;
-            fb = f;
-        }
-    }
+    if (!face_axes(A, B, cut, &sep_a, &fa) || !face_axes(B, A, cut, &sep_b, &fb))
+        return 0;
 
     /* edge axes: the pairs whose arcs cross on the Gauss map when both
        polytopes are closed, else every pair (pruned) */
@@ -353,16 +363,8 @@ int mo_cl_collide_round_poly(const cvx *S, const cvx *P, double cut, mo_cl_conta
 {
     gjk_res g;
     mo_cl_gjk(S, P, &g);
-    if (!g.overlap) {
-        double n[3];
-        sub3(g.pb, g.pa, n);
-        for (int k = 0; k < 3; ++k)
-            n[k] /= g.dist;
-        double gap = g.dist - S->r;
-        if (!(gap < cut))
-            return 0;
-        return mo_cl_make_manifold(S, P, n, gap, g.pa, cut, out);
-    }
+    if (!g.overlap)
+        return apart_contacts(S, P, &g, g.dist - S->r, cut, out);
 
     /* cores intersect: the polytope's faces, segment x polytope edges */
     const poly *p = P->p;
@@ -578,16 +580,8 @@ int mo_cl_collide_general(const cvx *A, const cvx *B, double cut, mo_cl_contact 
 {
     gjk_res g;
     mo_cl_gjk(A, B, &g);
-    if (!g.overlap) {
-        double n[3];
-        sub3(g.pb, g.pa, n);
-        for (int k = 0; k < 3; ++k)
-            n[k] /= g.dist;
-        double gap = g.dist - A->r - B->r;
-        if (!(gap < cut))
-            return 0;
-        return mo_cl_make_manifold(A, B, n, gap, g.pa, cut, out);
-    }
+    if (!g.overlap)
+        return apart_contacts(A, B, &g, g.dist - A->r - B->r, cut, out);
 
     axis_best ab = {-HUGE_VAL, -HUGE_VAL, {0, 0, 1}, {0, 0, 1}};
     const cvx *S[2] = {A, B};
