@@ -97,6 +97,29 @@ static bool script_node(app *a, const char *ms, const char *ns, double *x)
     return true;
 }
 
+/* pixel of world point x with the framebuffer's size and camera now; false (px, py untouched) behind
+   the camera */
+static bool script_project(app *a, const double *x, double *px, double *py)
+{
+    gfx_size(a->g, &a->W, &a->H);
+    app_update_camera(a);
+    return app_project(a, x, px, py);
+}
+
+/* the cursor onto world point x, plus the pixel offset in off[0], off[1] when off is not NULL; false
+   (script failed: fmt with arg) when x is behind the camera */
+static bool script_cursor_to(app *a, const double *x, char *const *off, const char *fmt, const char *arg)
+{
+    double px, py;
+    if (!script_project(a, x, &px, &py)) {
+        script_fail(a, fmt, arg);
+        return false;
+    }
+    if (off) px += atof(off[0]), py += atof(off[1]);
+    app_cursor(a, px, py);
+    return true;
+}
+
 /* runs commands until one that waits for frames; false at the end of the script */
 void app_script_run(app *a)
 {
@@ -131,36 +154,24 @@ void app_script_run(app *a)
             }
         } else if (!strcmp(c, "move") && (nt == 4 || nt == 6) && !strcmp(tok[1], "node")) {
             /* the cursor onto FEM mesh M's node N (both from 0, meshes in mo_world_fem_meshes order), plus an offset */
-            double x[3], px, py;
+            double x[3];
             if (!script_node(a, tok[2], tok[3], x)) return;
-            gfx_size(a->g, &a->W, &a->H);
-            app_update_camera(a);
-            if (!app_project(a, x, &px, &py)) {
-                script_fail(a, "FEM node %s is behind the camera", tok[3]);
+            if (!script_cursor_to(a, x, nt == 6 ? tok + 4 : NULL, "FEM node %s is behind the camera", tok[3]))
                 return;
-            }
-            if (nt == 6) px += atof(tok[4]), py += atof(tok[5]);
-            app_cursor(a, px, py);
         } else if (!strcmp(c, "move") && nt == 3 && strcmp(tok[1], "body") && strcmp(tok[1], "node")) {
             app_cursor(a, atof(tok[1]), atof(tok[2]));
         } else if (!strcmp(c, "move") && (nt == 3 || nt == 5) && !strcmp(tok[1], "body")) {
             /* the cursor onto a body's centre, plus an offset in pixels */
             mo_body_id id;
             mo_vec3 p;
-            double x[3], px, py;
+            double x[3];
             if (!find_body(a, tok[2], &id) || mo_body_position(a->w, id, &p) != MO_OK) {
                 script_fail(a, "no body named '%s'", tok[2]);
                 return;
             }
             x[0] = p.x, x[1] = p.y, x[2] = p.z;
-            gfx_size(a->g, &a->W, &a->H);
-            app_update_camera(a);
-            if (!app_project(a, x, &px, &py)) {
-                script_fail(a, "body '%s' is behind the camera", tok[2]);
+            if (!script_cursor_to(a, x, nt == 5 ? tok + 3 : NULL, "body '%s' is behind the camera", tok[2]))
                 return;
-            }
-            if (nt == 5) px += atof(tok[3]), py += atof(tok[4]);
-            app_cursor(a, px, py);
         } else if ((!strcmp(c, "press") || !strcmp(c, "release")) && nt >= 2) {
             int b = button_of(tok[1]);
             if (b < 0) { script_fail(a, "unknown mouse button '%s'", tok[1]); return; }
@@ -201,17 +212,13 @@ void app_script_run(app *a)
                     printf("body %s %.6f %.6f %.6f\n", tok[2], p.x, p.y, p.z);
                 } else {
                     double x[3] = {p.x, p.y, p.z}, px = -1, py = -1;
-                    gfx_size(a->g, &a->W, &a->H);
-                    app_update_camera(a);
-                    app_project(a, x, &px, &py);
+                    script_project(a, x, &px, &py);
                     printf("project %s %.1f %.1f\n", tok[2], px, py);
                 }
             } else if (!strcmp(tok[1], "node") && nt == 4) {
                 double x[3], px = -1, py = -1;
                 if (!script_node(a, tok[2], tok[3], x)) return;
-                gfx_size(a->g, &a->W, &a->H);
-                app_update_camera(a);
-                app_project(a, x, &px, &py);
+                script_project(a, x, &px, &py);
                 printf("node %s %s %.6f %.6f %.6f pixel %.1f %.1f\n", tok[2], tok[3], x[0], x[1], x[2], px, py);
             } else if (!strcmp(tok[1], "particles") && nt == 2) {
                 /* every particle drawn (not FEM nodes), in slot order: position, drawn radius, pixel */
@@ -242,9 +249,7 @@ void app_script_run(app *a)
                 double cx[3] = {0, 0, 0}, px = -1, py = -1;
                 for (int i = 0; i < nn; i++)
                     for (int k = 0; k < 3; k++) cx[k] += a->fem_x[3 * (a->fem_first[m] + i) + k] / nn;
-                gfx_size(a->g, &a->W, &a->H);
-                app_update_camera(a);
-                app_project(a, cx, &px, &py);
+                script_project(a, cx, &px, &py);
                 printf("fem %d nodes %d elements %d triangles %d volume %.6f rest %.6f strain_max %.6g scale %.6g "
                        "grabbed %d center %.6f %.6f %.6f pixel %.1f %.1f\n", m, nn, ne, ntri, vol, rest, emax,
                        a->strain_scale, a->grabbing && a->grab_fem ? a->grab_node : -1, cx[0], cx[1], cx[2], px, py);
