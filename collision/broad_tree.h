@@ -1,7 +1,8 @@
-/* broad_tree.h: inspection hooks of the dynamic AABB tree and of the tree
- * broadphase (collision/broad_tree.c), for tests, step statistics and the
- * world queries (engine/shape.c, which walk the trees). The
- * interfaces themselves are in shapes.h. Internal, not public. */
+/* broad_tree.h: inspection hooks of the dynamic AABB tree
+ * (collision/broad_tree.c) and of the tree broadphase (collision/broad_bp.c),
+ * for tests, step statistics and the world queries (engine/shape.c, which
+ * walk the trees). The interfaces themselves are in shapes.h. Internal, not
+ * public. */
 #ifndef MOREAU_BROAD_TREE_H
 #define MOREAU_BROAD_TREE_H
 

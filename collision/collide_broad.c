@@ -15,6 +15,7 @@
  * (sweep items and counts), freed before return; the pairs buffer keeps twice
  * the pair count of its largest step. */
 #include "collide.h"
+#include "broad_internal.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -60,8 +61,8 @@ static int pairs_reserve(mo_cl_pairs *p, int need)
 }
 
 /* stable counting sort of src into dst by element `key` (0 or 1) of each
-   pair; values in [0, n), cnt holds n + 1 ints */
-static void counting_pass(int (*src)[2], int (*dst)[2], int count, int key, int n, int *cnt)
+   pair; values in [0, n), cnt holds n + 1 ints (broad_internal.h) */
+void mo_cl_pairs_counting_sort(int (*src)[2], int (*dst)[2], int count, int key, int n, int *cnt)
 {
     for (int v = 0; v <= n; ++v)
         cnt[v] = 0;
@@ -224,8 +225,8 @@ int mo_cl_broadphase(const mo_cl_object *objs, int n, mo_cl_filter_fn filter, vo
             status = -1;
         } else {
             int(*tmp)[2] = pairs->pairs + count;
-            counting_pass(pairs->pairs, tmp, count, 1, n, cnt);
-            counting_pass(tmp, pairs->pairs, count, 0, n, cnt);
+            mo_cl_pairs_counting_sort(pairs->pairs, tmp, count, 1, n, cnt);
+            mo_cl_pairs_counting_sort(tmp, pairs->pairs, count, 0, n, cnt);
         }
     }
     free(items);

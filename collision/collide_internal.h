@@ -4,10 +4,12 @@
  * collide_narrow.c owns the [type][type] dispatch table, the margin handling
  * (every pair routine works on the bare shapes; mo_cl_collide inflates the
  * result by each object's margin) and the point reduction; collide_convex.c
- * owns the routines for capsules, cylinders, hulls and triangles. Pair routines
- * take the pair in canonical order (type of a <= type of b), margin is the
- * contact cut-off (only gap < margin is reported), the normal points from a to
- * b, and they return the number of contacts written (0..MO_CL_MAX_POINTS). */
+ * owns the routines for capsules, cylinders, hulls and triangles (built on
+ * convex_core.c, convex_manifold.c and convex_axes.c, which share
+ * convex_internal.h). Pair routines take the pair in canonical order (type of
+ * a <= type of b), margin is the contact cut-off (only gap < margin is
+ * reported), the normal points from a to b, and they return the number of
+ * contacts written (0..MO_CL_MAX_POINTS). */
 #ifndef MOREAU_COLLIDE_INTERNAL_H
 #define MOREAU_COLLIDE_INTERNAL_H
 

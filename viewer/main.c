@@ -2,9 +2,9 @@
  *
  *   moreau-view [SCENE] [--headless --frames N --screenshot FILE] [--script FILE] [--record DIR] [--size WxH]
  *
- * The window (GLFW, OpenGL 3.3 core) only carries events and shows what app.c
- * draws into an offscreen framebuffer; --headless draws into a hidden window
- * (under Xvfb where there is no display). Exit codes: 0 done, 1 bad input (a
+ * The window (GLFW, OpenGL 3.3 core) only carries events and shows what the
+ * app (app.h) draws into an offscreen framebuffer; --headless draws into a
+ * hidden window (under Xvfb where there is no display). Exit codes: 0 done, 1 bad input (a
  * scene or script that cannot be read, a PNG that cannot be written),
  * 2 usage, 3 no display or no OpenGL 3.3 context. */
 #include <GLFW/glfw3.h>
