@@ -16,7 +16,8 @@ the headers of its own folder and of the layers below it, never above:
 Above the engine, scene/ (scene files, URDF, meshes, tet meshes), tools/,
 viewer/ and examples/ use only the public API (rank 0) and their own folder;
 gpu/ (the CUDA module) only kernels/ and backend/cuda_module.h; tests/ may
-include anything. Every quoted include must resolve to a file of the tree,
+include anything. Quoted and <...> includes that name a file of the tree count; every quoted
+include must resolve to one,
 and the file-level include graph must have no cycle.
 
 Usage:
@@ -43,7 +44,7 @@ RANK = [
 # folders above the engine: the public API and their own folder only
 API_USERS = {"scene/": "scene", "tools/": "tools", "viewer/": "viewer", "examples/": "examples"}
 SOURCE_EXT = (".c", ".h", ".cu")
-INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+INCLUDE = re.compile(r'^\s*#\s*include\s+(?:"([^"]+)"|<([^>]+)>)')
 # where a quoted include is looked for after the including file's own folder (the build's -I list)
 SEARCH = ["engine", ".", "engine/include"]
 
@@ -138,14 +139,16 @@ def main(argv):
                 m = INCLUDE.match(line)
                 if not m:
                     continue
-                dst = resolve(root, src, m.group(1))
+                name = m.group(1) or m.group(2)
+                dst = resolve(root, src, name)
                 if dst is None:
-                    problems.append('%s:%d: "%s" is no file of the tree' % (src, ln, m.group(1)))
+                    if m.group(1):  # <...> that is no file of the tree: a system header
+                        problems.append('%s:%d: "%s" is no file of the tree' % (src, ln, name))
                     continue
                 graph[src].append(dst)
                 why = allowed(su, dst)
                 if why:
-                    problems.append('%s:%d: includes "%s": %s' % (src, ln, m.group(1), why))
+                    problems.append('%s:%d: includes "%s": %s' % (src, ln, name, why))
                 du = unit_of(dst)
                 if su[0] != du[0]:
                     folder_edges[(su[0], du[0])] = folder_edges.get((su[0], du[0]), 0) + 1
