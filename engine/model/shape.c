@@ -423,7 +423,7 @@ mo_status mo_body_set_mass_from_shapes(mo_world *w, mo_body_id id)
 
 /* ---- queries ----
  *
- * Both queries go through the broadphase's trees (collision/broad_tree.c):
+ * Both queries go through the broadphase's trees (collision/broad_tree.c, broad_bp.c):
  * candidates are the shapes whose fat boxes the ray or the box reaches (planes,
  * which have no proxies, are tested one by one), then each candidate is tested
  * exactly as the brute-force loops below do, so the answers are identical to

@@ -1,5 +1,5 @@
 /* step_collide.c: stage 2. Collision objects from bodies' shapes and from
- * particles (as spheres of their radius), broadphase (collision/broad_tree.c,
+ * particles (as spheres of their radius), broadphase (collision/broad_bp.c,
  * with static/kinematic pairs, same-group pairs, particle pairs and bodies
  * joined by a joint filtered out), narrowphase per pair in parallel, then the
  * contact list with tangent bases and warm-start impulses looked up by
@@ -290,7 +290,7 @@ int mo_step_collide(const mo_step_ctx *ctx)
         mo_v3_scale(disp + 3 * i, vel, 4.0 * h); /* fat boxes cover 4 steps of motion: fewer re-insertions */
     }
 
-    /* broadphase: dynamic AABB trees, updated incrementally (collision/broad_tree.c) */
+    /* broadphase: dynamic AABB trees, updated incrementally (collision/broad_bp.c) */
     if (build_joint_filter(w)) return -1;
     filter_ctx fc = {w, info, w->fem ? mo_fem_attach_count(w) > 0 : 0};
     if (mo_cl_bp_update_pairs(w->bp, objs, n, disp, margin, pair_filter, &fc, &w->pairs)) return -1;
