@@ -1,4 +1,4 @@
-/* solver_apgd.c: accelerated projected gradient descent (APGD) for the cone
+/* apgd.c: accelerated projected gradient descent (APGD) for the cone
  * complementarity problem (SOLVERS.md A; Mazhar et al. 2015, and the
  * Acary-Cariaga paper's step choices and ratio rule).
  *

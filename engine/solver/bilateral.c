@@ -1,4 +1,4 @@
-/* solver_bilateral.c: the driver the bilateral solvers share (CG, MINRES,
+/* bilateral.c: the driver the bilateral solvers share (CG, MINRES,
  * sparse Cholesky; solver_bilateral.h says what they solve).
  *
  * Mixed problems (bilateral rows plus contacts, limits, boxed motor rows):

@@ -1,4 +1,4 @@
-/* solver_bilateral.h: what the bilateral solvers (CG, MINRES: solver_krylov.c;
+/* bilateral.h: what the bilateral solvers (CG, MINRES: solver_krylov.c;
  * sparse Cholesky: solver_cholesky.c) share (solver_bilateral.c).
  *
  * They solve N gamma = -r on the set B of bilateral rows (the rows of

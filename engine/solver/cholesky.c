@@ -1,4 +1,4 @@
-/* solver_cholesky.c: sparse Cholesky of N on the bilateral rows, with CHOLMOD
+/* cholesky.c: sparse Cholesky of N on the bilateral rows, with CHOLMOD
  * (SuiteSparse; SOLVERS.md A, "Direct and Krylov solvers for bilateral
  * rows": long chains and articulated robots need the direct solve to keep
  * joint drift at the millimetre level).

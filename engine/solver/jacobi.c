@@ -1,4 +1,4 @@
-/* solver_jacobi.c: projected Jacobi (SOLVERS.md A).
+/* jacobi.c: projected Jacobi (SOLVERS.md A).
  *
  * All blocks update from the same iterate: gamma <- P_K(gamma - w D^-1 (N gamma + r))
  * with D block diagonal: the dense N block of a joint's bilateral group, one

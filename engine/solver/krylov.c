@@ -1,4 +1,4 @@
-/* solver_krylov.c: conjugate gradients and MINRES on the bilateral rows
+/* krylov.c: conjugate gradients and MINRES on the bilateral rows
  * (SOLVERS.md A, "Direct and Krylov solvers for bilateral rows"): N_BB d = -u_B
  * with u = N gamma + r, from the warm start in o->gamma; contacts and other
  * rows through the block Gauss-Seidel alternation of solver_bilateral.c.

@@ -1,4 +1,4 @@
-/* solver_newton_chol.c: the sparse Cholesky inner solver of the non-smooth
+/* newton_cholesky.c: the sparse Cholesky inner solver of the non-smooth
  * Newton step (MO_NEWTON_CHOLESKY, issue 7): the Schur matrix
  *
  *     A = h^2 Jm M~^-1 Jm^T + diag(cd)

@@ -1,4 +1,4 @@
-/* solver_newton.c: the math of the non-smooth Newton solver (MO_SOLVER_NEWTON;
+/* newton_linear.c: the math of the non-smooth Newton solver (MO_SOLVER_NEWTON;
  * Macklin et al. 2019, "Non-smooth Newton methods for deformable multi-body
  * dynamics", SOLVERS.md B): the NCP functions (eqs. 18-30), the friction
  * compliance W of the fixed point (eqs. 33-35, appendix A), and the inner

@@ -1,4 +1,4 @@
-/* solver_pgs.c: projected Gauss-Seidel (Lacoursiere, "Using Gauss-Seidel for
+/* pgs.c: projected Gauss-Seidel (Lacoursiere, "Using Gauss-Seidel for
  * multibody problems", Alg. 2.1-2.2; SOLVERS.md A).
  *
  * Blocks are swept in order. Each block's residual u = J v + Sigma gamma + b is

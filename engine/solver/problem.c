@@ -1,4 +1,4 @@
-/* solver.c: the solver table and what every solver shares: the velocity
+/* problem.c: the solver table and what every solver shares: the velocity
  * v = v~ + M^-1 J^T gamma, the row velocities u = J v + Sigma gamma + b
  * (= N gamma + r), and both residual measures of SOLVERS.md A. */
 #include <math.h>

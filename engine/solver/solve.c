@@ -1,4 +1,4 @@
-/* solver_solve.c: the solve entry shared by the engine's step and by outside
+/* solve.c: the solve entry shared by the engine's step and by outside
  * problems (mo_fc_solve): the polyhedral friction transform (Gavrea-Petra),
  * the outer Coulomb updates on s = mu |u_t| e_n (APGD paper, section 2.5),
  * then the chosen solver.

@@ -1,4 +1,4 @@
-/* solver_spg.c: P-SPG-FB, the preconditioned spectral projected gradient
+/* spg.c: P-SPG-FB, the preconditioned spectral projected gradient
  * method with fallback (Tasora et al.; SOLVERS.md A), following the paper's
  * listing line by line:
  *

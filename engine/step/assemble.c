@@ -1,4 +1,4 @@
-/* step_assemble.c: stage 3. Every constraint becomes rows (joints: their
+/* assemble.c: stage 3. Every constraint becomes rows (joints: their
  * bilateral, limit and motor rows; contacts: normal + two tangents as one
  * cone block). Row counts are known up front, so row offsets come from a prefix
  * sum and each constraint fills its rows independently; then each row becomes

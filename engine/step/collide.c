@@ -1,4 +1,4 @@
-/* step_collide.c: stage 2. Collision objects from bodies' shapes and from
+/* collide.c: stage 2. Collision objects from bodies' shapes and from
  * particles (as spheres of their radius), broadphase (collision/broad_bp.c,
  * with static/kinematic pairs, same-group pairs, particle pairs and bodies
  * joined by a joint filtered out), narrowphase per pair in parallel, then the

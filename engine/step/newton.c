@@ -1,4 +1,4 @@
-/* step_newton.c: the position-level non-smooth Newton step (MO_SOLVER_NEWTON;
+/* newton.c: the position-level non-smooth Newton step (MO_SOLVER_NEWTON;
  * Macklin et al. 2019, SOLVERS.md B). It replaces the solve stage: predict,
  * collide and assemble run as for every solver (v~, the contacts, the rows'
  * kinds, owners and CSR pattern), then Newton iterates on the implicit step

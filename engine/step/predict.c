@@ -1,4 +1,4 @@
-/* step_predict.c: stage 1. Numbers the DOF owners (dynamic bodies in slot
+/* predict.c: stage 1. Numbers the DOF owners (dynamic bodies in slot
  * order, then particles), records the start velocity v and computes the
  * unconstrained velocity v~ (gravity, applied forces, implicit gyroscopic
  * term: kernels/dynamics.h). */

@@ -1,4 +1,4 @@
-/* step_project.c: optional stage after integrate: position projection of the
+/* project.c: optional stage after integrate: position projection of the
  * joints' rigid bilateral rows (post-stabilisation, Cline and Pai 2003),
  * settings.position_projections = P > 0 Gauss-Newton steps.
  *
