@@ -331,13 +331,10 @@ static void run_one(const char *dir, t2_run *r, double tmax, const mo_scene_opti
     const int k = r->substeps > 0 ? r->substeps : 1;
     r->resid_worst = 0.0;
     for (int s = 0; s < steps; s++) {
-        double t0 = bench_now_s();
-        if (mo_scene_file_step(sf) != MO_OK) {
-            snprintf(r->error, sizeof r->error, "step %d: %s", s, mo_scene_file_last_error(sf));
-            break;
-        }
-        t[done] = 1e3 * (bench_now_s() - t0);
-        mo_step_stats st = mo_world_last_stats(w);
+        mo_step_stats st;
+        const double ms = bench_scene_step(sf, s, &st, r->error, sizeof r->error);
+        if (ms < 0.0) break;
+        t[done] = ms;
         tp[done] = 1e3 * st.t_predict;
         tc[done] = 1e3 * st.t_collide;
         ta[done] = 1e3 * st.t_assemble;

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <moreau/scene.h>
+
 /* monotonic wall time, s */
 static inline double bench_now_s(void)
 {
@@ -31,6 +33,20 @@ static inline FILE *bench_open_write(const char *path)
     FILE *f = fopen(path, "w");
     if (!f) fprintf(stderr, "moreau-bench: cannot write %s: %s\n", path, strerror(errno));
     return f;
+}
+
+/* one scenario step of sf (its callbacks, then the world's step), timed: the wall time in ms and
+ * the world's statistics in *st; -1 with "step <index>: <sentence>" in err when the step failed */
+static inline double bench_scene_step(mo_scene_file *sf, int index, mo_step_stats *st, char *err, size_t err_size)
+{
+    double t0 = bench_now_s();
+    if (mo_scene_file_step(sf) != MO_OK) {
+        snprintf(err, err_size, "step %d: %s", index, mo_scene_file_last_error(sf));
+        return -1.0;
+    }
+    double ms = 1e3 * (bench_now_s() - t0);
+    *st = mo_world_last_stats(mo_scene_file_world(sf));
+    return ms;
 }
 
 #endif

@@ -804,13 +804,10 @@ static void run_scene(const char *path, const char *solver, double tmax, int ite
     long iter_sum = 0;
     int done = 0;
     for (int k = 0; k < steps; k++) {
-        double t0 = bench_now_s();
-        if (mo_scene_file_step(sf) != MO_OK) {
-            snprintf(r->error, sizeof r->error, "step %d: %s", k, mo_scene_file_last_error(sf));
-            break;
-        }
-        t[done] = 1e3 * (bench_now_s() - t0);
-        mo_step_stats st = mo_world_last_stats(w);
+        mo_step_stats st;
+        const double ms = bench_scene_step(sf, k, &st, r->error, sizeof r->error);
+        if (ms < 0.0) break;
+        t[done] = ms;
         tc[done] = 1e3 * st.t_collide;
         ta[done] = 1e3 * st.t_assemble;
         ts[done] = 1e3 * st.t_solve;

@@ -100,6 +100,16 @@ static bool refresh_drifted(mo_bil *c, int it)
     return tru > 2.0 * rec;
 }
 
+/* what a Krylov loop does after an iteration: the stop test (confirmed with a true product, else a
+ * restart), the best iterate, the drift refresh (a restart) */
+enum { ITER_GO, ITER_STOP, ITER_RESTART };
+static int after_iteration(mo_bil *c, int it)
+{
+    if (mo_bil_check(c)) return confirm(c) ? ITER_STOP : ITER_RESTART;
+    if (track_best(c)) return ITER_STOP;
+    return refresh_drifted(c, it) ? ITER_RESTART : ITER_GO;
+}
+
 /* the best iterate lives in the last scratch vector */
 static void best_begin(mo_bil *c)
 {
@@ -158,13 +168,9 @@ static int cg_inner(mo_bil *c, int max_iterations)
                 u[r] += alpha * q[r];
             }
             it++;
-            if (mo_bil_check(c)) {
-                if (confirm(c)) return it;
-                restart = true;
-                break;
-            }
-            if (track_best(c)) return it;
-            if (refresh_drifted(c, it)) {
+            const int next = after_iteration(c, it);
+            if (next == ITER_STOP) return it;
+            if (next == ITER_RESTART) {
                 restart = true;
                 break;
             }
@@ -276,13 +282,9 @@ int mo_bil_minres_inner(mo_bil *c, int max_iterations)
                 u[r] += phi * aw[r];
             }
             it++;
-            if (mo_bil_check(c)) {
-                if (confirm(c)) return it;
-                restart = true;
-                break;
-            }
-            if (track_best(c)) return it;
-            if (refresh_drifted(c, it)) {
+            const int next = after_iteration(c, it);
+            if (next == ITER_STOP) return it;
+            if (next == ITER_RESTART) {
                 restart = true;
                 break;
             }
