@@ -49,6 +49,46 @@ int mo_pool_alloc(void **items, size_t item_size, int *cap, int *count, int **fr
     return (*count)++;
 }
 
+/* merges the sorted runs a[0, h) and a[h, n) into out */
+static void merge(const char *a, size_t h, size_t n, size_t size, int (*cmp)(const void *, const void *), char *out)
+{
+    size_t i = 0, j = h;
+    while (i < h && j < n) {
+        /* the left item first when equal: stable */
+        if (cmp(a + j * size, a + i * size) < 0) {
+            memcpy(out, a + j * size, size);
+            j++;
+        } else {
+            memcpy(out, a + i * size, size);
+            i++;
+        }
+        out += size;
+    }
+    memcpy(out, a + i * size, (h - i) * size);
+    out += (h - i) * size;
+    memcpy(out, a + j * size, (n - j) * size);
+}
+
+/* sorts a[0, n) in place, tmp holding n items */
+static void msort(char *a, size_t n, size_t size, int (*cmp)(const void *, const void *), char *tmp)
+{
+    if (n < 2) return;
+    const size_t h = n / 2;
+    msort(a, h, size, cmp, tmp);
+    msort(a + h * size, n - h, size, cmp, tmp);
+    if (cmp(a + h * size, a + (h - 1) * size) >= 0) return; /* already in order */
+    merge(a, h, n, size, cmp, tmp);
+    memcpy(a, tmp, n * size);
+}
+
+int mo_sort_stable(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *), mo_buf *tmp)
+{
+    if (n < 2) return 0;
+    if (mo_buf_reserve(tmp, n * size)) return -1;
+    msort((char *)base, n, size, cmp, (char *)tmp->p);
+    return 0;
+}
+
 double mo_now(void)
 {
     struct timespec t;

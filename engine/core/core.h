@@ -29,6 +29,12 @@ void mo_owned_free(mo_owned *o);
  * new slots zeroed); returns -1 when out of memory */
 int mo_pool_alloc(void **items, size_t item_size, int *cap, int *count, int **free_list, int *nfree);
 
+/* Sorts n items of size bytes by cmp, stably (a merge sort: equal items keep their order, the
+ * order glibc's qsort gives too), with tmp as room for n items (grown when needed, kept by the
+ * caller, so a step that sorts allocates nothing once sizes are stable). 0, or -1 out of memory
+ * (base unchanged). */
+int mo_sort_stable(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *), mo_buf *tmp);
+
 /* seconds of a monotonic clock */
 double mo_now(void);
 

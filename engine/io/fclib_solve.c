@@ -96,10 +96,7 @@ mo_status mo_fc_solve(const mo_fc_problem *fc, const mo_solver_settings *s, doub
     mo_problem p;
     memset(&p, 0, sizeof p);
     p.m = m;
-    double *scratch = NULL;
-    if (block_row && kind && eta && zero && hi && diag && gamma && uu)
-        scratch = malloc((mo_solver_scratch_size(&p) + 1) * sizeof(double));
-    if (!scratch) {
+    if (!block_row || !kind || !eta || !zero || !hi || !diag || !gamma || !uu) {
         free(block_row); free(kind); free(eta); free(zero); free(hi); free(diag); free(gamma); free(uu);
         snprintf(err, err_size, "mo_fc_solve: out of memory for %d contacts", nc);
         return MO_ERR_OUT_OF_MEMORY;
@@ -151,6 +148,13 @@ mo_status mo_fc_solve(const mo_fc_problem *fc, const mo_solver_settings *s, doub
         p.acary_rho = hn > 0.0 ? mn / hn : 0.0;
     }
 
+    /* the solve's work space, for the problem as it now stands (mo_solve allocates nothing) */
+    double *scratch = malloc((mo_solve_scratch_size(&p, s) + 1) * sizeof(double));
+    if (!scratch) {
+        free(block_row); free(kind); free(eta); free(zero); free(hi); free(diag); free(gamma); free(uu);
+        snprintf(err, err_size, "mo_fc_solve: out of memory for %d contacts", nc);
+        return MO_ERR_OUT_OF_MEMORY;
+    }
     for (int i = 0; i < m; i++) gamma[i] = isfinite(r[i]) ? r[i] : 0.0;
     mo_solve_out o;
     memset(&o, 0, sizeof o);

@@ -138,7 +138,7 @@ void mo_world_destroy(mo_world *w)
                       &w->v, &w->v_tilde, &w->v_start, &w->cl_objs, &w->cl_contacts, &w->cl_disp, &w->cl_info, &w->q_planes, &w->q_hits, &w->contacts,
                       &w->cache, &w->rows, &w->row_aux, &w->row_g, &w->row_sigma, &w->row_b, &w->row_lo, &w->row_hi,
                       &w->row_diag, &w->row_r, &w->gamma, &w->block_row, &w->block_kind, &w->block_mu, &w->block_inv, &w->inv, &w->block_eta, &w->row_ptr,
-                      &w->col, &w->val, &w->wval, &w->scratch, &w->res_hist, &w->err_hist, &w->joint_pairs};
+                      &w->col, &w->val, &w->wval, &w->scratch, &w->res_hist, &w->err_hist, &w->joint_pairs, &w->sort_tmp};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) mo_buf_free(bufs[i]);
     for (int i = 0; i < MO_HALVINGS_MAX; i++) mo_buf_free(&w->halve[i]);
     mo_cl_pairs_free(&w->pairs);

@@ -131,6 +131,7 @@ typedef struct mo_world {
     mo_buf row_ptr, col, val, wval;
     mo_buf scratch, res_hist, err_hist;
     mo_buf joint_pairs; int njoint_pairs; /* sorted (min slot, max slot) keys of non-colliding joined bodies */
+    mo_buf sort_tmp;           /* room for mo_sort_stable in the step (the contact cache, the joint filter) */
     void *cholmod_cache;       /* MO_SOLVER_CHOLESKY's cache across steps (solver/cholesky.c), NULL until used */
     mo_owned proj;             /* step/project.c's buffers (and its own CHOLMOD cache), NULL until used */
     mo_owned newton;           /* step/newton.c's buffers (MO_SOLVER_NEWTON), NULL until used */

@@ -39,6 +39,28 @@ size_t mo_solver_scratch_size(const mo_problem *p)
     return 14 * (size_t)p->m + mo_problem_apply_work(p) + 2 * (size_t)p->n + 64;
 }
 
+/* ---- work space ----
+ * mo_solve allocates nothing: the facet and scaled problems, their solvers'
+ * scratch and the Coulomb updates' vectors are carved, in this order, from
+ * the caller's scratch after the part the chosen solver itself uses
+ * (mo_solver_scratch_size). A carver with at == NULL only counts, so the
+ * same code gives mo_solve_scratch_size. */
+
+typedef struct carver {
+    double *at;   /* the first free double, or NULL: count only */
+    size_t used;  /* doubles taken */
+} carver;
+
+/* bytes (rounded up to whole doubles, at least one) from c; zeroed when zero is set */
+static void *carve(carver *c, size_t bytes, bool zero)
+{
+    size_t n = bytes / sizeof(double) + 1;
+    void *r = c->at ? (void *)(c->at + c->used) : NULL;
+    if (r && zero) memset(r, 0, n * sizeof(double));
+    c->used += n;
+    return r;
+}
+
 /* ---- polyhedral transform ---- */
 
 typedef struct poly_buf {
@@ -48,20 +70,41 @@ typedef struct poly_buf {
     double *mu, *lo, *hi, *diag, *r, *e, *lambda;
 } poly_buf;
 
-static void poly_free(poly_buf *b)
+/* the facet problem's rows m and blocks nb over base */
+static void poly_counts(const mo_problem *base, int facets, int *m_out, int *nb_out)
 {
-    free(b->block_row);
-    free(b->block_inv);
-    free(b->src);
-    free(b->kind);
-    free(b->len);
-    free(b->mu);
-    free(b->lo);
-    free(b->hi);
-    free(b->diag);
-    free(b->r);
-    free(b->e);
-    free(b->lambda);
+    int m = 0, nb = 0;
+    for (int k = 0; k < base->nblocks; k++) {
+        int nr = base->block_row[k + 1] - base->block_row[k];
+        if (base->block_kind[k] == MO_BLOCK_CONTACT) {
+            int c = base->block_mu[k] > 0.0 ? facets : 1;
+            m += c;
+            nb += c;
+        } else {
+            m += nr;
+            nb += 1;
+        }
+    }
+    *m_out = m;
+    *nb_out = nb;
+}
+
+/* the facet problem's arrays for m rows and nb blocks (zeroed where the build adds up) */
+static void poly_carve(poly_buf *b, carver *c, int m, int nb)
+{
+    size_t md = (size_t)(m > 0 ? m : 1);
+    b->block_row = carve(c, ((size_t)nb + 1) * sizeof(int), false);
+    b->block_inv = carve(c, ((size_t)nb + 1) * sizeof(int), false);
+    b->src = carve(c, md * sizeof(int), false);
+    b->kind = carve(c, (size_t)(nb + 1), false);
+    b->len = carve(c, md, false);
+    b->mu = carve(c, ((size_t)nb + 1) * sizeof(double), true);
+    b->lo = carve(c, md * sizeof(double), false);
+    b->hi = carve(c, md * sizeof(double), false);
+    b->diag = carve(c, md * sizeof(double), false);
+    b->r = carve(c, md * sizeof(double), false);
+    b->e = carve(c, 3 * md * sizeof(double), true);
+    b->lambda = carve(c, md * sizeof(double), true);
 }
 
 /* the fields every transformed problem (facets, scaling) takes: its own
@@ -83,40 +126,13 @@ static void transformed_init(mo_problem *q, const mo_problem *base, int m, doubl
     q->poly_e = e;
 }
 
-/* builds the facet problem over base; 0 ok, -1 out of memory */
-static int poly_build(const mo_problem *base, int facets, poly_buf *b)
+/* builds the facet problem over base in memory carved from c */
+static void poly_build(const mo_problem *base, int facets, poly_buf *b, carver *cv)
 {
     memset(b, 0, sizeof *b);
-    int m = 0, nb = 0;
-    for (int k = 0; k < base->nblocks; k++) {
-        int nr = base->block_row[k + 1] - base->block_row[k];
-        if (base->block_kind[k] == MO_BLOCK_CONTACT) {
-            int c = base->block_mu[k] > 0.0 ? facets : 1;
-            m += c;
-            nb += c;
-        } else {
-            m += nr;
-            nb += 1;
-        }
-    }
-    size_t md = (size_t)(m > 0 ? m : 1);
-    b->block_row = malloc(((size_t)nb + 1) * sizeof(int));
-    b->block_inv = malloc(((size_t)nb + 1) * sizeof(int));
-    b->src = malloc(md * sizeof(int));
-    b->kind = malloc((size_t)(nb + 1));
-    b->len = malloc(md);
-    b->mu = calloc((size_t)nb + 1, sizeof(double));
-    b->lo = malloc(md * sizeof(double));
-    b->hi = malloc(md * sizeof(double));
-    b->diag = malloc(md * sizeof(double));
-    b->r = malloc(md * sizeof(double));
-    b->e = calloc(3 * md, sizeof(double));
-    b->lambda = calloc(md, sizeof(double));
-    if (!b->block_row || !b->block_inv || !b->src || !b->kind || !b->len || !b->mu || !b->lo || !b->hi || !b->diag ||
-        !b->r || !b->e || !b->lambda) {
-        poly_free(b);
-        return -1;
-    }
+    int m, nb;
+    poly_counts(base, facets, &m, &nb);
+    poly_carve(b, cv, m, nb);
     int row = 0, blk = 0;
     for (int k = 0; k < base->nblocks; k++) {
         int r0 = base->block_row[k], nr = base->block_row[k + 1] - r0;
@@ -175,7 +191,6 @@ static int poly_build(const mo_problem *base, int facets, poly_buf *b)
     q->block_inv = b->block_inv;
     q->inv = base->inv;
     q->acary_rho = base->acary_rho;
-    return 0;
 }
 
 /* lambda from a base impulse: the two facets around gamma_t's direction carry
@@ -246,35 +261,26 @@ typedef struct scale_buf {
     double *e, *lo, *hi, *diag, *r, *g;
 } scale_buf;
 
-static void scale_free(scale_buf *b)
+/* the scaled problem's arrays for m rows */
+static void scale_carve(scale_buf *b, carver *c, int m)
 {
-    free(b->src);
-    free(b->len);
-    free(b->e);
-    free(b->lo);
-    free(b->hi);
-    free(b->diag);
-    free(b->r);
-    free(b->g);
+    size_t md = (size_t)(m > 0 ? m : 1);
+    b->src = carve(c, md * sizeof(int), false);
+    b->len = carve(c, md, false);
+    b->e = carve(c, 3 * md * sizeof(double), true);
+    b->lo = carve(c, md * sizeof(double), false);
+    b->hi = carve(c, md * sizeof(double), false);
+    b->diag = carve(c, md * sizeof(double), false);
+    b->r = carve(c, md * sizeof(double), false);
+    b->g = carve(c, md * sizeof(double), false);
 }
 
-static int scale_build(const mo_problem *base, scale_buf *b)
+/* builds the scaled problem over base in memory carved from c */
+static void scale_build(const mo_problem *base, scale_buf *b, carver *c)
 {
     memset(b, 0, sizeof *b);
     const int m = base->m;
-    size_t md = (size_t)(m > 0 ? m : 1);
-    b->src = malloc(md * sizeof(int));
-    b->len = malloc(md);
-    b->e = calloc(3 * md, sizeof(double));
-    b->lo = malloc(md * sizeof(double));
-    b->hi = malloc(md * sizeof(double));
-    b->diag = malloc(md * sizeof(double));
-    b->r = malloc(md * sizeof(double));
-    b->g = malloc(md * sizeof(double));
-    if (!b->src || !b->len || !b->e || !b->lo || !b->hi || !b->diag || !b->r || !b->g) {
-        scale_free(b);
-        return -1;
-    }
+    scale_carve(b, c, m);
     for (int k = 0; k < base->nblocks; k++) {
         int r0 = base->block_row[k], nr = base->block_row[k + 1] - r0;
         double avg = 0.0;
@@ -299,7 +305,6 @@ static int scale_build(const mo_problem *base, scale_buf *b)
     q->block_mu = base->block_mu;
     q->block_eta = base->block_eta;
     q->stop_coulomb = base->stop_coulomb;
-    return 0;
 }
 
 /* ---- the solve ---- */
@@ -311,29 +316,35 @@ static bool has_contacts(const mo_problem *p)
     return false;
 }
 
-/* runs the solver with outer Coulomb updates when asked (not for PGS, which does them inline) */
-static void solve_updates(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
+/* whether p takes outer Coulomb updates under s: not for PGS (it does them inline), nor facet
+ * problems (m differs from the base's; scaled ones do), nor problems without friction */
+static bool takes_updates(const mo_problem *p, const mo_solver_settings *s)
+{
+    return s->coulomb_updates > 0 && s->kind != MO_SOLVER_PGS && !(p->base && p->m != p->base->m) &&
+           has_contacts(p);
+}
+
+/* the updates' vectors, carved from c */
+static void updates_carve(const mo_problem *p, carver *c, double **shift, double **rbar, double **u, double **work)
+{
+    *shift = carve(c, ((size_t)p->m + 1) * sizeof(double), true);
+    *rbar = carve(c, ((size_t)p->m + 1) * sizeof(double), false);
+    *u = carve(c, ((size_t)p->m + 1) * sizeof(double), false);
+    *work = carve(c, (mo_problem_apply_work(p) + 1) * sizeof(double), false);
+}
+
+/* runs the solver with outer Coulomb updates when asked; their vectors come from c */
+static void solve_updates(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o, carver *c)
 {
     mo_solver_fn fn = mo_solver_table(s->kind);
     int U = s->coulomb_updates;
-    /* facet problems (m differs from the base's) take no updates; scaled ones do */
-    if (U == 0 || s->kind == MO_SOLVER_PGS || (p->base && p->m != p->base->m) || !has_contacts(p)) {
+    if (!takes_updates(p, s)) {
         fn(p, s, o);
         return;
     }
     int m = p->m;
-    double *shift = calloc((size_t)m + 1, sizeof(double));
-    double *rbar = malloc(((size_t)m + 1) * sizeof(double));
-    double *u = malloc(((size_t)m + 1) * sizeof(double));
-    double *work = malloc((mo_problem_apply_work(p) + 1) * sizeof(double));
-    if (!shift || !rbar || !u || !work) {
-        free(shift);
-        free(rbar);
-        free(u);
-        free(work);
-        fn(p, s, o);
-        return;
-    }
+    double *shift, *rbar, *u, *work;
+    updates_carve(p, c, &shift, &rbar, &u, &work);
     mo_problem q = *p;
     q.r = rbar;
     q.shift = shift;
@@ -373,30 +384,22 @@ static void solve_updates(const mo_problem *p, const mo_solver_settings *s, mo_s
     o->coulomb_error = oi.coulomb_error;
     o->regularisation = oi.regularisation;
     o->hist_count = hist0;
-    free(shift);
-    free(rbar);
-    free(u);
-    free(work);
 }
 
-/* the solve in gamma-hat (diagonal scaling); false when out of memory (nothing done) */
-static bool solve_scaled(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
+/* the solve in gamma-hat (diagonal scaling), its problem and the inner solver's scratch carved from c */
+static void solve_scaled(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o, carver *c)
 {
     scale_buf b;
-    if (p->m == 0 || scale_build(p, &b) != 0) return false;
+    scale_build(p, &b, c);
     const mo_problem *q = &b.q;
-    double *scratch = malloc((mo_solver_scratch_size(q) + 1) * sizeof(double));
-    if (!scratch) {
-        scale_free(&b);
-        return false;
-    }
+    double *scratch = carve(c, mo_solver_scratch_size(q) * sizeof(double), false);
     for (int i = 0; i < p->m; i++) b.g[i] = o->gamma[i] / b.e[3 * i];
     mo_solve_out oq = *o;
     oq.gamma = b.g;
     oq.v = NULL;
     oq.scratch = scratch;
     oq.hist_count = 0;
-    solve_updates(q, s, &oq);
+    solve_updates(q, s, &oq, c);
     for (int i = 0; i < p->m; i++) o->gamma[i] = b.e[3 * i] * b.g[i];
     o->iterations = oq.iterations;
     o->hist_count = oq.hist_count;
@@ -408,34 +411,60 @@ static bool solve_scaled(const mo_problem *p, const mo_solver_settings *s, mo_so
     bool coulomb = s->coulomb_updates > 0 || p->stop_coulomb;
     o->converged = s->tolerance > 0.0 && (coulomb ? o->coulomb_error : o->residual) <= s->tolerance;
     mo_solve_finish_v(p, o);
-    free(scratch);
-    scale_free(&b);
-    return true;
+}
+
+/* which path mo_solve takes */
+static bool uses_facets(const mo_solver_settings *s)
+{
+    return s->friction == MO_FRICTION_POLYHEDRAL &&
+           (s->kind == MO_SOLVER_APGD || s->kind == MO_SOLVER_SPG || s->kind == MO_SOLVER_JACOBI);
+}
+
+static bool uses_scaling(const mo_problem *p, const mo_solver_settings *s)
+{
+    return !uses_facets(s) && s->diagonal_scaling && !p->base && p->m > 0 &&
+           (s->kind == MO_SOLVER_APGD || s->kind == MO_SOLVER_SPG);
+}
+
+size_t mo_solve_scratch_size(const mo_problem *p, const mo_solver_settings *s)
+{
+    carver c = {NULL, mo_solver_scratch_size(p)};
+    if (uses_facets(s)) {
+        int m, nb;
+        poly_counts(p, s->friction_facets, &m, &nb);
+        poly_buf b;
+        poly_carve(&b, &c, m, nb);
+        /* the facet problem: n = 0, apply work 2 m_base + the base's */
+        carve(&c, (14 * (size_t)m + 2 * (size_t)p->m + mo_problem_apply_work(p) + 64) * sizeof(double), false);
+    } else if (uses_scaling(p, s)) {
+        scale_buf b;
+        scale_carve(&b, &c, p->m);
+        const size_t qwork = 2 * (size_t)p->m + mo_problem_apply_work(p); /* the scaled problem's apply work */
+        carve(&c, (14 * (size_t)p->m + qwork + 64) * sizeof(double), false);
+        if (s->coulomb_updates > 0)
+            carve(&c, 4 * sizeof(double) + (3 * ((size_t)p->m + 1) + qwork + 1) * sizeof(double), false);
+    } else if (takes_updates(p, s)) {
+        double *d0, *d1, *d2, *d3;
+        updates_carve(p, &c, &d0, &d1, &d2, &d3);
+    }
+    return c.used;
 }
 
 void mo_solve(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
 {
-    bool poly = s->friction == MO_FRICTION_POLYHEDRAL &&
-                (s->kind == MO_SOLVER_APGD || s->kind == MO_SOLVER_SPG || s->kind == MO_SOLVER_JACOBI);
-    if (!poly && s->diagonal_scaling && !p->base && (s->kind == MO_SOLVER_APGD || s->kind == MO_SOLVER_SPG) &&
-        solve_scaled(p, s, o))
+    carver c = {o->scratch, mo_solver_scratch_size(p)};
+    if (uses_scaling(p, s)) {
+        solve_scaled(p, s, o, &c);
         return;
-    if (!poly) {
-        solve_updates(p, s, o);
+    }
+    if (!uses_facets(s)) {
+        solve_updates(p, s, o, &c);
         return;
     }
     poly_buf b;
-    if (poly_build(p, s->friction_facets, &b) != 0) {
-        solve_updates(p, s, o); /* out of memory: the cone instead of nothing */
-        return;
-    }
+    poly_build(p, s->friction_facets, &b, &c);
     const mo_problem *q = &b.q;
-    double *scratch = malloc((mo_solver_scratch_size(q) + 1) * sizeof(double));
-    if (!scratch) {
-        poly_free(&b);
-        solve_updates(p, s, o);
-        return;
-    }
+    double *scratch = carve(&c, mo_solver_scratch_size(q) * sizeof(double), false);
     poly_from_gamma(p, s->friction_facets, o->gamma, b.lambda);
     mo_solve_out oq = *o;
     oq.gamma = b.lambda;
@@ -456,6 +485,4 @@ void mo_solve(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
     mo_problem_residuals(p, o->gamma, u, &o->residual, &o->coulomb_error);
     o->residual = oq.residual; /* convergence is judged in the facet problem (lambda >= 0) */
     mo_solve_finish_v(p, o);
-    free(scratch);
-    poly_free(&b);
 }

@@ -105,6 +105,10 @@ int mo_solver_check(const mo_solver_settings *s, char *err, size_t n);
 void mo_solve(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);
 /* doubles of o->scratch that mo_solve needs for p */
 size_t mo_solver_scratch_size(const mo_problem *p);
+/* doubles of o->scratch that mo_solve needs for p under s: the solver's own part, then the facet or
+ * scaled problem, its solver's scratch and the outer Coulomb updates' vectors (mo_solve allocates
+ * nothing) */
+size_t mo_solve_scratch_size(const mo_problem *p, const mo_solver_settings *s);
 /* doubles of work space mo_problem_apply needs */
 size_t mo_problem_apply_work(const mo_problem *p);
 /* projects x onto K block by block */

@@ -79,7 +79,7 @@ static int build_joint_filter(mo_world *w)
         if (!j->alive || j->collide_connected || j->a < 0) continue;
         k[n++] = pair_key(j->a, j->b);
     }
-    qsort(k, (size_t)n, sizeof(uint64_t), cmp_u64);
+    if (mo_sort_stable(k, (size_t)n, sizeof(uint64_t), cmp_u64, &w->sort_tmp)) return -1;
     w->njoint_pairs = n;
     return 0;
 }
@@ -362,7 +362,7 @@ int mo_contact_cache_store(mo_world *w)
         for (int k = 0; k < 3; k++)
             cache[i].impulse_world[k] = ct[i].impulse[1] * ct[i].t1[k] + ct[i].impulse[2] * ct[i].t2[k];
     }
-    qsort(cache, (size_t)w->ncontacts, sizeof *cache, cmp_cache);
+    if (mo_sort_stable(cache, (size_t)w->ncontacts, sizeof *cache, cmp_cache, &w->sort_tmp)) return -1;
     w->ncache = w->ncontacts;
     return 0;
 }

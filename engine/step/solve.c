@@ -15,7 +15,7 @@ void mo_step_solve(const mo_step_ctx *ctx, const mo_problem *p)
     memset(&o, 0, sizeof o);
     o.gamma = (double *)w->gamma.p;
     o.v = (double *)w->v.p;
-    if (mo_buf_reserve(&w->scratch, mo_solver_scratch_size(p) * sizeof(double)) ||
+    if (mo_buf_reserve(&w->scratch, mo_solve_scratch_size(p, s) * sizeof(double)) ||
         mo_buf_reserve(&w->res_hist, (size_t)(s->max_iterations + 1) * sizeof(double)) ||
         mo_buf_reserve(&w->err_hist, (size_t)(s->max_iterations + 1) * sizeof(double))) {
         /* no room for the solve: keep v~ (unconstrained) and say so */
