@@ -100,6 +100,9 @@ typedef struct fem_ext {
     fem_scontact *sc, *sc_prev; /* this step's surface contacts and the previous step's (warm start) */
     int nsc, sc_cap, nsc_prev, sc_prev_cap;
     unsigned char *skip;    /* per particle slot: 1 = interior node of a mesh (collides with nothing) */
+    double *vb;             /* step/fem_contacts.c's buffers, kept between steps: a shape's world vertices (3 per */
+    int *eb, *vid;          /* vertex), a triangle mesh's candidate edges (3 each) and its vertices' indices, */
+    int vcap, ecap, idcap;  /* and their room in vertices, edges, indices */
     int skip_cap;
 } fem_ext;
 

@@ -55,6 +55,9 @@ void mo_fem_world_free(mo_world *w)
     free(((fem_ext *)fw)->skip);
     free(((fem_ext *)fw)->sc);
     free(((fem_ext *)fw)->sc_prev);
+    free(((fem_ext *)fw)->vb);
+    free(((fem_ext *)fw)->eb);
+    free(((fem_ext *)fw)->vid);
     free(fw);
     w->fem = NULL;
 }

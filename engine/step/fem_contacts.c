@@ -279,9 +279,11 @@ int mo_fem_collide_surfaces(mo_world *w)
     fx->nsc = 0;
     const fem_world *fw = &fx->base;
     const double margin = w->def.contact_margin;
-    double *vb = NULL;
-    int vcap = 0, *eb = NULL, ecap = 0, *vid = NULL, idcap = 0; /* world vertices of a shape; a triangle mesh's
-                                                                     candidate edges and its vertices' indices */
+    /* world vertices of a shape; a triangle mesh's candidate edges and its vertices' indices: the
+       FEM world's buffers, grown here and kept for the next step (KEEP stores them back) */
+    double *vb = fx->vb;
+    int vcap = fx->vcap, *eb = fx->eb, ecap = fx->ecap, *vid = fx->vid, idcap = fx->idcap;
+#define KEEP() (fx->vb = vb, fx->vcap = vcap, fx->eb = eb, fx->ecap = ecap, fx->vid = vid, fx->idcap = idcap)
     for (int mi = 0; mi < fw->count; mi++) {
         const fem_mesh *m = &fw->m[mi];
         if (!m->alive || m->ntris <= 0) continue;
@@ -309,7 +311,7 @@ int mo_fem_collide_surfaces(mo_world *w)
             int need = S->type == MO_SHAPE_BOX ? 8 : S->type == MO_SHAPE_CONVEX_HULL ? (S->hull ? S->hull->nverts : 0) : 2;
             if (need > vcap) {
                 double *nv = (double *)realloc(vb, (size_t)need * 3 * sizeof(double));
-                if (!nv) { free(vb); free(eb); free(vid); return -1; }
+                if (!nv) { KEEP(); return -1; }
                 vb = nv;
                 vcap = need;
             }
@@ -317,7 +319,7 @@ int mo_fem_collide_surfaces(mo_world *w)
             int nv, nme = 0;
             if (is_mesh) { /* a triangle mesh: the vertices and edges of its triangles near the boundary */
                 nv = mesh_candidates(w, sh, lo, hi, &vb, &vcap, &vid, &idcap, &eb, &ecap, &nme, mcen);
-                if (nv < 0) { free(vb); free(eb); free(vid); return -1; }
+                if (nv < 0) { KEEP(); return -1; }
                 if (nv == 0) continue;
             } else {
                 nv = shape_vertices(w, sh, vb, vcap, &rad);
@@ -345,9 +347,7 @@ int mo_fem_collide_surfaces(mo_world *w)
                 }
                 if (best < 0) continue;
                 if (!sc_push(w, fx, m, mi, best, bb, bn, sh, is_mesh ? vid[vi] : vi, 0u, v, rad)) {
-                    free(vb);
-                    free(eb);
-                    free(vid);
+                    KEEP();
                     return -1;
                 }
             }
@@ -431,9 +431,7 @@ int mo_fem_collide_surfaces(mo_world *w)
                             if (sc_dup(w, fx, k0, S->body, q, lmax)) continue;
                             uint32_t feat = (uint32_t)(3 * (is_mesh ? eb[3 * ed + 2] : ed) + side);
                             if (!sc_push(w, fx, m, mi, tr, tb, bn, sh, -1, feat, q, 0.0)) {
-                                free(vb);
-                                free(eb);
-                                free(vid);
+                                KEEP();
                                 return -1;
                             }
                         }
@@ -496,19 +494,16 @@ int mo_fem_collide_surfaces(mo_world *w)
                        Schur system singular along their difference */
                     if (sc_dup(w, fx, k0, S->body, p, lmax)) continue;
                     if (!sc_push(w, fx, m, mi, tr, tb, tn, sh, -1, out[i].feature, p, r)) {
-                        free(vb);
-                        free(eb);
-                        free(vid);
+                        KEEP();
                         return -1;
                     }
                 }
             }
         }
     }
-    free(vb);
-    free(eb);
-    free(vid);
+    KEEP();
     return 0;
+#undef KEEP
 }
 
 int mo_fem_surface_contacts(const mo_world *w, double *force)
