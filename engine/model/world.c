@@ -134,12 +134,9 @@ void mo_world_destroy(mo_world *w)
     free(w->particle_free);
     free(w->joints);
     free(w->joint_free);
-    mo_buf *bufs[] = {&w->owner_dof, &w->owner_ndof, &w->owner_inv_mass, &w->owner_inv_I, &w->owner_ref, &w->owner_constrained,
-                      &w->v, &w->v_tilde, &w->v_start, &w->cl_objs, &w->cl_contacts, &w->cl_disp, &w->cl_info, &w->q_planes, &w->q_hits, &w->contacts,
-                      &w->cache, &w->rows, &w->row_aux, &w->row_g, &w->row_sigma, &w->row_b, &w->row_lo, &w->row_hi,
-                      &w->row_diag, &w->row_r, &w->gamma, &w->block_row, &w->block_kind, &w->block_mu, &w->block_inv, &w->inv, &w->block_eta, &w->row_ptr,
-                      &w->col, &w->val, &w->wval, &w->scratch, &w->res_hist, &w->err_hist, &w->joint_pairs, &w->sort_tmp};
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) mo_buf_free(bufs[i]);
+#define FREE_BUF(name) mo_buf_free(&w->name);
+    MO_WORLD_BUFS(FREE_BUF)
+#undef FREE_BUF
     for (int i = 0; i < MO_HALVINGS_MAX; i++) mo_buf_free(&w->halve[i]);
     mo_cl_pairs_free(&w->pairs);
     if (w->bp) mo_cl_bp_destroy(w->bp);

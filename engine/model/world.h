@@ -104,6 +104,25 @@ typedef struct mo_contact_cache {
     double fric_w, fric_k;     /* see mo_contact_int */
 } mo_contact_cache;
 
+/* The world's growable buffers (mo_buf, grown between steps, never shrunk), in one list: declared
+ * in mo_world below and freed together by mo_world_destroy, so a new buffer is one entry here. */
+#define MO_WORLD_BUFS(X)                                                                                 \
+    /* this step's DOF owners (owner_ref: +slot body, -(slot+1) particle) and velocities */             \
+    X(owner_dof) X(owner_ndof) X(owner_inv_mass) X(owner_inv_I) X(owner_ref) X(owner_constrained)        \
+    X(v) X(v_tilde) X(v_start)                                                                           \
+    /* collision objects, contacts, displacements, per-object motion and filter data (step/collide.c) */ \
+    X(cl_objs) X(cl_contacts) X(cl_disp) X(cl_info)                                                       \
+    /* world queries (shape.c): plane shape slots, candidate scratch */                                  \
+    X(q_planes) X(q_hits)                                                                                \
+    /* this step's contacts, the previous step's impulses (warm start) */                                \
+    X(contacts) X(cache)                                                                                 \
+    /* the assembled rows, blocks and CSR arrays (step/assemble.c) */                                   \
+    X(rows) X(row_aux) X(row_g) X(row_sigma) X(row_b) X(row_lo) X(row_hi) X(row_diag) X(row_r) X(gamma)  \
+    X(block_row) X(block_kind) X(block_mu) X(block_inv) X(inv) X(block_eta)                              \
+    X(row_ptr) X(col) X(val) X(wval)                                                                     \
+    /* the solve's scratch and histories, the joint filter's keys, room for mo_sort_stable */           \
+    X(scratch) X(res_hist) X(err_hist) X(joint_pairs) X(sort_tmp)
+
 typedef struct mo_world {
     mo_world_def def;
     double time;
@@ -116,22 +135,19 @@ typedef struct mo_world {
     mo_joint *joints; int joint_cap, joint_count; int *joint_free; int joint_nfree;
 
     /* this step */
-    int nowners;
-    mo_buf owner_dof, owner_ndof, owner_inv_mass, owner_inv_I, owner_ref, owner_constrained; /* owner_ref: +slot body, -(slot+1) particle */
-    mo_buf v, v_tilde, v_start;
-    mo_buf cl_objs; int ncl; mo_cl_pairs pairs; mo_buf cl_contacts, cl_disp, cl_info; /* cl_info: step/collide.c per-object motion and filter data */
-    mo_cl_broadphase_tree *bp;  /* dynamic AABB trees (static and moving), incremental across steps */
+#define MO_WORLD_BUF_FIELD(name) mo_buf name;
+    MO_WORLD_BUFS(MO_WORLD_BUF_FIELD)
+#undef MO_WORLD_BUF_FIELD
+    int nowners;               /* DOF owners this step */
+    int ncl;                   /* collision objects */
+    mo_cl_pairs pairs;         /* broadphase pairs */
+    mo_cl_broadphase_tree *bp; /* dynamic AABB trees (static and moving), incremental across steps */
     /* world queries (shape.c): the trees hold the current poses (cleared by steps and pose or shape
-       changes), plane shape slots, the largest shape margin, candidate scratch */
-    int q_synced; mo_buf q_planes; int q_nplanes; double q_margin; mo_buf q_hits;
-    mo_buf contacts; int ncontacts;
-    mo_buf cache; int ncache;
-    mo_buf rows, row_aux, row_g, row_sigma, row_b, row_lo, row_hi, row_diag, row_r, gamma;
-    mo_buf block_row, block_kind, block_mu, block_inv, inv, block_eta;
-    mo_buf row_ptr, col, val, wval;
-    mo_buf scratch, res_hist, err_hist;
-    mo_buf joint_pairs; int njoint_pairs; /* sorted (min slot, max slot) keys of non-colliding joined bodies */
-    mo_buf sort_tmp;           /* room for mo_sort_stable in the step (the contact cache, the joint filter) */
+       changes), the plane count, the largest shape margin */
+    int q_synced, q_nplanes;
+    double q_margin;
+    int ncontacts, ncache;     /* this step's contacts, the previous step's cached ones */
+    int njoint_pairs;          /* sorted (min slot, max slot) keys of non-colliding joined bodies in joint_pairs */
     void *cholmod_cache;       /* MO_SOLVER_CHOLESKY's cache across steps (solver/cholesky.c), NULL until used */
     mo_owned proj;             /* step/project.c's buffers (and its own CHOLMOD cache), NULL until used */
     mo_owned newton;           /* step/newton.c's buffers (MO_SOLVER_NEWTON), NULL until used */
