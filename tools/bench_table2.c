@@ -39,6 +39,7 @@
 
 #include "bench_table2.h"
 #include "bench_util.h"
+#include "cli_settings.h"
 
 #define T2_MAX_SCENES 64
 #define T2_MAX_SOLVERS 8
@@ -101,6 +102,7 @@ void bench_table2_usage(FILE *f)
             "  --solvers LIST      solvers compared with newton (default pgs,apgd,spg)\n"
             "  --time T            simulate at most T seconds of each scene (default: the scene's duration)\n"
             "  --path DIR          more folders scene files may read from (repeatable)\n"
+            "  --set NAME=VALUE    an engine setting by name over every run's (docs/settings.md; repeatable)\n"
             "  --out DIR           newton_table2.csv (default .)\n"
             "  --progress / --quiet   per-step progress bar (default on a terminal) / no progress lines\n");
 }
@@ -249,6 +251,9 @@ typedef struct t2_run {
     double wall;            /* s, the whole run */
 } t2_run;
 
+/* --set NAME=VALUE: engine settings applied over every run's own (after its solver and substeps) */
+static cli_settings t2_sets;
+
 static void run_one(const char *dir, t2_run *r, double tmax, const mo_scene_options *base, bool show)
 {
     const t2_spec *sp = r->spec;
@@ -308,6 +313,11 @@ static void run_one(const char *dir, t2_run *r, double tmax, const mo_scene_opti
         }
     }
     if (sp->substeps > 0 && mo_world_set_substeps(w, sp->substeps) != MO_OK) {
+        snprintf(r->error, sizeof r->error, "%s", mo_world_last_error(w));
+        mo_scene_file_destroy(sf);
+        return;
+    }
+    if (mo_world_set_settings(w, t2_sets.items, t2_sets.n) != MO_OK) {
         snprintf(r->error, sizeof r->error, "%s", mo_world_last_error(w));
         mo_scene_file_destroy(sf);
         return;
@@ -618,6 +628,14 @@ int bench_table2(int argc, char **argv)
                 return 2;
             }
             paths[npaths++] = v;
+        } else if (!strcmp(a, "--set")) {
+            char serr[512];
+            int k = cli_settings_set(&t2_sets, v, serr, sizeof serr);
+            if (k <= 0) {
+                fprintf(stderr, "moreau-bench: --set %s: %s\n", v,
+                        k < 0 ? serr : "not an engine setting (scene parameters go in --scenes NAME:KEY=VALUE)");
+                return 2;
+            }
         } else {
             fprintf(stderr, "moreau-bench: unknown option '%s'\n", a);
             return 2;

@@ -44,6 +44,7 @@
 
 #include "bench_table2.h"
 #include "bench_util.h"
+#include "cli_settings.h"
 #include "bench_cantilever.h"
 #include "scenes_builtin.h"
 #include "svgplot.h"
@@ -87,6 +88,8 @@ static void usage(FILE *f)
             "  --time T            simulate at most T seconds of each scene (default: the scene's duration)\n"
             "  --iterations N      solver iterations per step instead of each scene's\n"
             "  --path DIR          more folders scene files may read from (repeatable)\n"
+            "  --set NAME=VALUE    an engine setting by name over every run's (docs/settings.md), else a\n"
+            "                      param() of the scene files (repeatable)\n"
             "  --out DIR           scenes.csv and scenes_profile.svg (default .)\n"
             "  --progress / --quiet\n"
             "\n");
@@ -774,7 +777,7 @@ typedef struct scene_run {
 } scene_run;
 
 static void run_scene(const char *path, const char *solver, double tmax, int iters, const mo_scene_options *opt,
-                      bool show, const char *label, scene_run *r)
+                      const cli_settings *cs, bool show, const char *label, scene_run *r)
 {
     mo_scene_file *sf = NULL;
     if (mo_scene_file_load(path, opt, &sf, r->error, sizeof r->error) != MO_OK) return;
@@ -788,7 +791,7 @@ static void run_scene(const char *path, const char *solver, double tmax, int ite
         return;
     }
     if (iters > 0) s.max_iterations = iters;
-    if (mo_world_set_solver(w, &s) != MO_OK) {
+    if (mo_world_set_solver(w, &s) != MO_OK || mo_world_set_settings(w, cs->items, cs->n) != MO_OK) {
         snprintf(r->error, sizeof r->error, "%s", mo_world_last_error(w));
         mo_scene_file_destroy(sf);
         r->loaded = false;
@@ -838,8 +841,10 @@ static int bench_scenes(int argc, char **argv)
     double tmax = 0.0;
     int iters = 0;
     bool show = isatty(STDERR_FILENO);
-    const char *paths[16];
-    int npaths = 0;
+    const char *paths[16], *params[64];
+    int npaths = 0, nparams = 0;
+    static cli_settings cs; /* --set: engine settings over each scene's and the solver's */
+    char serr[512];
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-') {
@@ -865,7 +870,14 @@ static int bench_scenes(int argc, char **argv)
         else if (!strcmp(a, "--iterations")) iters = atoi(v);
         else if (!strcmp(a, "--out")) out = v;
         else if (!strcmp(a, "--path") && npaths < 16) paths[npaths++] = v;
-        else {
+        else if (!strcmp(a, "--set")) {
+            int k = cli_settings_set(&cs, v, serr, sizeof serr);
+            if (k < 0) {
+                fprintf(stderr, "moreau-bench: --set %s: %s\n", v, serr);
+                return 2;
+            }
+            if (k == 0 && nparams < 64) params[nparams++] = v; /* a scene parameter */
+        } else {
             fprintf(stderr, "moreau-bench: unknown option '%s'\n", a);
             return 2;
         }
@@ -912,6 +924,8 @@ static int bench_scenes(int argc, char **argv)
     mo_scene_options opt = mo_default_scene_options();
     opt.search_paths = paths;
     opt.search_path_count = npaths;
+    opt.params = params;
+    opt.param_count = nparams;
     scene_run *runs = calloc((size_t)(nsc * nsol), sizeof(scene_run));
     for (int i = 0; i < nsc; i++)
         for (int k = 0; k < nsol; k++) {
@@ -921,7 +935,7 @@ static int bench_scenes(int argc, char **argv)
             char path[4096], label[128];
             snprintf(path, sizeof path, "%s/%s.lua", dir, names[i]);
             snprintf(label, sizeof label, "%.60s %.31s", names[i], solvers[k]);
-            run_scene(path, solvers[k], tmax, iters, &opt, show, label, r);
+            run_scene(path, solvers[k], tmax, iters, &opt, &cs, show, label, r);
             if (!r->loaded || r->error[0]) fprintf(stderr, "\nmoreau-bench: %s with %s: %s\n", names[i], solvers[k], r->error);
         }
     /* CSV */

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <moreau/fclib.h>
 #include <moreau/scene.h>
+#include "cli_settings.h"
 #include "scenes_builtin.h"
 
 #ifndef MO_SCENES_DIR
@@ -31,22 +32,6 @@ static void usage(FILE *f)
             "                      or pile:N (N spheres, for scaling runs); none: scenes/stack20.lua\n"
             "  --steps N           number of steps (default: the scene's duration, SCENES.md)\n"
             "  --time T            simulated seconds instead of --steps\n"
-            "  --solver NAME       pgs (default), jacobi, apgd, spg, cg, minres or cholesky\n"
-            "  --friction MODEL    cone (default: exact cone, CCP), box (per-axis, PGS) or polyhedral\n"
-            "  --facets P          tangent directions of the polyhedral cone, >= 4 (default 8)\n"
-            "  --coulomb-updates U outer updates of s = mu|u_t| for exact Coulomb friction (default 0: CCP)\n"
-            "  --iterations N      solver sweeps per step (default 50)\n"
-            "  --tolerance X       stop sweeps at CCP residual X m/s (default 0: all sweeps)\n"
-            "  --omega W           SOR/relaxation factor in (0, 2) (default 1)\n"
-            "  --projections P     Gauss-Newton position projections of rigid joint rows per step (default 0)\n"
-            "  --diagonal-scaling  APGD/SPG solve in D^1/2 gamma, D = diag(N) per block (mass ratios)\n"
-            "  --newton-iterations N, --linear-iterations N, --ncp fb|min, --linear-solver pcr|pcg|jacobi|gs|cholesky,\n"
-            "  --newton-scaling mass|identity|constant   settings of --solver newton\n"
-            "  --halvings D        Newton: redo a step whose residual stays above --halving-residual X m\n"
-            "                      (default 1e-5) as two halves, at most D deep (default 0: off)\n"
-            "  --no-warm-start     start each solve from zero impulses\n"
-            "  --threads N         worker threads (default 1)\n"
-            "  --substeps K        each step runs K steps of h/K (default 1, or the scene's)\n"
             "  --csv FILE          per-step statistics as CSV\n"
             "  --residuals FILE    per-iteration residuals of every step as CSV (step,iteration,ccp,coulomb)\n"
             "  --export-fclib DIR  write each step's contact problem as FCLIB HDF5 (DIR/SCENE-stepNNNNNN.hdf5)\n"
@@ -54,11 +39,15 @@ static void usage(FILE *f)
             "  --out DIR           write DIR/steps.csv and DIR/trajectory.csv (unless --csv/--trajectory say)\n"
             "  --check             evaluate the scene file's checks at the end; exit 1 if one fails\n"
             "  --path DIR          another folder scene files may include/require/load from (repeatable)\n"
-            "  --set NAME=VALUE    value for param(NAME, default) in the scene file (repeatable)\n"
+            "  --set NAME=VALUE    an engine setting by name (docs/settings.md; over the scene's own), else\n"
+            "                      the value for param(NAME, default) in the scene file (repeatable)\n"
+            "  --list-settings     print every engine setting (name, type, range, default, unit) and exit\n"
             "  --instructions N    Lua instruction budget for loading the scene file (default 200000000)\n"
             "  --memory MIB        memory cap of the scene file's Lua state (default 512)\n"
             "  --progress          force the progress bar (default: only on a terminal)\n"
-            "  --quiet             no progress bar\n");
+            "  --quiet             no progress bar\n"
+            "shorthands for engine settings (the same values as --set):\n");
+    cli_settings_usage(f);
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -86,35 +75,6 @@ static void progress(int done, int total, double elapsed)
     fflush(stderr);
 }
 
-/* solver options given on the command line (applied over the scene's own settings) */
-typedef struct cli_solver {
-    bool kind, friction, facets, coulomb, iterations, tolerance, omega, projections, no_warm, residuals, scaling;
-    bool newton_it, linear_it, ncp, newton_scaling, linear, halvings, halving_residual;
-    mo_solver_settings s;
-} cli_solver;
-
-static void apply_cli(const cli_solver *c, mo_solver_settings *s)
-{
-    if (c->kind) s->kind = c->s.kind;
-    if (c->friction) s->friction = c->s.friction;
-    if (c->facets) s->friction_facets = c->s.friction_facets;
-    if (c->coulomb) s->coulomb_updates = c->s.coulomb_updates;
-    if (c->iterations) s->max_iterations = c->s.max_iterations;
-    if (c->tolerance) s->tolerance = c->s.tolerance;
-    if (c->omega) s->omega = c->s.omega;
-    if (c->projections) s->position_projections = c->s.position_projections;
-    if (c->no_warm) s->warm_start = false;
-    if (c->scaling) s->diagonal_scaling = true;
-    if (c->newton_it) s->newton.iterations = c->s.newton.iterations;
-    if (c->linear_it) s->newton.linear_iterations = c->s.newton.linear_iterations;
-    if (c->ncp) s->newton.ncp = c->s.newton.ncp;
-    if (c->newton_scaling) s->newton.scaling = c->s.newton.scaling;
-    if (c->linear) s->newton.linear = c->s.newton.linear;
-    if (c->halvings) s->newton.halvings = c->s.newton.halvings;
-    if (c->halving_residual) s->newton.halving_residual = c->s.newton.halving_residual;
-    if (c->residuals) s->record_residuals = true;
-}
-
 static bool is_scene_file(const char *name)
 {
     size_t n = strlen(name);
@@ -134,14 +94,17 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (argc >= 2 && !strcmp(argv[1], "--list-settings")) {
+        cli_settings_list(stdout);
+        return 0;
+    }
     const char *scene = NULL, *csv_path = NULL, *res_path = NULL, *export_dir = NULL, *traj_path = NULL,
                *out_dir = NULL;
     int exported = 0;
-    int steps = -1, threads = 1, show = isatty(STDERR_FILENO), do_check = 0, threads_given = 0, substeps = 0;
+    int steps = -1, show = isatty(STDERR_FILENO), do_check = 0;
     double seconds = -1.0;
-    cli_solver cli;
-    memset(&cli, 0, sizeof cli);
-    cli.s = mo_default_solver_settings();
+    static cli_settings cs; /* the engine settings given, applied over the scene's */
+    char serr[512];
     const char **paths = calloc((size_t)argc, sizeof(char *)), **params = calloc((size_t)argc, sizeof(char *));
     int npaths = 0, nparams = 0;
     mo_scene_options sopt = mo_default_scene_options();
@@ -149,7 +112,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "moreau-run: out of memory\n");
         return 1;
     }
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1, k = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
 #define NEED()                                                        \
@@ -163,65 +126,31 @@ int main(int argc, char **argv)
         if (a[0] != '-' && !scene) scene = a;
         else if (!strcmp(a, "--steps")) { NEED(); steps = atoi(val); }
         else if (!strcmp(a, "--time")) { NEED(); seconds = atof(val); }
-        else if (!strcmp(a, "--solver")) {
-            NEED();
-            if (!mo_solver_from_name(val, &cli.s.kind)) {
-                fprintf(stderr, "moreau-run: unknown solver '%s' (pgs, jacobi, apgd, spg, cg, minres, cholesky)\n", val);
+        else if ((k = cli_settings_flag(&cs, argc, argv, &i, serr, sizeof serr)) != 0) {
+            if (k < 0) {
+                fprintf(stderr, "moreau-run: %s\n", serr);
                 return 2;
             }
-            cli.kind = true;
-        } else if (!strcmp(a, "--friction")) {
-            NEED();
-            if (!strcmp(val, "cone")) cli.s.friction = MO_FRICTION_CONE;
-            else if (!strcmp(val, "box")) cli.s.friction = MO_FRICTION_BOX;
-            else if (!strcmp(val, "polyhedral")) cli.s.friction = MO_FRICTION_POLYHEDRAL;
-            else { fprintf(stderr, "moreau-run: unknown friction model '%s' (cone, box, polyhedral)\n", val); return 2; }
-            cli.friction = true;
-        } else if (!strcmp(a, "--facets")) { NEED(); cli.s.friction_facets = atoi(val); cli.facets = true; }
-        else if (!strcmp(a, "--coulomb-updates")) { NEED(); cli.s.coulomb_updates = atoi(val); cli.coulomb = true; }
-        else if (!strcmp(a, "--iterations")) { NEED(); cli.s.max_iterations = atoi(val); cli.iterations = true; }
-        else if (!strcmp(a, "--tolerance")) { NEED(); cli.s.tolerance = atof(val); cli.tolerance = true; }
-        else if (!strcmp(a, "--omega")) { NEED(); cli.s.omega = atof(val); cli.omega = true; }
-        else if (!strcmp(a, "--diagonal-scaling")) cli.scaling = true;
-        else if (!strcmp(a, "--newton-iterations")) { NEED(); cli.s.newton.iterations = atoi(val); cli.newton_it = true; }
-        else if (!strcmp(a, "--linear-iterations")) { NEED(); cli.s.newton.linear_iterations = atoi(val); cli.linear_it = true; }
-        else if (!strcmp(a, "--halvings")) { NEED(); cli.s.newton.halvings = atoi(val); cli.halvings = true; }
-        else if (!strcmp(a, "--halving-residual")) { NEED(); cli.s.newton.halving_residual = atof(val); cli.halving_residual = true; }
-        else if (!strcmp(a, "--ncp")) {
-            NEED();
-            if (!strcmp(val, "fb")) cli.s.newton.ncp = MO_NCP_FISCHER_BURMEISTER;
-            else if (!strcmp(val, "min")) cli.s.newton.ncp = MO_NCP_MIN_MAP;
-            else { fprintf(stderr, "moreau-run: unknown NCP function '%s' (fb, min)\n", val); return 2; }
-            cli.ncp = true;
-        } else if (!strcmp(a, "--newton-scaling")) {
-            NEED();
-            if (!strcmp(val, "mass")) cli.s.newton.scaling = MO_NEWTON_SCALING_MASS;
-            else if (!strcmp(val, "identity")) cli.s.newton.scaling = MO_NEWTON_SCALING_IDENTITY;
-            else if (!strcmp(val, "constant")) cli.s.newton.scaling = MO_NEWTON_SCALING_CONSTANT;
-            else { fprintf(stderr, "moreau-run: unknown Newton scaling '%s' (mass, identity, constant)\n", val); return 2; }
-            cli.newton_scaling = true;
-        } else if (!strcmp(a, "--linear-solver")) {
-            NEED();
-            if (!strcmp(val, "pcr")) cli.s.newton.linear = MO_NEWTON_PCR;
-            else if (!strcmp(val, "pcg")) cli.s.newton.linear = MO_NEWTON_PCG;
-            else if (!strcmp(val, "jacobi")) cli.s.newton.linear = MO_NEWTON_JACOBI;
-            else if (!strcmp(val, "gs")) cli.s.newton.linear = MO_NEWTON_GAUSS_SEIDEL;
-            else if (!strcmp(val, "cholesky")) cli.s.newton.linear = MO_NEWTON_CHOLESKY;
-            else { fprintf(stderr, "moreau-run: unknown linear solver '%s' (pcr, pcg, jacobi, gs, cholesky)\n", val); return 2; }
-            cli.linear = true;
         }
-        else if (!strcmp(a, "--projections")) { NEED(); cli.s.position_projections = atoi(val); cli.projections = true; }
-        else if (!strcmp(a, "--no-warm-start")) cli.no_warm = true;
-        else if (!strcmp(a, "--threads")) { NEED(); threads = atoi(val); threads_given = 1; }
-        else if (!strcmp(a, "--substeps")) { NEED(); substeps = atoi(val); if (substeps < 1) substeps = -1; }
         else if (!strcmp(a, "--csv")) { NEED(); csv_path = val; }
-        else if (!strcmp(a, "--residuals")) { NEED(); res_path = val; cli.residuals = true; }
+        else if (!strcmp(a, "--residuals")) {
+            NEED();
+            res_path = val;
+            cli_settings_add(&cs, "solver.record_residuals", "true", serr, sizeof serr);
+        }
         else if (!strcmp(a, "--export-fclib")) { NEED(); export_dir = val; }
         else if (!strcmp(a, "--trajectory")) { NEED(); traj_path = val; }
         else if (!strcmp(a, "--out")) { NEED(); out_dir = val; }
         else if (!strcmp(a, "--check")) do_check = 1;
         else if (!strcmp(a, "--path")) { NEED(); paths[npaths++] = val; }
-        else if (!strcmp(a, "--set")) { NEED(); params[nparams++] = val; }
+        else if (!strcmp(a, "--set")) {
+            NEED();
+            if ((k = cli_settings_set(&cs, val, serr, sizeof serr)) < 0) {
+                fprintf(stderr, "moreau-run: --set %s: %s\n", val, serr);
+                return 2;
+            }
+            if (k == 0) params[nparams++] = val;
+        }
         else if (!strcmp(a, "--instructions")) { NEED(); sopt.load_instructions = strtoull(val, NULL, 10); }
         else if (!strcmp(a, "--memory")) { NEED(); sopt.memory_limit = (size_t)(atof(val) * 1048576.0); }
         else if (!strcmp(a, "--progress")) show = 1;
@@ -269,10 +198,7 @@ int main(int argc, char **argv)
             return 1;
         }
         w = mo_scene_file_world(sf);
-        mo_solver_settings ss = mo_world_solver(w);
-        apply_cli(&cli, &ss);
-        if (mo_world_set_solver(w, &ss) != MO_OK || (threads_given && mo_world_set_threads(w, threads) != MO_OK) ||
-            (substeps && mo_world_set_substeps(w, substeps) != MO_OK)) {
+        if (mo_world_set_settings(w, cs.items, cs.n) != MO_OK) {
             fprintf(stderr, "moreau-run: %s\n", mo_world_last_error(w));
             mo_scene_file_destroy(sf);
             return 2;
@@ -284,9 +210,6 @@ int main(int argc, char **argv)
             return 2;
         }
         mo_world_def wd = mo_default_world_def();
-        apply_cli(&cli, &wd.solver);
-        wd.threads = threads;
-        if (substeps) wd.substeps = substeps;
         if (mo_world_create(&wd, &w, err, sizeof err) != MO_OK) {
             fprintf(stderr, "moreau-run: %s\n", err);
             return 1;
@@ -296,6 +219,12 @@ int main(int argc, char **argv)
             mo_scene_free(&sc);
             mo_world_destroy(w);
             return 1;
+        }
+        if (mo_world_set_settings(w, cs.items, cs.n) != MO_OK) {
+            fprintf(stderr, "moreau-run: %s\n", mo_world_last_error(w));
+            mo_scene_free(&sc);
+            mo_world_destroy(w);
+            return 2;
         }
     }
     double h = mo_world_time_step(w);
@@ -458,11 +387,12 @@ int main(int argc, char **argv)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
 
-    static const char *const friction_names[] = {"cone", "box", "polyhedral"};
     mo_solver_settings ss = mo_world_solver(w);
-    printf("scene=%s steps=%d h=%.6f solver=%s friction=%s iterations=%d warm_start=%d threads=%d substeps=%d\n", scene, steps, h,
-           mo_solver_name(ss.kind), ss.friction <= MO_FRICTION_POLYHEDRAL ? friction_names[ss.friction] : "?",
-           ss.max_iterations, (int)ss.warm_start, threads, mo_world_substeps(w));
+    char friction[32], threads[32];
+    mo_world_get_setting(w, "solver.friction", friction, sizeof friction);
+    mo_world_get_setting(w, "threads", threads, sizeof threads);
+    printf("scene=%s steps=%d h=%.6f solver=%s friction=%s iterations=%d warm_start=%d threads=%s substeps=%d\n", scene, steps, h,
+           mo_solver_name(ss.kind), friction, ss.max_iterations, (int)ss.warm_start, threads, mo_world_substeps(w));
     printf("ms_per_step median=%.4f mean=%.4f", med, steps ? 1e3 * total_s / steps : 0.0);
     for (int k = 0; k < 5; k++) printf(" %s=%.4f", names[k], med_stage[k]);
     printf("\n");

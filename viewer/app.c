@@ -186,9 +186,26 @@ int app_load_scene(app *a, const char *path, bool reset)
     mo_scene_options o = mo_default_scene_options();
     o.print = scene_print;
     o.print_user = a;
+    /* --set: engine settings by name, the rest are the scene's parameters */
+    const char *params[64], *sets[64];
+    int np = 0, ns = 0;
+    for (int i = 0; i < a->opt.nsets && i < 64; i++) {
+        const char *eq = strchr(a->opt.sets[i], '=');
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - a->opt.sets[i]) : 0, a->opt.sets[i]);
+        if (eq && mo_setting_find(name)) sets[ns++] = a->opt.sets[i];
+        else params[np++] = a->opt.sets[i];
+    }
+    o.params = params;
+    o.param_count = np;
     mo_scene_file *s = NULL;
     char err[1024] = "";
     mo_status st = mo_scene_file_load(path, &o, &s, err, sizeof err);
+    if (st == MO_OK && mo_world_set_settings(mo_scene_file_world(s), sets, ns) != MO_OK) {
+        snprintf(err, sizeof err, "%s: --set: %s", path, mo_world_last_error(mo_scene_file_world(s)));
+        mo_scene_file_destroy(s);
+        st = MO_ERR_INVALID_ARGUMENT;
+    }
     if (st != MO_OK) {
         /* the loader's sentences name the file already */
         if (err[0] && strstr(err, path)) app_message(a, "%s", err);

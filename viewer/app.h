@@ -21,6 +21,9 @@ typedef struct app_options {
     const char *script_path;  /* NULL: none */
     const char *record_dir;   /* NULL: none; else one PNG per frame there */
     const char *shot_prefix;  /* screenshots by key: PREFIX-NNNN.png; default "moreau-view" */
+    const char *const *sets;  /* --set NAME=VALUE: engine settings by name (applied over the scene's at every
+                                 load and reset), else the scene file's param(NAME, default); NULL when nsets is 0 */
+    int nsets;
 } app_options;
 
 /* Opens the scene; NULL with a sentence in err when it cannot be opened or the script cannot be read. */

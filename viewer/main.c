@@ -14,6 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <moreau/moreau.h>
+
 #include "app.h"
 #include "gfx.h"
 
@@ -88,6 +90,8 @@ static void usage(FILE *f)
                "  --script FILE       drive the viewer from a script (keys, mouse, frames, prints)\n"
                "  --record DIR        write every frame as DIR/frame-NNNNNN.png\n"
                "  --size WxH          framebuffer size (default 1280x720)\n"
+               "  --set NAME=VALUE    an engine setting by name (docs/settings.md; over the scene's own), else\n"
+               "                      the value of param(NAME, default) in the scene file (repeatable)\n"
                "  --help              this text; the key bindings are shown by H in the viewer\n");
 }
 
@@ -116,6 +120,8 @@ static void resolve_scene(const char *arg, char *out, size_t n)
 int main(int argc, char **argv)
 {
     const char *scene_arg = NULL, *shot = NULL, *script = NULL, *record = NULL;
+    const char *sets[64];
+    int nsets = 0;
     bool headless = false;
     int frames = -1, width = 1280, height = 720;
     for (int i = 1; i < argc; i++) {
@@ -138,6 +144,20 @@ int main(int argc, char **argv)
             shot = argv[++i];
         } else if (!strcmp(a, "--script") && more) {
             script = argv[++i];
+        } else if (!strcmp(a, "--set") && more) {
+            const char *v = argv[++i], *eq = strchr(v, '=');
+            char name[128], err[512];
+            snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - v) : 0, v);
+            mo_world_def d = mo_default_world_def();
+            if (!eq || eq == v || nsets == 64) {
+                fprintf(stderr, "moreau-view: --set wants NAME=VALUE (at most 64), got '%s'\n", v);
+                return 2;
+            }
+            if (mo_setting_find(name) && mo_world_def_set(&d, name, eq + 1, err, sizeof err) != MO_OK) {
+                fprintf(stderr, "moreau-view: --set %s: %s\n", v, err);
+                return 2;
+            }
+            sets[nsets++] = v;
         } else if (!strcmp(a, "--record") && more) {
             record = argv[++i];
         } else if (!strcmp(a, "--size") && more) {
@@ -208,6 +228,8 @@ int main(int argc, char **argv)
     o.fixed_step = headless || script;
     o.script_path = script;
     o.record_dir = record;
+    o.sets = sets;
+    o.nsets = nsets;
     app *a = app_create(g, &o, err, sizeof err);
     if (!a) {
         fprintf(stderr, "moreau-view: %s\n", err);

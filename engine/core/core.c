@@ -1,5 +1,7 @@
 /* core.c: growable buffers, slot pools, owned blocks, the clock. */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -87,6 +89,15 @@ int mo_sort_stable(void *base, size_t n, size_t size, int (*cmp)(const void *, c
     if (mo_buf_reserve(tmp, n * size)) return -1;
     msort((char *)base, n, size, cmp, (char *)tmp->p);
     return 0;
+}
+
+void mo_errf(char *err, size_t n, const char *fmt, ...)
+{
+    if (!err || !n) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, n, fmt, ap);
+    va_end(ap);
 }
 
 double mo_now(void)

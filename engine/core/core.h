@@ -35,6 +35,13 @@ int mo_pool_alloc(void **items, size_t item_size, int *cap, int *count, int **fr
  * (base unchanged). */
 int mo_sort_stable(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *), mo_buf *tmp);
 
+/* the formatted sentence into err (nothing when err is NULL or n is 0) */
+void mo_errf(char *err, size_t n, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* seconds of a monotonic clock */
 double mo_now(void);
 

@@ -9,21 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "moreau/tetmesh.h"
-
-/* err = the formatted sentence (err may be NULL) */
-static void set_err(char *err, size_t err_size, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static void set_err(char *err, size_t err_size, const char *fmt, ...)
-{
-    if (!err || !err_size) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, err_size, fmt, ap);
-    va_end(ap);
-}
+#include "core/core.h"
 
 /* 6 V and the longest edge cubed */
 static void tet_measure(const double *x, const int *tet, double *six_v, double *l3)
@@ -67,22 +53,22 @@ mo_status mo_tetmesh_check(const mo_tetmesh *m, char *err, size_t err_size)
 {
     const char *f = "mo_tetmesh_check";
     if (!m) {
-        set_err(err, err_size, "%s: mesh is NULL", f);
+        mo_errf(err, err_size, "%s: mesh is NULL", f);
         return MO_ERR_INVALID_ARGUMENT;
     }
     if (m->ntets <= 0 || m->nnodes < 4 || m->ntets > INT_MAX / 4 || m->nnodes > INT_MAX / 3) {
-        set_err(err, err_size, "%s: %d nodes and %d tetrahedra: a mesh needs at least 4 nodes and 1 tetrahedron", f,
+        mo_errf(err, err_size, "%s: %d nodes and %d tetrahedra: a mesh needs at least 4 nodes and 1 tetrahedron", f,
                    m->nnodes, m->ntets);
         return MO_ERR_INVALID_ARGUMENT;
     }
     if (!m->nodes || !m->tets) {
-        set_err(err, err_size, "%s: %s is NULL", f, !m->nodes ? "nodes" : "tets");
+        mo_errf(err, err_size, "%s: %s is NULL", f, !m->nodes ? "nodes" : "tets");
         return MO_ERR_INVALID_ARGUMENT;
     }
     for (int i = 0; i < m->nnodes; i++) {
         const double *x = m->nodes + 3 * (size_t)i;
         if (!isfinite(x[0]) || !isfinite(x[1]) || !isfinite(x[2])) {
-            set_err(err, err_size, "%s: node %d has a non-finite coordinate (%g, %g, %g)", f, i, x[0], x[1], x[2]);
+            mo_errf(err, err_size, "%s: node %d has a non-finite coordinate (%g, %g, %g)", f, i, x[0], x[1], x[2]);
             return MO_ERR_INVALID_ARGUMENT;
         }
     }
@@ -90,13 +76,13 @@ mo_status mo_tetmesh_check(const mo_tetmesh *m, char *err, size_t err_size)
         const int *tet = m->tets + 4 * (size_t)t;
         for (int k = 0; k < 4; k++) {
             if (tet[k] < 0 || tet[k] >= m->nnodes) {
-                set_err(err, err_size, "%s: tetrahedron %d: node index %d is out of range (0 to %d)", f, t, tet[k],
+                mo_errf(err, err_size, "%s: tetrahedron %d: node index %d is out of range (0 to %d)", f, t, tet[k],
                            m->nnodes - 1);
                 return MO_ERR_INVALID_ARGUMENT;
             }
             for (int j = 0; j < k; j++)
                 if (tet[j] == tet[k]) {
-                    set_err(err, err_size, "%s: tetrahedron %d uses node %d twice", f, t, tet[k]);
+                    mo_errf(err, err_size, "%s: tetrahedron %d uses node %d twice", f, t, tet[k]);
                     return MO_ERR_INVALID_ARGUMENT;
                 }
         }
@@ -105,7 +91,7 @@ mo_status mo_tetmesh_check(const mo_tetmesh *m, char *err, size_t err_size)
         double vol;
         int o = mo_tetmesh_element_orientation(m, t, &vol);
         if (o > 0) continue;
-        set_err(err, err_size, "%s: tetrahedron %d %s (volume %.3g)", f, t, o == 0 ? "has zero volume" : "is inverted",
+        mo_errf(err, err_size, "%s: tetrahedron %d %s (volume %.3g)", f, t, o == 0 ? "has zero volume" : "is inverted",
                 vol);
         return MO_ERR_INVALID_ARGUMENT;
     }

@@ -173,6 +173,15 @@ mo_status mo_world_set_time_step(mo_world *w, double h)
 
 double mo_world_time_step(const mo_world *w) { return w->def.time_step; }
 
+/* the FEM rows exist only in the Newton step: another solver is refused while a mesh lives */
+static bool fem_solver_ok(mo_world *w, mo_solver_kind k)
+{
+    if (k == MO_SOLVER_NEWTON || mo_fem_live_meshes(w) == 0) return true;
+    mo_set_error(w, "FEM meshes need the newton solver: solver '%s' would ignore the world's %d FEM mesh(es)",
+                 mo_solver_name(k), mo_fem_live_meshes(w));
+    return false;
+}
+
 mo_status mo_world_set_solver(mo_world *w, const mo_solver_settings *s)
 {
     if (!s) {
@@ -180,12 +189,16 @@ mo_status mo_world_set_solver(mo_world *w, const mo_solver_settings *s)
         return MO_ERR_INVALID_ARGUMENT;
     }
     if (!mo_solver_check(s, w->err, sizeof w->err)) return MO_ERR_INVALID_ARGUMENT;
-    if (s->kind != MO_SOLVER_NEWTON && mo_fem_live_meshes(w) > 0) { /* issue 7: FEM rows exist only in Newton */
-        mo_set_error(w, "FEM meshes need the newton solver: solver '%s' would ignore the world's %d FEM mesh(es)",
-                     mo_solver_name(s->kind), mo_fem_live_meshes(w));
-        return MO_ERR_INVALID_ARGUMENT;
-    }
+    if (!fem_solver_ok(w, s->kind)) return MO_ERR_INVALID_ARGUMENT;
     w->def.solver = *s;
+    return MO_OK;
+}
+
+mo_status mo_world_apply_def(mo_world *w, const mo_world_def *d)
+{
+    if (!check_world_def(d, w->err, sizeof w->err)) return MO_ERR_INVALID_ARGUMENT;
+    if (!fem_solver_ok(w, d->solver.kind)) return MO_ERR_INVALID_ARGUMENT;
+    w->def = *d;
     return MO_OK;
 }
 

@@ -177,6 +177,10 @@ int mo_shape_unit_mass(const mo_world *w, int slot, mo_cl_mass *m);
 mo_joint *mo_joint_get(const mo_world *w, mo_joint_id id);
 mo_particle *mo_particle_get(const mo_world *w, mo_particle_id id);
 
+/* every setting of d checked as mo_world_create checks them (and the FEM meshes' solver), then
+ * w->def = *d; MO_ERR_INVALID_ARGUMENT with the sentence, world unchanged (settings.c) */
+mo_status mo_world_apply_def(mo_world *w, const mo_world_def *d);
+
 /* ---- FEM meshes as model objects (fem_mesh.c; storage in fem.h) ----
  * mo_fem_live_meshes: meshes alive; mo_fem_world_free frees w->fem;
  * mo_fem_attached_to: 1 when a live attachment joins mesh slot and body slot

@@ -203,31 +203,26 @@ static bool shape_at_origin(const mo_shape_def *d)
 
 /* ---- world ---- */
 
+/* a setting read from world{} into the def being built */
+static void def_setting(lua_State *L, void *user, const char *name, const char *value, const char *ctx)
+{
+    char err[512];
+    if (mo_world_def_set((mo_world_def *)user, name, value, err, sizeof err) != MO_OK) mo_lua_fail(L, ctx, "%s", err);
+}
+
+/* world{...}: every key a setting of the engine's table (moreau.h "settings by name"), and duration */
 static int l_world(lua_State *L)
 {
-    static const char *const keys[] = {"gravity", "time_step", "duration", "solver", "contact_compliance",
-                                       "joint_compliance", "damping_steps", "max_push_velocity", "contact_margin",
-                                       "threads", "substeps", NULL};
+    static const char *const scene_keys[] = {"duration", NULL};
     mo_scene_file *s = mo_lua_scene(L);
     const char *ctx = "world";
     mo_lua_need_table(L, 1, ctx);
     if (s->w || s->world_set)
         mo_lua_fail(L, ctx, "world{} must come once, before the first body, joint, particle or query");
-    mo_lua_check_keys(L, 1, ctx, keys);
     mo_world_def d = mo_default_world_def();
-    d.gravity = mo_lua_vec_field(L, 1, "gravity", d.gravity, ctx);
-    d.time_step = mo_lua_num_field(L, 1, "time_step", d.time_step, ctx);
+    mo_lua_read_settings(L, 1, "", ctx, scene_keys, def_setting, &d);
     double dur = mo_lua_num_field(L, 1, "duration", 0.0, ctx);
     if (!(dur >= 0.0) || !isfinite(dur)) mo_lua_fail(L, ctx, "duration must be finite and >= 0 s, got %g", dur);
-    if (mo_lua_field(L, 1, "solver") != LUA_TNIL) mo_lua_parse_solver(L, -1, &d.solver, "world solver");
-    lua_pop(L, 1);
-    d.contact_compliance = mo_lua_num_field(L, 1, "contact_compliance", d.contact_compliance, ctx);
-    d.joint_compliance = mo_lua_num_field(L, 1, "joint_compliance", d.joint_compliance, ctx);
-    d.damping_steps = mo_lua_num_field(L, 1, "damping_steps", d.damping_steps, ctx);
-    d.max_push_velocity = mo_lua_num_field(L, 1, "max_push_velocity", d.max_push_velocity, ctx);
-    d.contact_margin = mo_lua_num_field(L, 1, "contact_margin", d.contact_margin, ctx);
-    d.threads = mo_lua_int_field(L, 1, "threads", d.threads, ctx);
-    d.substeps = mo_lua_int_field(L, 1, "substeps", d.substeps, ctx);
     char err[512];
     mo_world *w = NULL;
     if (mo_world_create(&d, &w, err, sizeof err) != MO_OK) mo_lua_fail(L, ctx, "%s", err);
@@ -238,12 +233,30 @@ static int l_world(lua_State *L)
     return 0;
 }
 
+/* the settings of set_solver{...}, "name=value" each, applied together */
+typedef struct setting_list {
+    char text[64][176];
+    const char *items[64];
+    int n;
+} setting_list;
+
+static void list_setting(lua_State *L, void *user, const char *name, const char *value, const char *ctx)
+{
+    setting_list *l = (setting_list *)user;
+    if (l->n == 64) mo_lua_fail(L, ctx, "too many settings");
+    snprintf(l->text[l->n], sizeof l->text[l->n], "%s=%s", name, value);
+    l->items[l->n] = l->text[l->n];
+    l->n++;
+}
+
+/* set_solver{...}: the keys of world{solver = {...}}, applied at once (mo_world_set_settings) */
 static int l_set_solver(lua_State *L)
 {
     mo_world *w = mo_lua_world(L);
-    mo_solver_settings ss = mo_world_solver(w);
-    mo_lua_parse_solver(L, 1, &ss, "set_solver");
-    if (mo_world_set_solver(w, &ss) != MO_OK) mo_lua_world_fail(L, "set_solver");
+    setting_list *l = (setting_list *)lua_newuserdatauv(L, sizeof(setting_list), 0);
+    l->n = 0;
+    mo_lua_read_settings(L, 1, "solver", "set_solver", NULL, list_setting, l);
+    if (mo_world_set_settings(w, l->items, l->n) != MO_OK) mo_lua_world_fail(L, "set_solver");
     return 0;
 }
 

@@ -47,7 +47,9 @@ void mo_lua_count_object(lua_State *L)
     s->objects++;
 }
 
-void mo_lua_check_keys(lua_State *L, int idx, const char *ctx, const char *const *allowed)
+/* refuses keys of the table at idx for which known(key, u) is false */
+static void check_keys_by(lua_State *L, int idx, const char *ctx, bool (*known)(const char *key, const void *u),
+                          const void *u)
 {
     idx = lua_absindex(L, idx);
     lua_pushnil(L);
@@ -55,10 +57,22 @@ void mo_lua_check_keys(lua_State *L, int idx, const char *ctx, const char *const
         lua_pop(L, 1);
         if (lua_type(L, -1) != LUA_TSTRING) mo_lua_fail(L, ctx, "fields must be named, got a %s key", luaL_typename(L, -1));
         const char *k = lua_tostring(L, -1);
-        bool ok = false;
-        for (int i = 0; allowed[i] && !ok; i++) ok = !strcmp(k, allowed[i]);
-        if (!ok) mo_lua_fail(L, ctx, "unknown field '%s'", k);
+        if (!known(k, u)) mo_lua_fail(L, ctx, "unknown field '%s'", k);
     }
+}
+
+/* key is in the NULL-terminated list u (may be NULL) */
+static bool in_list(const char *key, const void *u)
+{
+    const char *const *list = (const char *const *)u;
+    for (int i = 0; list && list[i]; i++)
+        if (!strcmp(key, list[i])) return true;
+    return false;
+}
+
+void mo_lua_check_keys(lua_State *L, int idx, const char *ctx, const char *const *allowed)
+{
+    check_keys_by(L, idx, ctx, in_list, allowed);
 }
 
 void mo_lua_need_table(lua_State *L, int idx, const char *ctx)
@@ -274,107 +288,81 @@ int mo_lua_world_fail(lua_State *L, const char *ctx)
     return mo_lua_fail(L, ctx, "%s", mo_world_last_error(mo_lua_world(L)));
 }
 
-/* ---- world ---- */
+/* ---- settings (the engine's table: moreau.h "settings by name") ---- */
 
-static const char *const friction_names[] = {"cone", "box", "polyhedral", NULL};
-static const char *const rho_names[] = {"eigen", "norm", "smaller", "normal", "acary", NULL};
-static const char *const spg_rules[] = {"alternate", "abbmin", NULL};
-static const char *const ncp_names[] = {"fischer_burmeister", "min_map", NULL};
-static const char *const linear_names[] = {"pcr", "pcg", "jacobi", "gauss_seidel", "cholesky", NULL};
-static const char *const scaling_names[] = {"mass", "identity", "constant", NULL};
-
-void mo_lua_parse_solver(lua_State *L, int idx, mo_solver_settings *s, const char *ctx)
+/* prefix.key, or key when prefix is "" */
+static void full_name(const char *prefix, const char *key, char *out, size_t n)
 {
-    static const char *const keys[] = {"kind", "iterations", "tolerance", "omega", "friction", "facets",
-                                       "coulomb_updates", "warm_start", "record_residuals", "projections", "apgd",
-                                       "spg", "diagonal_scaling", "newton", NULL};
-    idx = lua_absindex(L, idx);
-    mo_lua_need_table(L, idx, ctx);
-    mo_lua_check_keys(L, idx, ctx, keys);
-    const char *kind = mo_lua_str_field(L, idx, "kind", ctx);
-    if (kind && !mo_solver_from_name(kind, &s->kind))
-        mo_lua_fail(L, ctx, "unknown solver '%s' (pgs, jacobi, apgd, spg, cg, minres, cholesky)", kind);
-    s->max_iterations = mo_lua_int_field(L, idx, "iterations", s->max_iterations, ctx);
-    s->tolerance = mo_lua_num_field(L, idx, "tolerance", s->tolerance, ctx);
-    s->omega = mo_lua_num_field(L, idx, "omega", s->omega, ctx);
-    const char *fr = mo_lua_str_field(L, idx, "friction", ctx);
-    if (fr) s->friction = (mo_friction_model)mo_lua_enum_value(L, ctx, "friction", fr, friction_names);
-    s->friction_facets = mo_lua_int_field(L, idx, "facets", s->friction_facets, ctx);
-    s->coulomb_updates = mo_lua_int_field(L, idx, "coulomb_updates", s->coulomb_updates, ctx);
-    s->warm_start = mo_lua_bool_field(L, idx, "warm_start", s->warm_start, ctx);
-    s->record_residuals = mo_lua_bool_field(L, idx, "record_residuals", s->record_residuals, ctx);
-    s->position_projections = mo_lua_int_field(L, idx, "projections", s->position_projections, ctx);
-    s->diagonal_scaling = mo_lua_bool_field(L, idx, "diagonal_scaling", s->diagonal_scaling, ctx);
-    if (mo_lua_field(L, idx, "apgd") != LUA_TNIL) {
-        static const char *const ak[] = {"rho", "backtracking", "adaptive_rho", "restart", "rho_ratio_max",
-                                         "rho_ratio_min", "rho_factor", NULL};
-        char c[128];
-        snprintf(c, sizeof c, "%s apgd", ctx);
-        int t = lua_gettop(L);
-        mo_lua_need_table(L, t, c);
-        mo_lua_check_keys(L, t, c, ak);
-        const char *rho = mo_lua_str_field(L, t, "rho", c);
-        if (rho) s->apgd.rho = (mo_apgd_rho)mo_lua_enum_value(L, c, "rho", rho, rho_names);
-        s->apgd.backtracking = mo_lua_bool_field(L, t, "backtracking", s->apgd.backtracking, c);
-        s->apgd.adaptive_rho = mo_lua_bool_field(L, t, "adaptive_rho", s->apgd.adaptive_rho, c);
-        s->apgd.restart = mo_lua_bool_field(L, t, "restart", s->apgd.restart, c);
-        s->apgd.rho_ratio_max = mo_lua_num_field(L, t, "rho_ratio_max", s->apgd.rho_ratio_max, c);
-        s->apgd.rho_ratio_min = mo_lua_num_field(L, t, "rho_ratio_min", s->apgd.rho_ratio_min, c);
-        s->apgd.rho_factor = mo_lua_num_field(L, t, "rho_factor", s->apgd.rho_factor, c);
-    }
-    lua_pop(L, 1);
-    if (mo_lua_field(L, idx, "spg") != LUA_TNIL) {
-        static const char *const sk[] = {"alpha_min", "alpha_max", "n_gll", "armijo", "sigma_min", "sigma_max",
-                                         "tau_g", "alpha0", "preconditioner", "step_rule", NULL};
-        char c[128];
-        snprintf(c, sizeof c, "%s spg", ctx);
-        int t = lua_gettop(L);
-        mo_lua_need_table(L, t, c);
-        mo_lua_check_keys(L, t, c, sk);
-        s->spg.alpha_min = mo_lua_num_field(L, t, "alpha_min", s->spg.alpha_min, c);
-        s->spg.alpha_max = mo_lua_num_field(L, t, "alpha_max", s->spg.alpha_max, c);
-        s->spg.n_gll = mo_lua_int_field(L, t, "n_gll", s->spg.n_gll, c);
-        s->spg.armijo = mo_lua_num_field(L, t, "armijo", s->spg.armijo, c);
-        s->spg.sigma_min = mo_lua_num_field(L, t, "sigma_min", s->spg.sigma_min, c);
-        s->spg.sigma_max = mo_lua_num_field(L, t, "sigma_max", s->spg.sigma_max, c);
-        s->spg.tau_g = mo_lua_num_field(L, t, "tau_g", s->spg.tau_g, c);
-        s->spg.alpha0 = mo_lua_num_field(L, t, "alpha0", s->spg.alpha0, c);
-        s->spg.preconditioner = mo_lua_bool_field(L, t, "preconditioner", s->spg.preconditioner, c);
-        const char *rule = mo_lua_str_field(L, t, "step_rule", c);
-        if (rule) s->spg.step_rule = (mo_spg_step_rule)mo_lua_enum_value(L, c, "step_rule", rule, spg_rules);
-    }
-    lua_pop(L, 1);
-    if (mo_lua_field(L, idx, "newton") != LUA_TNIL) {
-        static const char *const nk[] = {"iterations", "linear_iterations", "linear_tolerance", "step_fraction",
-                                         "regularisation", "ncp", "linear", "scaling", "scaling_constant",
-                                         "jacobi_omega", "halvings", "halving_residual", NULL};
-        char c[128];
-        snprintf(c, sizeof c, "%s newton", ctx);
-        int t = lua_gettop(L);
-        mo_lua_need_table(L, t, c);
-        mo_lua_check_keys(L, t, c, nk);
-        mo_newton_settings *nw = &s->newton;
-        nw->iterations = mo_lua_int_field(L, t, "iterations", nw->iterations, c);
-        nw->linear_iterations = mo_lua_int_field(L, t, "linear_iterations", nw->linear_iterations, c);
-        nw->linear_tolerance = mo_lua_num_field(L, t, "linear_tolerance", nw->linear_tolerance, c);
-        nw->step_fraction = mo_lua_num_field(L, t, "step_fraction", nw->step_fraction, c);
-        nw->regularisation = mo_lua_num_field(L, t, "regularisation", nw->regularisation, c);
-        nw->scaling_constant = mo_lua_num_field(L, t, "scaling_constant", nw->scaling_constant, c);
-        nw->jacobi_omega = mo_lua_num_field(L, t, "jacobi_omega", nw->jacobi_omega, c);
-        nw->halvings = mo_lua_int_field(L, t, "halvings", nw->halvings, c);
-        nw->halving_residual = mo_lua_num_field(L, t, "halving_residual", nw->halving_residual, c);
-        const char *v = mo_lua_str_field(L, t, "ncp", c);
-        if (v) nw->ncp = (mo_ncp_function)mo_lua_enum_value(L, c, "ncp", v, ncp_names);
-        v = mo_lua_str_field(L, t, "linear", c);
-        if (v) nw->linear = (mo_newton_linear)mo_lua_enum_value(L, c, "linear", v, linear_names);
-        v = mo_lua_str_field(L, t, "scaling", c);
-        if (v) nw->scaling = (mo_newton_scaling)mo_lua_enum_value(L, c, "scaling", v, scaling_names);
-    }
-    lua_pop(L, 1);
+    snprintf(out, n, "%.60s%s%.60s", prefix, *prefix ? "." : "", key);
 }
 
-/* world{gravity, time_step, duration, solver = {...}, contact_compliance, joint_compliance,
-   damping_steps, max_push_velocity, contact_margin, threads} */
+/* a key under a prefix: a setting, a group of settings, or one of the caller's skip list */
+typedef struct setting_keys {
+    const char *prefix;
+    const char *const *skip;
+} setting_keys;
+
+static bool is_setting_key(const char *key, const void *u)
+{
+    const setting_keys *sk = (const setting_keys *)u;
+    char full[128];
+    full_name(sk->prefix, key, full, sizeof full);
+    return in_list(key, sk->skip) || mo_setting_find(full) || mo_setting_is_group(full);
+}
+
+void mo_lua_read_settings(lua_State *L, int idx, const char *prefix, const char *ctx, const char *const *skip,
+                          mo_lua_setting_fn apply, void *user)
+{
+    idx = lua_absindex(L, idx);
+    mo_lua_need_table(L, idx, ctx);
+    const setting_keys sk = {prefix, skip};
+    check_keys_by(L, idx, ctx, is_setting_key, &sk);
+    const size_t np = strlen(prefix);
+    /* in the table's order, so that the first bad field reported does not depend on Lua's hashing */
+    for (int i = 0; i < mo_setting_count(); i++) {
+        const mo_setting_info *in = mo_setting_at(i);
+        if (np && (strncmp(in->name, prefix, np) || in->name[np] != '.')) continue;
+        const char *key = in->name + (np ? np + 1 : 0);
+        const char *dot = strchr(key, '.');
+        if (dot) {
+            /* the first setting of a group under this prefix reads the group's table */
+            char group[128], gfull[128];
+            snprintf(group, sizeof group, "%.*s", (int)(dot - key), key);
+            full_name(prefix, group, gfull, sizeof gfull);
+            bool first = true;
+            for (int j = 0; j < i && first; j++) {
+                const char *o = mo_setting_at(j)->name;
+                first = !(strncmp(o, gfull, strlen(gfull)) == 0 && o[strlen(gfull)] == '.');
+            }
+            if (!first) continue;
+            if (mo_lua_field(L, idx, group) != LUA_TNIL) {
+                char c[160];
+                snprintf(c, sizeof c, "%s %s", ctx, group);
+                mo_lua_read_settings(L, lua_gettop(L), gfull, c, NULL, apply, user);
+            }
+            lua_pop(L, 1);
+            continue;
+        }
+        if (!mo_lua_has_field(L, idx, key)) continue;
+        char text[160];
+        switch (in->type) {
+        case MO_SETTING_INT: snprintf(text, sizeof text, "%d", mo_lua_int_field(L, idx, key, 0, ctx)); break;
+        case MO_SETTING_REAL: snprintf(text, sizeof text, "%.17g", mo_lua_num_field(L, idx, key, 0.0, ctx)); break;
+        case MO_SETTING_BOOL: snprintf(text, sizeof text, "%s", mo_lua_bool_field(L, idx, key, false, ctx) ? "true" : "false"); break;
+        case MO_SETTING_CHOICE: {
+            const char *v = mo_lua_str_field(L, idx, key, ctx);
+            snprintf(text, sizeof text, "%s", in->choices[mo_lua_enum_value(L, ctx, key, v, in->choices)]);
+            break;
+        }
+        case MO_SETTING_VEC3: {
+            mo_vec3 v = mo_lua_vec_field(L, idx, key, (mo_vec3){0, 0, 0}, ctx);
+            snprintf(text, sizeof text, "%.17g,%.17g,%.17g", v.x, v.y, v.z);
+            break;
+        }
+        }
+        apply(L, user, in->name, text, ctx);
+    }
+}
 
 /* moreau.solver(): the world's solver settings as a table (the fields world{solver} takes) */
 int mo_lua_solver(lua_State *L)
@@ -389,7 +377,9 @@ int mo_lua_solver(lua_State *L)
     lua_setfield(L, -2, "tolerance");
     lua_pushnumber(L, ss.omega);
     lua_setfield(L, -2, "omega");
-    lua_pushstring(L, friction_names[ss.friction]);
+    char fr[32];
+    mo_world_get_setting(mo_lua_world(L), "solver.friction", fr, sizeof fr);
+    lua_pushstring(L, fr);
     lua_setfield(L, -2, "friction");
     lua_pushinteger(L, ss.friction_facets);
     lua_setfield(L, -2, "facets");

@@ -98,6 +98,15 @@ void mo_lua_push_vec(lua_State *L, mo_vec3 v);
 void mo_lua_push_body(lua_State *L, mo_body_id id, const char *name);
 void mo_lua_push_joint(lua_State *L, mo_joint_id id, const char *name);
 
+/* Reads the settings in the table at idx (Lua names are the engine's setting names: world{} keys are
+ * "time_step", "solver" is a table whose keys are "solver.kind"'s last part, and so on), each checked
+ * for its type here (errors "<ctx>: <key> must be ...", "<ctx> newton: ncp 'x' is not one of ...",
+ * "<ctx>: unknown field 'k'"), in the table's order; apply gets each as its full name and text
+ * value. Keys in skip (NULL-terminated, may be NULL) are left to the caller. */
+typedef void (*mo_lua_setting_fn)(lua_State *L, void *user, const char *name, const char *value, const char *ctx);
+void mo_lua_read_settings(lua_State *L, int idx, const char *prefix, const char *ctx, const char *const *skip,
+                          mo_lua_setting_fn apply, void *user);
+
 /* the other readers and helpers of lua_args.c; mo_lua_solver is moreau.solver() */
 int mo_lua_solver(lua_State *L);
 void mo_lua_need_table(lua_State *L, int idx, const char *ctx);
@@ -117,6 +126,5 @@ mo_vec3 mo_lua_qrot(mo_quat q, mo_vec3 v);
 mo_vec3 mo_lua_qrot_inv(mo_quat q, mo_vec3 v);
 void mo_lua_make_ctx(char *ctx, size_t n, const char *what, const char *name);
 int mo_lua_world_fail(lua_State *L, const char *ctx);
-void mo_lua_parse_solver(lua_State *L, int idx, mo_solver_settings *s, const char *ctx);
 
 #endif

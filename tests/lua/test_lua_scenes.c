@@ -212,7 +212,7 @@ static void test_errors(void)
     expect_error("world twice", "world{}\nworld{}\n", "t.lua:2: world: world{} must come once");
     expect_error("world after body", "ground{}\nworld{ gravity = {0, 0, -1} }\n", "t.lua:2: world: world{} must come once");
     expect_error("bad time step", "world{ time_step = -1 }\n", "t.lua:1: world: ");
-    expect_error("bad solver", "world{ solver = { kind = 'magic' } }\n", "t.lua:1: world solver: unknown solver 'magic'");
+    expect_error("bad solver", "world{ solver = { kind = 'magic' } }\n", "t.lua:1: world solver: kind 'magic' is not one of pgs, jacobi, apgd, spg, cg, minres, cholesky, newton");
     expect_error("bad ncp", "world{ solver = { kind = 'newton', newton = { ncp = 'max' } } }\n",
                  "t.lua:1: world solver newton: ncp 'max' is not one of fischer_burmeister, min_map");
     expect_error("bad newton key", "world{ solver = { newton = { iterationz = 3 } } }\n",

@@ -504,6 +504,26 @@ static void test_errors(void)
     CHECK(strstr(err_text, "badscript.script:2: unknown command 'wiggle'") != NULL);
 }
 
+/* --set: engine settings by name over the scene's (kept by a reset), other names are the scene's
+   param()s; a bad value is refused before anything opens */
+static void test_set(void)
+{
+    const char *s = write_script("set", "print solver\nprint body box\nframes 1\nkey r\nprint solver\n");
+    int code = run("set", NULL, data("param_box.lua"), "--headless", "--script", s, "--size", "64x64", "--set",
+                   "solver.kind=apgd", "--set", "solver.iterations=7", "--set", "z=2", NULL);
+    CHECK(code == 0);
+    if (code) return;
+    CHECK(!strcmp(word("solver", 0, "solver "), "apgd"));
+    CHECK(field("solver", 0, "apgd ") == 7);
+    CHECK(!strcmp(word("solver", 1, "solver "), "apgd"));
+    CHECK(field("solver", 1, "apgd ") == 7);
+    CHECK(strstr(out_text, "body box 0.000000 0.000000 2.000000") != NULL);
+    CHECK(run("badset", NULL, data("param_box.lua"), "--headless", "--frames", "1", "--set", "solver.kind=magic",
+              NULL) == 2);
+    CHECK(strstr(err_text, "--set solver.kind=magic: solver.kind 'magic' is not one of pgs, jacobi, apgd, spg, cg, "
+                           "minres, cholesky, newton") != NULL);
+}
+
 /* --record writes one PNG per frame; --frames + --screenshot */
 static void test_record(void)
 {
@@ -878,6 +898,7 @@ int main(int argc, char **argv)
     test_open();
     test_errors();
     test_record();
+    test_set();
     if (scenes_dir) test_urdf_visuals();
     test_particles();
     test_fem_render();

@@ -295,6 +295,65 @@ MO_API int mo_world_substeps(const mo_world *w);
 /* simulated time, s: the sum of the time steps of the steps taken (0 before the first) */
 MO_API double mo_world_time(const mo_world *w);
 
+/* ---- settings by name ------------------------------------------------------
+ * Every field of mo_world_def (and of its solver settings) has one name, the
+ * same in Lua scene files (world{}, moreau.set_solver), on the command line
+ * of moreau-run, moreau-bench and moreau-view (--set NAME=VALUE) and here:
+ * "time_step", "solver.kind", "solver.newton.linear"... Values are text:
+ * numbers as C's strtod reads them, booleans true/false, choices by name,
+ * vectors as x,y,z. docs/settings.md lists the table (moreau-run
+ * --list-settings prints it). */
+
+typedef enum mo_setting_type {
+    MO_SETTING_INT = 0,   /* an integer */
+    MO_SETTING_REAL,      /* a double */
+    MO_SETTING_BOOL,      /* true or false */
+    MO_SETTING_CHOICE,    /* one of choices[] */
+    MO_SETTING_VEC3,      /* three numbers x,y,z */
+} mo_setting_type;
+
+/* One setting of the table (static storage, never freed). The range is the one
+ * mo_world_create and mo_world_set_solver check for this field alone; some
+ * fields are also checked against another (doc says which). */
+typedef struct mo_setting_info {
+    const char *name;           /* "solver.newton.iterations" */
+    mo_setting_type type;
+    double min, max;            /* range of INT and REAL values (+-inf: unbounded) */
+    bool min_open, max_open;    /* the bound itself is excluded */
+    const char *const *choices; /* CHOICE: the names in enum order, NULL-terminated; else NULL */
+    const char *unit;           /* SI unit ("s", "m/N"; "" when none) */
+    const char *doc;            /* one line */
+} mo_setting_info;
+
+/* number of settings in the table */
+MO_API int mo_setting_count(void);
+/* setting i (0 <= i < mo_setting_count()), NULL outside */
+MO_API const mo_setting_info *mo_setting_at(int i);
+/* the setting called name, NULL for an unknown name or NULL */
+MO_API const mo_setting_info *mo_setting_find(const char *name);
+/* true when name is a group of settings ("solver", "solver.newton"): the prefix of
+ * some setting's name before a dot; false for NULL */
+MO_API bool mo_setting_is_group(const char *name);
+/* Parses value (text, see above) into the field of def called name. Only the
+ * type is checked here (ranges are checked when the def is used); def is
+ * unchanged on failure. MO_ERR_INVALID_ARGUMENT, with one sentence in err (may
+ * be NULL), for NULL arguments, an unknown name or a value of the wrong type. */
+MO_API mo_status mo_world_def_set(mo_world_def *def, const char *name, const char *value, char *err,
+                                  size_t err_size);
+/* The field of def called name as text into out (doubles with 17 digits, so
+ * that mo_world_def_set reads back the same value). MO_ERR_INVALID_ARGUMENT
+ * (out empty) for NULL arguments or an unknown name. */
+MO_API mo_status mo_world_def_get(const mo_world_def *def, const char *name, char *out, size_t out_size);
+/* Applies count "NAME=VALUE" assignments to the world's settings at once: all
+ * are parsed into a copy of its def, which is checked as mo_world_create and
+ * mo_world_set_solver check (FEM meshes need the newton solver) and then
+ * replaces the world's. MO_ERR_INVALID_ARGUMENT with the sentence
+ * (mo_world_last_error) and the world unchanged otherwise. assignments may be
+ * NULL when count is 0. w must not be NULL. */
+MO_API mo_status mo_world_set_settings(mo_world *w, const char *const *assignments, int count);
+/* The world's setting called name as text (mo_world_def_get). */
+MO_API mo_status mo_world_get_setting(const mo_world *w, const char *name, char *out, size_t out_size);
+
 /* Advances the world by one time step (time_step, in substeps and, with
  * MO_SOLVER_NEWTON, halvings): predict, collide, assemble, solve, integrate,
  * project. Applied forces are consumed. Non-convergence and NaN do not fail
