@@ -103,6 +103,9 @@ typedef struct fem_ext {
     double *vb;             /* step/fem_contacts.c's buffers, kept between steps: a shape's world vertices (3 per */
     int *eb, *vid;          /* vertex), a triangle mesh's candidate edges (3 each) and its vertices' indices, */
     int vcap, ecap, idcap;  /* and their room in vertices, edges, indices */
+    double *xs;             /* a mesh's node positions in one array (3 per node) for the collision layer */
+    int *mpair, *hull_ids;  /* a triangle mesh's edges as pairs and ids; a hull's edge ids (their index) */
+    int xs_cap, mpair_cap, hull_ids_cap; /* their room: nodes, pair entries, ids */
     int skip_cap;
 } fem_ext;
 

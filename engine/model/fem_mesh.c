@@ -58,6 +58,9 @@ void mo_fem_world_free(mo_world *w)
     free(((fem_ext *)fw)->vb);
     free(((fem_ext *)fw)->eb);
     free(((fem_ext *)fw)->vid);
+    free(((fem_ext *)fw)->xs);
+    free(((fem_ext *)fw)->mpair);
+    free(((fem_ext *)fw)->hull_ids);
     free(fw);
     w->fem = NULL;
 }

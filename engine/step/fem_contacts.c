@@ -9,7 +9,7 @@
 #include "model/fem.h"
 #include "solver/newton.h" /* MO_NROW_* row types */
 #include "step/step.h"
-#include "collision/collide_internal.h" /* mo_cl_collide_triangle */
+#include "collision/collide_surface.h"
 
 /* ---- rigid vertices against boundary triangles ---- */
 
@@ -140,29 +140,6 @@ static int mesh_candidates(const mo_world *w, int sh, const double *lo, const do
     return nv;
 }
 
-/* whether world point p lies in a tetrahedron of mesh m at the nodes' current positions */
-static bool point_in_mesh(const mo_world *w, const fem_mesh *m, const double *p)
-{
-    for (int t = 0; t < m->ntets; t++) {
-        const double *x[4];
-        for (int a = 0; a < 4; a++) x[a] = w->particles[m->node_part[m->tets[4 * t + a]]].x;
-        /* p is inside when replacing any vertex by p keeps every sub-volume >= 0 */
-        bool in = true;
-        for (int a = 0; a < 4 && in; a++) {
-            const double *y[4] = {x[0], x[1], x[2], x[3]};
-            y[a] = p;
-            double e1[3], e2[3], e3[3], c[3];
-            mo_v3_sub(e1, y[1], y[0]);
-            mo_v3_sub(e2, y[2], y[0]);
-            mo_v3_sub(e3, y[3], y[0]);
-            mo_v3_cross(c, e2, e3);
-            in = mo_v3_dot(e1, c) >= 0.0;
-        }
-        if (in) return true;
-    }
-    return false;
-}
-
 /* appends a surface contact (NULL when out of memory), its warm start from the previous step's
  * list: the same vertex (or the same layer feature on the same triangle) of the same shape on the
  * same mesh, its friction force projected on this step's tangents */
@@ -229,39 +206,45 @@ static bool sc_dup(const mo_world *w, const fem_ext *fx, int k0, int body, const
     return false;
 }
 
-/* the barycentric weights of p's projection on triangle tr along its normal, its outward unit
- * normal and its longest edge; false for a degenerate triangle or a projection outside it (a
- * weight below -tol, the weights then clamped: a vertex on an edge or a vertex may have a weight
- * -1e-17 by rounding, tol 1e-9; the collision layer clips a feature against the triangle's side
- * planes grown by its slop, 5e-5 of a quarter of the perimeter, tol 1e-3) */
-static bool tri_project(const mo_world *w, const fem_mesh *m, int tr, const double *v, double tol, double *d_out,
-                        double *bb, double *bn, double *lmax)
+/* the sink of the collision layer's surface routines: this shape's points on this mesh */
+typedef struct surface_sink {
+    mo_world *w;
+    fem_ext *fx;
+    const fem_mesh *m;
+    int mi, sh, k0, k1; /* mesh slot, shape slot; the shape's contacts start at k0, its vertex points end at k1 */
+} surface_sink;
+
+static int sink_push(void *user, int tri, const double b[3], const double n[3], int vertex, uint32_t feat,
+                     const double p[3], double rad)
 {
-    const double *a = w->particles[m->node_part[m->tris[3 * tr]]].x;
-    const double *b = w->particles[m->node_part[m->tris[3 * tr + 1]]].x;
-    const double *c = w->particles[m->node_part[m->tris[3 * tr + 2]]].x;
-    double e1[3], e2[3], e3[3], nrm[3], av[3];
-    mo_v3_sub(e1, b, a);
-    mo_v3_sub(e2, c, a);
-    mo_v3_sub(e3, c, b);
-    mo_v3_cross(nrm, e1, e2);
-    double a2 = mo_v3_dot(nrm, nrm);
-    if (!(a2 > 0.0)) return false;
-    mo_v3_sub(av, v, a);
-    *d_out = mo_v3_dot(av, nrm) / sqrt(a2);
-    *lmax = sqrt(fmax(mo_v3_dot(e1, e1), fmax(mo_v3_dot(e2, e2), mo_v3_dot(e3, e3))));
-    double cr[3], w1, w2;
-    mo_v3_cross(cr, av, e2);
-    w1 = mo_v3_dot(cr, nrm) / a2;
-    mo_v3_cross(cr, e1, av);
-    w2 = mo_v3_dot(cr, nrm) / a2;
-    double w0 = 1.0 - w1 - w2;
-    if (w0 < -tol || w1 < -tol || w2 < -tol) return false;
-    w0 = fmax(w0, 0.0), w1 = fmax(w1, 0.0), w2 = fmax(w2, 0.0);
-    double ws = w0 + w1 + w2;
-    bb[0] = w0 / ws, bb[1] = w1 / ws, bb[2] = w2 / ws;
-    mo_v3_scale(bn, nrm, 1.0 / sqrt(a2));
-    return true;
+    surface_sink *k = (surface_sink *)user;
+    return sc_push(k->w, k->fx, k->m, k->mi, tri, b, n, k->sh, vertex, feat, p, rad) ? 0 : -1;
+}
+
+static bool sink_dup(void *user, const double p[3], double lmax)
+{
+    const surface_sink *k = (const surface_sink *)user;
+    return sc_dup(k->w, k->fx, k->k0, k->w->shapes[k->sh].body, p, lmax);
+}
+
+static bool sink_has_tri(void *user, int tri)
+{
+    const surface_sink *k = (const surface_sink *)user;
+    for (int j = k->k0; j < k->k1; j++)
+        if (k->fx->sc[j].tri == tri) return true;
+    return false;
+}
+
+/* a box's 12 edges as corner pairs (corners c: bit a set = +he along axis a), in the order of their
+ * feature ids */
+static void box_edges(int *e)
+{
+    for (int ed = 0; ed < 12; ed++) { /* corners differing in bit ed / 4 */
+        int bit = 1 << (ed >> 2), low = ed & 3;
+        int i0 = bit == 1 ? low << 1 : bit == 2 ? (low & 1) | ((low & 2) << 1) : low;
+        e[2 * ed] = i0;
+        e[2 * ed + 1] = i0 | bit;
+    }
 }
 
 int mo_fem_collide_surfaces(mo_world *w)
@@ -284,20 +267,31 @@ int mo_fem_collide_surfaces(mo_world *w)
     double *vb = fx->vb;
     int vcap = fx->vcap, *eb = fx->eb, ecap = fx->ecap, *vid = fx->vid, idcap = fx->idcap;
 #define KEEP() (fx->vb = vb, fx->vcap = vcap, fx->eb = eb, fx->ecap = ecap, fx->vid = vid, fx->idcap = idcap)
+    static const int box_ids[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+    int box_pairs[24];
+    box_edges(box_pairs);
     for (int mi = 0; mi < fw->count; mi++) {
         const fem_mesh *m = &fw->m[mi];
         if (!m->alive || m->ntris <= 0) continue;
-        /* the boundary's box, grown by the margin */
+        /* the nodes' positions, one array for the collision layer; the boundary's box, grown by the margin */
+        if (m->nnodes > fx->xs_cap) {
+            double *nx = (double *)realloc(fx->xs, (size_t)m->nnodes * 3 * sizeof(double));
+            if (!nx) { KEEP(); return -1; }
+            fx->xs = nx;
+            fx->xs_cap = m->nnodes;
+        }
         double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
         for (int k = 0; k < m->nnodes; k++) {
-            if (!m->on_surface[k]) continue;
             const double *x = w->particles[m->node_part[k]].x;
+            mo_v3_copy(fx->xs + 3 * k, x);
+            if (!m->on_surface[k]) continue;
             for (int c = 0; c < 3; c++) {
                 if (x[c] < lo[c]) lo[c] = x[c];
                 if (x[c] > hi[c]) hi[c] = x[c];
             }
         }
         for (int c = 0; c < 3; c++) lo[c] -= margin, hi[c] += margin;
+        const mo_cl_surface surf = {fx->xs, m->tris, m->ntris, m->tets, m->ntets};
         for (int sh = 0; sh < w->shape_count; sh++) {
             const mo_shape *S = &w->shapes[sh];
             if (!S->alive || (S->type != MO_SHAPE_BOX && S->type != MO_SHAPE_CONVEX_HULL && S->type != MO_SHAPE_SPHERE &&
@@ -306,8 +300,9 @@ int mo_fem_collide_surfaces(mo_world *w)
             const bool is_mesh = S->type == MO_SHAPE_MESH;
             if (is_mesh && !S->mesh) continue;
             if (mo_fem_attached_to(w, mi, S->body)) continue;
-            const int k0 = fx->nsc; /* this shape's contacts on this mesh start here */
-            /* 1. vertices (box and hull corners, sphere and capsule-cap centres) */
+            surface_sink sk = {w, fx, m, mi, sh, fx->nsc, fx->nsc};
+            const mo_cl_surface_sink sink = {&sk, sink_push, sink_dup, sink_has_tri};
+            /* 1. vertices (box and hull corners, sphere and capsule-cap centres, a triangle mesh's vertices) */
             int need = S->type == MO_SHAPE_BOX ? 8 : S->type == MO_SHAPE_CONVEX_HULL ? (S->hull ? S->hull->nverts : 0) : 2;
             if (need > vcap) {
                 double *nv = (double *)realloc(vb, (size_t)need * 3 * sizeof(double));
@@ -324,180 +319,64 @@ int mo_fem_collide_surfaces(mo_world *w)
             } else {
                 nv = shape_vertices(w, sh, vb, vcap, &rad);
             }
-            for (int vi = 0; vi < nv; vi++) {
-                const double *v = vb + 3 * vi;
-                if (v[0] < lo[0] - rad || v[1] < lo[1] - rad || v[2] < lo[2] - rad || v[0] > hi[0] + rad ||
-                    v[1] > hi[1] + rad || v[2] > hi[2] + rad)
-                    continue;
-                /* inside the mesh (in one of its tetrahedra) or not: a vertex inside is pushed out through
-                   the nearest boundary triangle it projects into (at most that triangle's longest edge deep),
-                   one outside only meets a triangle it is at most the margin above */
-                const bool inside = point_in_mesh(w, m, v);
-                int best = -1;
-                double bd = INFINITY, bn[3] = {0, 0, 0}, bb[3] = {0, 0, 0};
-                for (int tr = 0; tr < m->ntris; tr++) {
-                    double d, lmax, tb[3], tn[3];
-                    if (!tri_project(w, m, tr, v, 1e-9, &d, tb, tn, &lmax)) continue;
-                    if (inside ? (d > 0.0 || d < -lmax) : (d < 0.0 || d - rad > margin)) continue;
-                    if (fabs(d) >= fabs(bd)) continue;
-                    best = tr;
-                    bd = d;
-                    mo_v3_copy(bn, tn);
-                    mo_v3_copy(bb, tb);
-                }
-                if (best < 0) continue;
-                if (!sc_push(w, fx, m, mi, best, bb, bn, sh, is_mesh ? vid[vi] : vi, 0u, v, rad)) {
-                    KEEP();
-                    return -1;
-                }
+            if (mo_cl_surface_vertices(&surf, lo, hi, vb, is_mesh ? vid : NULL, nv, rad, margin, &sink)) {
+                KEEP();
+                return -1;
             }
-            /* 2. boxes and hulls: their edges where they cross the walls of a triangle's prism (the
-               planes through its edges along its normal). A convex polytope's lowest point along -n over
-               a triangle is a vertex of the polytope (1.), a node of the triangle (the node's particle
-               contact) or such a crossing, so with these the three kinds cover it. Points are taken
-               within the margin above (at most the longest edge below) the triangle; a crossing on an
-               edge shared by two triangles is kept once (below). */
+            sk.k1 = fx->nsc;
+            /* 2. boxes, hulls and triangle meshes: their edges across the triangles' prism walls */
             if (S->type == MO_SHAPE_BOX || S->type == MO_SHAPE_CONVEX_HULL || is_mesh) {
                 if (nv < 1 || (S->type == MO_SHAPE_CONVEX_HULL && !S->hull)) continue;
-                /* a triangle mesh: the 3 edges of each candidate triangle (an edge two triangles share
-                   comes twice and its crossings are kept once, below) */
-                int ne = S->type == MO_SHAPE_BOX ? 12 : is_mesh ? nme : S->hull->nedges;
                 double o_cen[3] = {0.0, 0.0, 0.0};
                 if (is_mesh) mo_v3_copy(o_cen, mcen);
                 else for (int vi = 0; vi < nv; vi++) mo_v3_axpy(o_cen, 1.0 / nv, vb + 3 * vi);
-                double slo[3] = {INFINITY, INFINITY, INFINITY}, shi[3] = {-INFINITY, -INFINITY, -INFINITY};
-                for (int vi = 0; vi < nv; vi++)
-                    for (int c = 0; c < 3; c++) {
-                        slo[c] = fmin(slo[c], vb[3 * vi + c] - margin);
-                        shi[c] = fmax(shi[c], vb[3 * vi + c] + margin);
+                int rc;
+                if (S->type == MO_SHAPE_BOX) {
+                    rc = mo_cl_surface_edges(&surf, vb, nv, box_pairs, box_ids, 12, false, o_cen, margin, &sink);
+                } else if (is_mesh) {
+                    /* a triangle mesh: the 3 edges of each candidate triangle (an edge two triangles share
+                       comes twice and its crossings are kept once) as (vertex, vertex) pairs, ids 3 t + e */
+                    if (2 * nme > fx->mpair_cap) {
+                        int *np = (int *)realloc(fx->mpair, (size_t)nme * 3 * sizeof(int));
+                        if (!np) { KEEP(); return -1; }
+                        fx->mpair = np;
+                        fx->mpair_cap = 2 * nme;
                     }
-                for (int tr = 0; tr < m->ntris; tr++) {
-                    const double *x[3];
-                    bool apart = false;
-                    for (int a = 0; a < 3; a++) x[a] = w->particles[m->node_part[m->tris[3 * tr + a]]].x;
-                    for (int c = 0; c < 3 && !apart; c++)
-                        apart = fmax(x[0][c], fmax(x[1][c], x[2][c])) < slo[c] || fmin(x[0][c], fmin(x[1][c], x[2][c])) > shi[c];
-                    if (apart) continue;
-                    double e1[3], e2[3], tn[3];
-                    mo_v3_sub(e1, x[1], x[0]);
-                    mo_v3_sub(e2, x[2], x[0]);
-                    mo_v3_cross(tn, e1, e2);
-                    double tl = mo_v3_norm(tn);
-                    if (!(tl > 0.0)) continue;
-                    mo_v3_scale(tn, tn, 1.0 / tl);
-                    /* one-sided, as the layer's triangles: the shape's centre in front of the triangle */
-                    double dc[3];
-                    mo_v3_sub(dc, o_cen, x[0]);
-                    if (mo_v3_dot(dc, tn) < 0.0) continue;
-                    for (int ed = 0; ed < ne; ed++) {
-                        int i0, i1;
-                        if (S->type == MO_SHAPE_BOX) { /* corners differing in bit ed / 4 */
-                            int bit = 1 << (ed >> 2), low = ed & 3;
-                            i0 = bit == 1 ? low << 1 : bit == 2 ? (low & 1) | ((low & 2) << 1) : low;
-                            i1 = i0 | bit;
-                        } else if (is_mesh) {
-                            i0 = eb[3 * ed];
-                            i1 = eb[3 * ed + 1];
-                            bool near = true; /* the edge's box against the triangle's, grown by the margin */
-                            for (int c = 0; c < 3 && near; c++) {
-                                double elo = fmin(vb[3 * i0 + c], vb[3 * i1 + c]) - margin;
-                                double ehi = fmax(vb[3 * i0 + c], vb[3 * i1 + c]) + margin;
-                                near = fmax(x[0][c], fmax(x[1][c], x[2][c])) >= elo && fmin(x[0][c], fmin(x[1][c], x[2][c])) <= ehi;
-                            }
-                            if (!near) continue;
-                        } else {
-                            i0 = S->hull->edges[2 * ed];
-                            i1 = S->hull->edges[2 * ed + 1];
-                        }
-                        const double *p0 = vb + 3 * i0, *p1 = vb + 3 * i1;
-                        for (int side = 0; side < 3; side++) {
-                            /* wall through x[side] -> x[side + 1], containing tn: normal (x1 - x0) x tn */
-                            double ee[3], wn[3], d0[3], d1[3];
-                            mo_v3_sub(ee, x[(side + 1) % 3], x[side]);
-                            mo_v3_cross(wn, ee, tn);
-                            mo_v3_sub(d0, p0, x[side]);
-                            mo_v3_sub(d1, p1, x[side]);
-                            double s0 = mo_v3_dot(d0, wn), s1 = mo_v3_dot(d1, wn), pe[3];
-                            mo_v3_sub(pe, p1, p0);
-                            /* a crossing, not an edge lying in the wall (a bar's bottom edge in the wall
-                               through a side triangle's top edge gave points anywhere along it) */
-                            if ((s0 > 0.0) == (s1 > 0.0) || !(fabs(s0 - s1) > 1e-6 * mo_v3_norm(wn) * mo_v3_norm(pe)))
-                                continue;
-                            double u = s0 / (s0 - s1), q[3];
-                            for (int c = 0; c < 3; c++) q[c] = p0[c] + u * pe[c];
-                            double d, lmax, tb[3], bn[3];
-                            if (!tri_project(w, m, tr, q, 1e-9, &d, tb, bn, &lmax)) continue;
-                            if (d > margin || d < -lmax) continue;
-                            if (sc_dup(w, fx, k0, S->body, q, lmax)) continue;
-                            uint32_t feat = (uint32_t)(3 * (is_mesh ? eb[3 * ed + 2] : ed) + side);
-                            if (!sc_push(w, fx, m, mi, tr, tb, bn, sh, -1, feat, q, 0.0)) {
-                                KEEP();
-                                return -1;
-                            }
-                        }
+                    int *pairs = fx->mpair, *ids = fx->mpair + 2 * nme;
+                    for (int ed = 0; ed < nme; ed++) {
+                        pairs[2 * ed] = eb[3 * ed];
+                        pairs[2 * ed + 1] = eb[3 * ed + 1];
+                        ids[ed] = eb[3 * ed + 2];
                     }
+                    rc = mo_cl_surface_edges(&surf, vb, nv, pairs, ids, nme, true, o_cen, margin, &sink);
+                } else {
+                    if (S->hull->nedges > fx->hull_ids_cap) { /* the hull's edges' ids: their index */
+                        int *ni = (int *)realloc(fx->hull_ids, (size_t)S->hull->nedges * sizeof(int));
+                        if (!ni) { KEEP(); return -1; }
+                        for (int e = fx->hull_ids_cap; e < S->hull->nedges; e++) ni[e] = e;
+                        fx->hull_ids = ni;
+                        fx->hull_ids_cap = S->hull->nedges;
+                    }
+                    rc = mo_cl_surface_edges(&surf, vb, nv, S->hull->edges, fx->hull_ids, S->hull->nedges, false,
+                                             o_cen, margin, &sink);
                 }
+                if (rc) { KEEP(); return -1; }
                 continue;
             }
             /* 3. capsules and cylinders: the collision layer's convex/triangle routine (collide_convex.c,
                one-sided triangles) where they cross a triangle between the vertices above (a capsule's
                side, a cylinder's rim or side), on triangles that hold none of this shape's vertex rows
-               (those already carry this contact), only points that project into their triangle, each a
-               row of the form above on the triangle's normal. (Boxes and hulls through the layer: the
-               points of a face resting flat on coplanar triangles changed from step to step, 1 to 4 per
-               triangle, and a bar lying across the slab rocked and sank by 1.3 mm; hence 2.) A sphere has
-               its centre row on the triangle it projects into and is left to that. */
+               (those already carry this contact). (Boxes and hulls through the layer: the points of a
+               face resting flat on coplanar triangles changed from step to step, 1 to 4 per triangle,
+               and a bar lying across the slab rocked and sank by 1.3 mm; hence 2.) A sphere has its
+               centre row on the triangle it projects into and is left to that. */
             if (S->type == MO_SHAPE_SPHERE) continue;
             mo_cl_object o;
             mo_shape_object(w, sh, &o);
             mo_cl_update_aabb(&o, margin);
-            if (o.aabb_max[0] < lo[0] || o.aabb_max[1] < lo[1] || o.aabb_max[2] < lo[2] || o.aabb_min[0] > hi[0] ||
-                o.aabb_min[1] > hi[1] || o.aabb_min[2] > hi[2])
-                continue;
-            const int k1 = fx->nsc;
-            for (int tr = 0; tr < m->ntris; tr++) {
-                double tw[9];
-                bool apart = false;
-                for (int a = 0; a < 3; a++) mo_v3_copy(tw + 3 * a, w->particles[m->node_part[m->tris[3 * tr + a]]].x);
-                for (int c = 0; c < 3 && !apart; c++) {
-                    double tl = fmin(tw[c], fmin(tw[3 + c], tw[6 + c])), th = fmax(tw[c], fmax(tw[3 + c], tw[6 + c]));
-                    apart = th < o.aabb_min[c] || tl > o.aabb_max[c];
-                }
-                if (apart) continue;
-                bool has_vertex = false;
-                for (int j = k0; j < k1 && !has_vertex; j++) has_vertex = fx->sc[j].tri == tr;
-                if (has_vertex) continue;
-                mo_cl_contact out[MO_CL_MAX_POINTS];
-                int nc = mo_cl_collide_triangle(tw, &o, margin, 0, out);
-                for (int i = 0; i < nc; i++) {
-                    /* the shape's point: point_b on its surface; for a capsule its core point on the axis
-                       (carried exactly by the body while it rolls) with the radius */
-                    double p[3], r = 0.0;
-                    mo_v3_copy(p, out[i].point_b);
-                    /* a cylinder's side (the layer's normal within sin = 0.05 of across its axis, the
-                       rotation's third column, the layer's own tolerance for a side line): the point r
-                       inside along the normal, near the axis, with the radius (taken as a material point of
-                       the surface, a cylinder lying across the slab started rolling: 2.6 rad/s after
-                       1.5 s) */
-                    double ax[3] = {o.rot[2], o.rot[5], o.rot[8]};
-                    if (S->type == MO_SHAPE_CAPSULE ||
-                        (S->type == MO_SHAPE_CYLINDER && fabs(mo_v3_dot(ax, out[i].normal)) < 0.05)) {
-                        r = S->radius + (o.margin > 0.0 ? o.margin : 0.0);
-                        mo_v3_axpy(p, r, out[i].normal);
-                    }
-                    double d, lmax, tb[3], tn[3];
-                    if (!tri_project(w, m, tr, p, 1e-3, &d, tb, tn, &lmax)) continue;
-                    if (d - r > margin || d < -lmax) continue;
-                    /* a point this shape already has a row for (a cap centre on a neighbouring triangle,
-                       or the same point of the layer on the triangle across a shared edge: the layer's
-                       clipping grows a triangle by its slop) would be a second, identical row, and the
-                       Schur system singular along their difference */
-                    if (sc_dup(w, fx, k0, S->body, p, lmax)) continue;
-                    if (!sc_push(w, fx, m, mi, tr, tb, tn, sh, -1, out[i].feature, p, r)) {
-                        KEEP();
-                        return -1;
-                    }
-                }
+            if (mo_cl_surface_convex(&surf, lo, hi, &o, margin, &sink)) {
+                KEEP();
+                return -1;
             }
         }
     }
