@@ -466,47 +466,26 @@ static int via_cores(const mo_cl_object *a, const mo_cl_object *b, double margin
     return n;
 }
 
-int mo_cl_pair_sphere_hull(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
+/* a sphere or capsule core against a hull */
+int mo_cl_pair_round_hull(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
 {
     return via_cores(a, b, margin, out, mo_cl_collide_round_poly, 0);
 }
 
+/* a box against a capsule core (the box is the polytope: roles swapped) */
 int mo_cl_pair_box_capsule(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
 {
     return via_cores(a, b, margin, out, mo_cl_collide_round_poly, 1);
 }
 
-int mo_cl_pair_capsule_hull(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
-{
-    return via_cores(a, b, margin, out, mo_cl_collide_round_poly, 0);
-}
-
-int mo_cl_pair_box_hull(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
+/* a box or hull against a hull */
+int mo_cl_pair_poly_hull(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
 {
     return via_cores(a, b, margin, out, mo_cl_collide_poly_poly, 0);
 }
 
-int mo_cl_pair_hull_hull(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
-{
-    return via_cores(a, b, margin, out, mo_cl_collide_poly_poly, 0);
-}
-
-int mo_cl_pair_box_cylinder(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
-{
-    return via_cores(a, b, margin, out, mo_cl_collide_general, 0);
-}
-
-int mo_cl_pair_capsule_cylinder(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
-{
-    return via_cores(a, b, margin, out, mo_cl_collide_general, 0);
-}
-
-int mo_cl_pair_cylinder_cylinder(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
-{
-    return via_cores(a, b, margin, out, mo_cl_collide_general, 0);
-}
-
-int mo_cl_pair_cylinder_hull(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
+/* a cylinder against a box, capsule, cylinder or hull (EPA candidates, libccd MPR) */
+int mo_cl_pair_cylinder_any(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out)
 {
     return via_cores(a, b, margin, out, mo_cl_collide_general, 0);
 }

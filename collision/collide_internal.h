@@ -55,22 +55,37 @@ void mo_cl_reduce_points(const mo_cl_clip_pt *p, const uint32_t *ids, int n, dou
    (object a) and mb (object b): gap -= ma + mb, point_a += ma n, point_b -= mb n. */
 void mo_cl_inflate_contacts(mo_cl_contact *c, int n, double ma, double mb);
 
+/* small vector helpers of the collision files (cross3: out may alias a or b) */
+#ifndef MO_DOT3_CROSS3 /* the tests' testutil.h has the same two */
+#define MO_DOT3_CROSS3
+static inline double dot3(const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static inline void cross3(const double *a, const double *b, double *out)
+{
+    double t0 = a[1] * b[2] - a[2] * b[1];
+    double t1 = a[2] * b[0] - a[0] * b[2];
+    double t2 = a[0] * b[1] - a[1] * b[0];
+    out[0] = t0;
+    out[1] = t1;
+    out[2] = t2;
+}
+#endif
+
 /* pair routines of collide_convex.c, canonical order; margin fields ignored */
 int mo_cl_pair_sphere_capsule(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out);
 int mo_cl_pair_sphere_cylinder(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out);
-int mo_cl_pair_sphere_hull(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out);
 int mo_cl_pair_box_capsule(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out);
-int mo_cl_pair_box_cylinder(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out);
-int mo_cl_pair_box_hull(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out);
+/* sphere or capsule / hull; box or hull / hull; a cylinder's pairs with box, capsule, cylinder, hull */
+int mo_cl_pair_round_hull(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out);
+int mo_cl_pair_poly_hull(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out);
+int mo_cl_pair_cylinder_any(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out);
 int mo_cl_pair_plane_capsule(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out);
 int mo_cl_pair_plane_cylinder(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out);
 int mo_cl_pair_plane_hull(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out);
 int mo_cl_pair_capsule_capsule(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out);
-int mo_cl_pair_capsule_cylinder(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out);
-int mo_cl_pair_capsule_hull(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out);
-int mo_cl_pair_cylinder_cylinder(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out);
-int mo_cl_pair_cylinder_hull(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out);
-int mo_cl_pair_hull_hull(const mo_cl_object *a, const mo_cl_object *b, double margin, mo_cl_contact *out);
 
 /* 1 when the object has a usable shape for the pair routines: finite pose and
    sizes, a capsule with some extent (radius + margin > 0 or half_height > 0), a

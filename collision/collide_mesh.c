@@ -96,6 +96,24 @@ static int reduce_pool(mo_cl_contact *pool, uint32_t *ids, int n, mo_cl_contact 
     return 4;
 }
 
+/* the pooled contacts below margin, reduced to at most 4 into out, named (ia, ib); their count */
+static int finish_pool(mo_cl_contact *pool, uint32_t *ids, int n, double margin, int ia, int ib, mo_cl_contact *out)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (pool[i].gap < margin) {
+            pool[k] = pool[i];
+            ids[k] = ids[i];
+            k++;
+        }
+    int m = reduce_pool(pool, ids, k, out);
+    for (int i = 0; i < m; i++) {
+        out[i].a = ia;
+        out[i].b = ib;
+    }
+    return m;
+}
+
 static int mesh_plane(const mo_cl_object *mesh, int im, const mo_cl_object *plane, int ip, double margin,
                       int mesh_is_a, mo_cl_contact *out)
 {
@@ -343,19 +361,7 @@ static int mesh_mesh(const mo_cl_object *a, int ia, const mo_cl_object *b, int i
     }
     /* a's thickness: the triangle routine saw a's bare surface (the prisms carry b's) */
     if (a->margin > 0.0) mo_cl_inflate_contacts(c.pool, c.n, a->margin, 0.0);
-    int k = 0;
-    for (int i = 0; i < c.n; i++)
-        if (c.pool[i].gap < margin) {
-            c.pool[k] = c.pool[i];
-            c.ids[k] = c.ids[i];
-            k++;
-        }
-    int n = reduce_pool(c.pool, c.ids, k, out);
-    for (int i = 0; i < n; i++) {
-        out[i].a = ia;
-        out[i].b = ib;
-    }
-    return n;
+    return finish_pool(c.pool, c.ids, c.n, margin, ia, ib, out);
 }
 
 int mo_cl_collide_mesh(const mo_cl_object *a, int ia, const mo_cl_object *b, int ib, double margin, mo_cl_contact *out)
@@ -394,17 +400,5 @@ int mo_cl_collide_mesh(const mo_cl_object *a, int ia, const mo_cl_object *b, int
     /* the mesh's thickness: the triangle routine saw the bare surface */
     if (mesh->margin > 0.0)
         mo_cl_inflate_contacts(c.pool, c.n, a_mesh ? mesh->margin : 0.0, a_mesh ? 0.0 : mesh->margin);
-    int k = 0;
-    for (int i = 0; i < c.n; i++)
-        if (c.pool[i].gap < margin) {
-            c.pool[k] = c.pool[i];
-            c.ids[k] = c.ids[i];
-            k++;
-        }
-    int n = reduce_pool(c.pool, c.ids, k, out);
-    for (int i = 0; i < n; i++) {
-        out[i].a = ia;
-        out[i].b = ib;
-    }
-    return n;
+    return finish_pool(c.pool, c.ids, c.n, margin, ia, ib, out);
 }

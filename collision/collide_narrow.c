@@ -75,18 +75,6 @@ static const int k_next[3] = {1, 2, 0};
 typedef int (*pair_fn)(const mo_cl_object *a, const mo_cl_object *b, double margin,
                        mo_cl_contact *out);
 
-/* small vector helpers */
-static inline double dot3(const double *a, const double *b)
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static inline void cross3(const double *a, const double *b, double *out)
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
 
 /* column k of a row-major rotation: local axis k in world */
 static inline void rot_col(const double *rot, int k, double *out)
@@ -747,21 +735,21 @@ static const pair_fn k_pair_table[MO_CL_SHAPE_COUNT][MO_CL_SHAPE_COUNT] = {
     [MO_CL_SPHERE][MO_CL_PLANE] = collide_sphere_plane,
     [MO_CL_SPHERE][MO_CL_CAPSULE] = mo_cl_pair_sphere_capsule,
     [MO_CL_SPHERE][MO_CL_CYLINDER] = mo_cl_pair_sphere_cylinder,
-    [MO_CL_SPHERE][MO_CL_HULL] = mo_cl_pair_sphere_hull,
+    [MO_CL_SPHERE][MO_CL_HULL] = mo_cl_pair_round_hull,
     [MO_CL_BOX][MO_CL_BOX] = collide_box_box,
     [MO_CL_BOX][MO_CL_PLANE] = collide_box_plane,
     [MO_CL_BOX][MO_CL_CAPSULE] = mo_cl_pair_box_capsule,
-    [MO_CL_BOX][MO_CL_CYLINDER] = mo_cl_pair_box_cylinder,
-    [MO_CL_BOX][MO_CL_HULL] = mo_cl_pair_box_hull,
+    [MO_CL_BOX][MO_CL_CYLINDER] = mo_cl_pair_cylinder_any,
+    [MO_CL_BOX][MO_CL_HULL] = mo_cl_pair_poly_hull,
     [MO_CL_PLANE][MO_CL_CAPSULE] = mo_cl_pair_plane_capsule,
     [MO_CL_PLANE][MO_CL_CYLINDER] = mo_cl_pair_plane_cylinder,
     [MO_CL_PLANE][MO_CL_HULL] = mo_cl_pair_plane_hull,
     [MO_CL_CAPSULE][MO_CL_CAPSULE] = mo_cl_pair_capsule_capsule,
-    [MO_CL_CAPSULE][MO_CL_CYLINDER] = mo_cl_pair_capsule_cylinder,
-    [MO_CL_CAPSULE][MO_CL_HULL] = mo_cl_pair_capsule_hull,
-    [MO_CL_CYLINDER][MO_CL_CYLINDER] = mo_cl_pair_cylinder_cylinder,
-    [MO_CL_CYLINDER][MO_CL_HULL] = mo_cl_pair_cylinder_hull,
-    [MO_CL_HULL][MO_CL_HULL] = mo_cl_pair_hull_hull,
+    [MO_CL_CAPSULE][MO_CL_CYLINDER] = mo_cl_pair_cylinder_any,
+    [MO_CL_CAPSULE][MO_CL_HULL] = mo_cl_pair_round_hull,
+    [MO_CL_CYLINDER][MO_CL_CYLINDER] = mo_cl_pair_cylinder_any,
+    [MO_CL_CYLINDER][MO_CL_HULL] = mo_cl_pair_cylinder_any,
+    [MO_CL_HULL][MO_CL_HULL] = mo_cl_pair_poly_hull,
 };
 
 static int all_finite(const double *v, int n)

@@ -32,22 +32,7 @@ static const double k_touch_rel = 1e-9;  /* GJK: cores closer than this times th
 
 #define FEAT_CAP 64
 
-/* ---- small vector helpers ---- */
-
-static inline double dot3(const double *a, const double *b)
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static inline void cross3(const double *a, const double *b, double *out)
-{
-    double t0 = a[1] * b[2] - a[2] * b[1];
-    double t1 = a[2] * b[0] - a[0] * b[2];
-    double t2 = a[0] * b[1] - a[1] * b[0];
-    out[0] = t0;
-    out[1] = t1;
-    out[2] = t2;
-}
+/* ---- small vector helpers (dot3, cross3: collide_internal.h) ---- */
 
 static inline void sub3(const double *a, const double *b, double *out)
 {

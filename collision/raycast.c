@@ -28,6 +28,7 @@
  * contact skin is not part of the shape a ray sees).
  *
  * A zero or non-finite dir, a non-finite origin, or tmax < 0 (or NaN) miss. */
+#include "collide_internal.h"
 #include "shapes.h"
 
 #include <math.h>
@@ -35,17 +36,6 @@
 
 #define RAY_STACK 128
 
-static inline double dot3(const double *a, const double *b)
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static inline void cross3(const double *a, const double *b, double *out)
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
 
 /* result of a local cast: 0 miss, 1 hit at *t with n, 2 origin inside */
 enum { RAY_MISS = 0, RAY_HIT = 1, RAY_INSIDE = 2 };

@@ -26,6 +26,8 @@
 
 /* ---- vectors and rotations ---- */
 
+#ifndef MO_DOT3_CROSS3 /* collision/collide_internal.h has the same two */
+#define MO_DOT3_CROSS3
 static inline double dot3(const double *a, const double *b)
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -37,6 +39,7 @@ static inline void cross3(const double *a, const double *b, double *o)
     double t[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
     memcpy(o, t, sizeof t);
 }
+#endif
 
 static inline void mat_identity(double R[9])
 {
