@@ -117,8 +117,8 @@ void mo_solver_apgd(const mo_problem *p, const mo_solver_settings *s, mo_solve_o
     double *g = y + m;         /* N y + r */
     double *x = g + m;         /* candidate x_k */
     double *nx = x + m;        /* N x_k */
-    double *best = nx + m;
-    double *u = best + m;
+    double *bx = nx + m;       /* the best iterate */
+    double *u = bx + m;
     double *work = u + m;
     double *gamma = o->gamma;
 
@@ -137,11 +137,11 @@ void mo_solver_apgd(const mo_problem *p, const mo_solver_settings *s, mo_solve_o
     mo_problem_apply(p, x1, n1, work);
     memcpy(x2, x1, (size_t)m * sizeof(double));
     memcpy(n2, n1, (size_t)m * sizeof(double));
-    memcpy(best, x1, (size_t)m * sizeof(double));
     for (int i = 0; i < m; i++) u[i] = n1[i] + p->r[i];
     double res = 0.0, err = 0.0;
     mo_problem_residuals(p, x1, u, &res, &err);
-    double best_measure = mo_solve_measure(p, res, err), best_res = res, best_err = err;
+    mo_best best = {bx, 0.0, 0.0, 0.0};
+    mo_best_take(&best, mo_solve_measure(p, res, err), res, err, x1, m);
 
     double theta = 1.0, beta = 0.0;
     int it = 0;
@@ -207,13 +207,8 @@ void mo_solver_apgd(const mo_problem *p, const mo_solver_settings *s, mo_solve_o
         for (int i = 0; i < m; i++) u[i] = n1[i] + p->r[i];
         res = mo_solve_record(p, x1, u, o, &err);
         double meas = mo_solve_measure(p, res, err);
-        if (meas < best_measure || !isfinite(best_measure)) {
-            best_measure = meas;
-            best_res = res;
-            best_err = err;
-            memcpy(best, x1, (size_t)m * sizeof(double));
-        }
+        if (meas < best.measure || !isfinite(best.measure)) mo_best_take(&best, meas, res, err, x1, m);
         stop = mo_solve_stop(p, s, res, err, &o->converged);
     }
-    mo_solve_finish_best(p, o, best, it, best_res, best_err);
+    mo_solve_finish_best(p, o, best.x, it, best.res, best.err);
 }

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "core/core.h"
 #include "kernels/rows.h"
 #include "kernels/cone.h"
@@ -154,6 +155,19 @@ void mo_problem_block3(const mo_problem *p, int k, double out[9]);
 double mo_solve_record(const mo_problem *p, const double *gamma, const double *u, mo_solve_out *o, double *coulomb);
 /* J form: o->v = v~ + M^-1 J^T gamma (no-op for other forms or o->v NULL) */
 void mo_solve_finish_v(const mo_problem *p, mo_solve_out *o);
+/* the best iterate a solver keeps: x (m, the solver's scratch) and its measures */
+typedef struct mo_best {
+    double *x;
+    double measure, res, err;
+} mo_best;
+/* x (m) becomes the best iterate, with its measure (the one the solver stops on) and both residuals */
+static inline void mo_best_take(mo_best *b, double measure, double res, double err, const double *x, int m)
+{
+    b->measure = measure;
+    b->res = res;
+    b->err = err;
+    memcpy(b->x, x, (size_t)m * sizeof(double));
+}
 /* the end of a solver that keeps its best iterate: gamma = best (m), the iteration count, the best
  * iterate's residual and Coulomb error into o, then mo_solve_finish_v */
 void mo_solve_finish_best(const mo_problem *p, mo_solve_out *o, const double *best, int iterations, double residual,

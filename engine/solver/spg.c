@@ -62,8 +62,8 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
     double *nd = d + m;      /* N d */
     double *pd = nd + m;     /* P (diagonal) */
     double *xt = pd + m;     /* trial / projection buffer */
-    double *best = xt + m;
-    double *u = best + m;
+    double *bx = xt + m;       /* the best iterate */
+    double *u = bx + m;
     double *work = u + m;
     double *gamma = o->gamma;
     double fhist[128];
@@ -102,12 +102,12 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
     double f = 0.5 * dot(x, nxv, m) + dot(x, p->r, m);
     int nh = 0, ngll = c->n_gll < 128 ? c->n_gll : 128;
     fhist[nh++] = f;
-    memcpy(best, x, (size_t)m * sizeof(double));
     double res = 0.0, err = 0.0;
     mo_problem_residuals(p, x, g, &res, &err);
     (void)tau; /* tau_g = 1/max diag N is the CCP residual's alpha: w == res */
     double wres = c->tau_g > 0.0 ? grad_residual(p, x, g, tau, xt) : res;
-    double best_measure = p->stop_coulomb ? err : wres, best_res = res, best_err = err;
+    mo_best best = {bx, 0.0, 0.0, 0.0};
+    mo_best_take(&best, p->stop_coulomb ? err : wres, res, err, x, m);
     bool stop = mo_solve_stop(p, s, res, err, &o->converged);
 
     int it = 0;
@@ -130,12 +130,8 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
             /* no descent direction left: x is stationary to rounding */
             for (int i = 0; i < m; i++) u[i] = g[i];
             res = mo_solve_record(p, x, u, o, &err);
-            if (mo_solve_measure(p, res, err) < best_measure) {
-                best_measure = mo_solve_measure(p, res, err);
-                best_res = res;
-                best_err = err;
-                memcpy(best, x, (size_t)m * sizeof(double));
-            }
+            if (mo_solve_measure(p, res, err) < best.measure)
+                mo_best_take(&best, mo_solve_measure(p, res, err), res, err, x, m);
             break;
         }
         mo_problem_apply(p, d, nd, work);
@@ -202,13 +198,8 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
         res = mo_solve_record(p, x, u, o, &err);
         wres = c->tau_g > 0.0 ? grad_residual(p, x, g, tau, xt) : res;
         double meas = p->stop_coulomb ? err : wres;
-        if (meas <= best_measure) {
-            best_measure = meas;
-            best_res = res;
-            best_err = err;
-            memcpy(best, x, (size_t)m * sizeof(double));
-        }
+        if (meas <= best.measure) mo_best_take(&best, meas, res, err, x, m);
         stop = mo_solve_stop(p, s, res, err, &o->converged);
     }
-    mo_solve_finish_best(p, o, best, it, best_res, best_err);
+    mo_solve_finish_best(p, o, best.x, it, best.res, best.err);
 }
