@@ -50,15 +50,6 @@
 
 /* ---- error messages ------------------------------------------------------ */
 
-static void set_err(char *err, size_t err_size, const char *fmt, ...)
-{
-    if (!err || err_size == 0) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, err_size, fmt, ap);
-    va_end(ap);
-}
-
 static int cuda_code(cudaError_t e)
 {
     return e == cudaErrorMemoryAllocation ? MO_CUDA_NOMEM : MO_CUDA_UNAVAILABLE;
@@ -69,20 +60,20 @@ static int fail_cuda(char *err, size_t err_size, const char *what, cudaError_t e
     const char *hint = "";
     if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidPtx || e == cudaErrorUnsupportedPtxVersion)
         hint = " (the module was not built for this GPU: add its SM to -Dgpu_arch)";
-    set_err(err, err_size, "%s returned %d (%s: %s)%s", what, (int)e, cudaGetErrorName(e), cudaGetErrorString(e),
+    mo_cuda_set_err(err, err_size, "%s returned %d (%s: %s)%s", what, (int)e, cudaGetErrorName(e), cudaGetErrorString(e),
             hint);
     return cuda_code(e);
 }
 
 static int fail_cusparse(char *err, size_t err_size, const char *what, cusparseStatus_t s)
 {
-    set_err(err, err_size, "%s returned cuSPARSE status %d (%s)", what, (int)s, cusparseGetErrorString(s));
+    mo_cuda_set_err(err, err_size, "%s returned cuSPARSE status %d (%s)", what, (int)s, cusparseGetErrorString(s));
     return s == CUSPARSE_STATUS_ALLOC_FAILED ? MO_CUDA_NOMEM : MO_CUDA_UNAVAILABLE;
 }
 
 static int fail_cublas(char *err, size_t err_size, const char *what, cublasStatus_t s)
 {
-    set_err(err, err_size, "%s returned cuBLAS status %d (%s)", what, (int)s, cublasGetStatusString(s));
+    mo_cuda_set_err(err, err_size, "%s returned cuBLAS status %d (%s)", what, (int)s, cublasGetStatusString(s));
     return s == CUBLAS_STATUS_ALLOC_FAILED ? MO_CUDA_NOMEM : MO_CUDA_UNAVAILABLE;
 }
 
@@ -257,19 +248,19 @@ MO_CUDA_EXPORT int mo_cuda_selftest(mo_cuda_selftest_args *a, char *err, size_t 
 
     if (err && err_size) err[0] = '\0';
     if (!a || a->struct_size != sizeof(mo_cuda_selftest_args)) {
-        set_err(err, err_size, "mo_cuda_selftest: argument block of %zu bytes, module expects %zu (ABI %d)",
+        mo_cuda_set_err(err, err_size, "mo_cuda_selftest: argument block of %zu bytes, module expects %zu (ABI %d)",
                 a ? a->struct_size : (size_t)0, sizeof(mo_cuda_selftest_args), MO_CUDA_ABI_VERSION);
         return MO_CUDA_BADARG;
     }
     nc = a->n_cones; nb = a->n_bodies; nr = a->n_rows; no = a->n_owners; nd = a->n_dof;
     if (nc < 1 || nb < 1 || nr < 1 || no < 1 || nd < 1 || !a->cone_in || !a->bodies || !a->rows || !a->aux ||
         !a->owner_dof || !a->owner_ndof || !a->owner_inv_mass || !a->owner_inv_I || !a->velocity || !a->out) {
-        set_err(err, err_size, "mo_cuda_selftest: empty problem or NULL array (cones %d, bodies %d, rows %d, "
+        mo_cuda_set_err(err, err_size, "mo_cuda_selftest: empty problem or NULL array (cones %d, bodies %d, rows %d, "
                 "owners %d, dofs %d)", nc, nb, nr, no, nd);
         return MO_CUDA_BADARG;
     }
     if (a->n_out > 0x7fffffffL) {
-        set_err(err, err_size, "mo_cuda_selftest: %ld outputs exceed cuBLAS's int sizes", a->n_out);
+        mo_cuda_set_err(err, err_size, "mo_cuda_selftest: %ld outputs exceed cuBLAS's int sizes", a->n_out);
         return MO_CUDA_BADARG;
     }
     a->gpu_max_diff = 0.0;
@@ -310,7 +301,7 @@ MO_CUDA_EXPORT int mo_cuda_selftest(mo_cuda_selftest_args *a, char *err, size_t 
     CUDA_TRY(cudaMemcpy(&nnz, d_row_ptr + nr, sizeof(int), cudaMemcpyDeviceToHost));
     need = off_csr + (long)nr + 1 + 3L * nnz;
     if (nnz < 1 || need != a->n_out) {
-        set_err(err, err_size, "mo_cuda_selftest: device CSR has %d non-zeros, so %ld outputs, but the caller "
+        mo_cuda_set_err(err, err_size, "mo_cuda_selftest: device CSR has %d non-zeros, so %ld outputs, but the caller "
                 "expects %ld (row descriptors or owner tables disagree)", nnz, need, a->n_out);
         rc = MO_CUDA_BADARG;
         goto done;

@@ -45,17 +45,6 @@ typedef struct cuda_module {
     mo_cuda_selftest_fn selftest;
 } cuda_module;
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static void set_err(char *err, size_t err_size, const char *fmt, ...)
-{
-    if (!err || err_size == 0) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, err_size, fmt, ap);
-    va_end(ap);
-}
 
 /* dlsym into a function pointer without the object-to-function pointer
  * conversion ISO C leaves undefined (and -Wpedantic reports) */
@@ -79,7 +68,7 @@ static mo_status load_module(cuda_module *m, char *err, size_t err_size)
 
     memset(m, 0, sizeof *m);
     if (strlen(path) >= sizeof m->path) {
-        set_err(err, err_size, "CUDA module path is longer than %zu characters: %s", sizeof m->path - 1, path);
+        mo_cuda_set_err(err, err_size, "CUDA module path is longer than %zu characters: %s", sizeof m->path - 1, path);
         return MO_ERR_UNSUPPORTED;
     }
     dlerror();
@@ -91,9 +80,9 @@ static mo_status load_module(cuda_module *m, char *err, size_t err_size)
         /* glibc's text repeats the path: "PATH: cannot open shared object file: ..." */
         if (strncmp(why, path, len) == 0 && why[len] == ':' && why[len + 1] == ' ') why += len + 2;
         if (strchr(path, '/') && access(path, F_OK) != 0)
-            set_err(err, err_size, "CUDA module not found at %s: %s", path, why);
+            mo_cuda_set_err(err, err_size, "CUDA module not found at %s: %s", path, why);
         else
-            set_err(err, err_size, "CUDA module at %s could not be loaded: %s", path, why);
+            mo_cuda_set_err(err, err_size, "CUDA module at %s could not be loaded: %s", path, why);
         return MO_ERR_UNSUPPORTED;
     }
     /* from here on the module stays loaded (see the top of the file) */
@@ -101,13 +90,13 @@ static mo_status load_module(cuda_module *m, char *err, size_t err_size)
         !find_symbol(h, "mo_cuda_device_count", &m->device_count, sizeof m->device_count) ||
         !find_symbol(h, "mo_cuda_selftest", &m->selftest, sizeof m->selftest)) {
         why = dlerror();
-        set_err(err, err_size, "CUDA module at %s is not a Moreau CUDA module: %s", path,
+        mo_cuda_set_err(err, err_size, "CUDA module at %s is not a Moreau CUDA module: %s", path,
                 why ? why : "missing entry point");
         return MO_ERR_UNSUPPORTED;
     }
     abi = m->abi_version();
     if (abi != MO_CUDA_ABI_VERSION) {
-        set_err(err, err_size, "CUDA module at %s has ABI version %d, this libmoreau expects %d (rebuild both)",
+        mo_cuda_set_err(err, err_size, "CUDA module at %s has ABI version %d, this libmoreau expects %d (rebuild both)",
                 path, abi, MO_CUDA_ABI_VERSION);
         return MO_ERR_UNSUPPORTED;
     }
@@ -129,11 +118,11 @@ static mo_status probe(cuda_module *m, mo_gpu_info *info, char *err, size_t err_
     if (info) memcpy(info->module_path, m->path, sizeof info->module_path);
     rc = m->device_count(&n, name, sizeof name, msg, sizeof msg);
     if (rc != MO_CUDA_OK) {
-        set_err(err, err_size, "no CUDA device: %s", msg[0] ? msg : "the module gave no reason");
+        mo_cuda_set_err(err, err_size, "no CUDA device: %s", msg[0] ? msg : "the module gave no reason");
         return MO_ERR_UNSUPPORTED;
     }
     if (n <= 0) {
-        set_err(err, err_size, "no CUDA device: cudaGetDeviceCount found 0 devices");
+        mo_cuda_set_err(err, err_size, "no CUDA device: cudaGetDeviceCount found 0 devices");
         return MO_ERR_UNSUPPORTED;
     }
     if (info) {
@@ -360,11 +349,11 @@ MO_API mo_status mo_gpu_selftest(int n, double *max_diff, char *err, size_t err_
     if (err && err_size) err[0] = '\0';
     if (max_diff) *max_diff = INFINITY;
     if (!max_diff) {
-        set_err(err, err_size, "mo_gpu_selftest: max_diff is NULL");
+        mo_cuda_set_err(err, err_size, "mo_gpu_selftest: max_diff is NULL");
         return MO_ERR_INVALID_ARGUMENT;
     }
     if (n < 1 || n > MO_GPU_SELFTEST_MAX_N) {
-        set_err(err, err_size, "mo_gpu_selftest: n = %d is outside [1, %d]", n, MO_GPU_SELFTEST_MAX_N);
+        mo_cuda_set_err(err, err_size, "mo_gpu_selftest: n = %d is outside [1, %d]", n, MO_GPU_SELFTEST_MAX_N);
         return MO_ERR_INVALID_ARGUMENT;
     }
     st = probe(&m, NULL, err, err_size);
@@ -373,7 +362,7 @@ MO_API mo_status mo_gpu_selftest(int n, double *max_diff, char *err, size_t err_
     memset(&d, 0, sizeof d);
     if (!selftest_generate(&d, n)) {
         selftest_free(&d);
-        set_err(err, err_size, "mo_gpu_selftest: out of host memory for n = %d", n);
+        mo_cuda_set_err(err, err_size, "mo_gpu_selftest: out of host memory for n = %d", n);
         return MO_ERR_OUT_OF_MEMORY;
     }
     selftest_reference(&d);
@@ -404,7 +393,7 @@ MO_API mo_status mo_gpu_selftest(int n, double *max_diff, char *err, size_t err_
 
     rc = m.selftest(&a, msg, sizeof msg);
     if (rc != MO_CUDA_OK) {
-        set_err(err, err_size, "CUDA self-test failed on the device: %s", msg[0] ? msg : "no reason given");
+        mo_cuda_set_err(err, err_size, "CUDA self-test failed on the device: %s", msg[0] ? msg : "no reason given");
         selftest_free(&d);
         return rc == MO_CUDA_NOMEM ? MO_ERR_OUT_OF_MEMORY
              : rc == MO_CUDA_BADARG ? MO_ERR_INVALID_ARGUMENT : MO_ERR_UNSUPPORTED;

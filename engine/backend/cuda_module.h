@@ -8,7 +8,9 @@
 #ifndef MO_CUDA_MODULE_H
 #define MO_CUDA_MODULE_H
 
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "kernels/dynamics.h"
 #include "kernels/rows.h"
 
@@ -61,6 +63,19 @@ typedef struct mo_cuda_selftest_args {
     double gpu_max_diff;         /* max |out - reference| reduced with cuBLAS (0 without reference) */
     double gpu_diff_norm;        /* |out - reference|_2 with cuBLAS */
 } mo_cuda_selftest_args;
+
+/* the sentence of a failure into err (nothing when err is NULL or err_size 0); both sides use it */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static inline void mo_cuda_set_err(char *err, size_t err_size, const char *fmt, ...)
+{
+    if (!err || err_size == 0) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, err_size, fmt, ap);
+    va_end(ap);
+}
 
 /* the entry points, found with dlsym under these names:
  *   mo_cuda_abi_version, mo_cuda_device_count, mo_cuda_selftest
