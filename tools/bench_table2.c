@@ -597,21 +597,13 @@ int bench_table2(int argc, char **argv)
             bench_table2_usage(stdout);
             return 0;
         }
-        if (!strcmp(a, "--progress")) {
-            show = true;
-            quiet = false;
+        const char *v = NULL;
+        const int kind = bench_option(argc, argv, &i, &show, &v);
+        if (kind < 0) return 2;
+        if (kind == 1) {
+            quiet = !show;
             continue;
         }
-        if (!strcmp(a, "--quiet")) {
-            show = false;
-            quiet = true;
-            continue;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "moreau-bench: %s needs a value\n", a);
-            return 2;
-        }
-        const char *v = argv[++i];
         if (!strcmp(a, "--scenes")) scene_list = v;
         else if (!strcmp(a, "--solvers")) solver_list = v;
         else if (!strcmp(a, "--time")) {

@@ -4,6 +4,7 @@
 #define MO_BENCH_UTIL_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,6 +34,24 @@ static inline FILE *bench_open_write(const char *path)
     FILE *f = fopen(path, "w");
     if (!f) fprintf(stderr, "moreau-bench: cannot write %s: %s\n", path, strerror(errno));
     return f;
+}
+
+/* the options of a mode that reads "--flag VALUE" pairs: --progress and --quiet set *show (1 returned);
+ * any other flag takes the next argument as its value in *v (*i moved; 2 returned), or -1 with the
+ * sentence on stderr when there is none */
+static inline int bench_option(int argc, char **argv, int *i, bool *show, const char **v)
+{
+    const char *a = argv[*i];
+    if (!strcmp(a, "--progress") || !strcmp(a, "--quiet")) {
+        *show = a[2] == 'p';
+        return 1;
+    }
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "moreau-bench: %s needs a value\n", a);
+        return -1;
+    }
+    *v = argv[++*i];
+    return 2;
 }
 
 /* one scenario step of sf (its callbacks, then the world's step), timed: the wall time in ms and

@@ -851,19 +851,10 @@ static int bench_scenes(int argc, char **argv)
             dir = a;
             continue;
         }
-        if (!strcmp(a, "--progress")) {
-            show = true;
-            continue;
-        }
-        if (!strcmp(a, "--quiet")) {
-            show = false;
-            continue;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "moreau-bench: %s needs a value\n", a);
-            return 2;
-        }
-        const char *v = argv[++i];
+        const char *v = NULL;
+        const int kind = bench_option(argc, argv, &i, &show, &v);
+        if (kind < 0) return 2;
+        if (kind == 1) continue;
         if (!strcmp(a, "--scenes")) scene_list = v;
         else if (!strcmp(a, "--solvers")) solver_list = v;
         else if (!strcmp(a, "--time")) tmax = atof(v);
