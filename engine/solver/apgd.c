@@ -122,14 +122,7 @@ void mo_solver_apgd(const mo_problem *p, const mo_solver_settings *s, mo_solve_o
     double *work = u + m;
     double *gamma = o->gamma;
 
-    o->converged = false;
-    o->hist_count = 0;
-    if (m == 0) {
-        o->iterations = 0;
-        o->residual = o->coulomb_error = 0.0;
-        mo_solve_finish_v(p, o);
-        return;
-    }
+    if (mo_solve_begin(p, o)) return; /* no rows: nothing to solve */
     double rho = initial_rho(p, a, x, nx, work);
 
     memcpy(x1, gamma, (size_t)m * sizeof(double));

@@ -232,3 +232,14 @@ void mo_solve_finish_best(const mo_problem *p, mo_solve_out *o, const double *be
     o->coulomb_error = coulomb;
     mo_solve_finish_v(p, o);
 }
+
+bool mo_solve_begin(const mo_problem *p, mo_solve_out *o)
+{
+    o->converged = false;
+    o->hist_count = 0;
+    if (p->m != 0) return false;
+    o->iterations = 0;
+    o->residual = o->coulomb_error = 0.0;
+    mo_solve_finish_v(p, o);
+    return true;
+}

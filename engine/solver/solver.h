@@ -168,6 +168,9 @@ static inline void mo_best_take(mo_best *b, double measure, double res, double e
     b->err = err;
     memcpy(b->x, x, (size_t)m * sizeof(double));
 }
+/* the start of an iterative solver: not converged, no history yet; true (and the outputs of an empty
+ * solve written, v = v~) when p has no rows */
+bool mo_solve_begin(const mo_problem *p, mo_solve_out *o);
 /* the end of a solver that keeps its best iterate: gamma = best (m), the iteration count, the best
  * iterate's residual and Coulomb error into o, then mo_solve_finish_v */
 void mo_solve_finish_best(const mo_problem *p, mo_solve_out *o, const double *best, int iterations, double residual,

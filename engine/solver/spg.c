@@ -68,14 +68,7 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
     double *gamma = o->gamma;
     double fhist[128];
 
-    o->converged = false;
-    o->hist_count = 0;
-    if (m == 0) {
-        o->iterations = 0;
-        o->residual = o->coulomb_error = 0.0;
-        mo_solve_finish_v(p, o);
-        return;
-    }
+    if (mo_solve_begin(p, o)) return; /* no rows: nothing to solve */
     /* preconditioner: diag(N) averaged per block */
     for (int k = 0; k < p->nblocks; k++) {
         int r0 = p->block_row[k], nr = p->block_row[k + 1] - r0;
