@@ -109,6 +109,18 @@ typedef struct fem_ext {
     int skip_cap;
 } fem_ext;
 
+/* the live meshes of w in slot order, after prev (NULL: from the first); NULL at the end */
+static inline fem_mesh *mo_fem_mesh_next(const mo_world *w, const fem_mesh *prev)
+{
+    const fem_world *fw = (const fem_world *)w->fem;
+    if (!fw) return NULL;
+    for (int i = prev ? (int)(prev - fw->m) + 1 : 0; i < fw->count; i++)
+        if (fw->m[i].alive) return &fw->m[i];
+    return NULL;
+}
+/* for (each live mesh m of w, in slot order) */
+#define MO_FEM_EACH_MESH(w, m) for (fem_mesh *m = mo_fem_mesh_next(w, NULL); m; m = mo_fem_mesh_next(w, m))
+
 /* the rows of tetrahedron t (corotational 6, Neo-Hookean 7, its 2-row form 2) and of fixed entry f (one per held axis) */
 static inline int mo_fem_tet_rows(const fem_mesh *m, int t)
 {

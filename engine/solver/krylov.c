@@ -101,13 +101,17 @@ static bool refresh_drifted(mo_bil *c, int it)
 }
 
 /* what a Krylov loop does after an iteration: the stop test (confirmed with a true product, else a
- * restart), the best iterate, the drift refresh (a restart) */
-enum { ITER_GO, ITER_STOP, ITER_RESTART };
-static int after_iteration(mo_bil *c, int it)
+ * restart), the best iterate (a stop), the drift refresh (a restart). True when the inner loop ends,
+ * *restart then saying whether the solve restarts (else it stops) */
+static bool iteration_ends(mo_bil *c, int it, bool *restart)
 {
-    if (mo_bil_check(c)) return confirm(c) ? ITER_STOP : ITER_RESTART;
-    if (track_best(c)) return ITER_STOP;
-    return refresh_drifted(c, it) ? ITER_RESTART : ITER_GO;
+    if (mo_bil_check(c)) {
+        *restart = !confirm(c);
+        return true;
+    }
+    if (track_best(c)) return true;
+    *restart = refresh_drifted(c, it);
+    return *restart;
 }
 
 /* the best iterate lives in the last scratch vector */
@@ -167,13 +171,7 @@ static int cg_inner(mo_bil *c, int max_iterations)
                 g[r] += alpha * pv[r]; /* pv is 0 outside B */
                 u[r] += alpha * q[r];
             }
-            it++;
-            const int next = after_iteration(c, it);
-            if (next == ITER_STOP) return it;
-            if (next == ITER_RESTART) {
-                restart = true;
-                break;
-            }
+            if (iteration_ends(c, ++it, &restart)) break;
             for (int r = 0; r < m; r++) q[r] = -u[r];
             mo_bil_precond(c, q, z);
             double rz1 = mo_bil_dot(c, q, z);
@@ -281,13 +279,7 @@ int mo_bil_minres_inner(mo_bil *c, int max_iterations)
                 g[r] += phi * w[r];
                 u[r] += phi * aw[r];
             }
-            it++;
-            const int next = after_iteration(c, it);
-            if (next == ITER_STOP) return it;
-            if (next == ITER_RESTART) {
-                restart = true;
-                break;
-            }
+            if (iteration_ends(c, ++it, &restart)) break;
             if (!(beta > 0.0)) return it; /* the Krylov space is exhausted: u_B is as small as it gets */
         }
         if (!restart) break;

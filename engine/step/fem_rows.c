@@ -58,11 +58,8 @@ static const double SQ3 = 1.7320508075688772, SQ2 = 1.4142135623730951, SQ6 = 2.
 
 int mo_fem_newton_rows(const mo_world *w, int *nnz)
 {
-    const fem_world *fw = (const fem_world *)w->fem;
     int rows = 0, nz = 0;
-    for (int i = 0; fw && i < fw->count; i++) {
-        const fem_mesh *m = &fw->m[i];
-        if (!m->alive) continue;
+    MO_FEM_EACH_MESH(w, m) {
         for (int t = 0; t < m->ntets; t++) {
             rows += mo_fem_tet_rows(m, t);
             nz += 12 * mo_fem_tet_rows(m, t);
@@ -91,13 +88,10 @@ int mo_fem_newton_rows(const mo_world *w, int *nnz)
 
 void mo_fem_newton_pattern(const mo_world *w, int base, int *row_ptr, int *col)
 {
-    const fem_world *fw = (const fem_world *)w->fem;
     const int *dof = (const int *)w->owner_dof.p;
     int r = 0, p = base;
     row_ptr[0] = base;
-    for (int i = 0; fw && i < fw->count; i++) {
-        const fem_mesh *m = &fw->m[i];
-        if (!m->alive) continue;
+    MO_FEM_EACH_MESH(w, m) {
         for (int t = 0; t < m->ntets; t++)
             for (int k = 0; k < mo_fem_tet_rows(m, t); k++) {
                 for (int a = 0; a < 4; a++) {
@@ -149,9 +143,7 @@ void mo_fem_newton_eval(const mo_world *w, double h, const double *ppx, const do
 {
     const fem_world *fw = (const fem_world *)w->fem;
     int r = 0;
-    for (int i = 0; fw && i < fw->count; i++) {
-        const fem_mesh *m = &fw->m[i];
-        if (!m->alive) continue;
+    MO_FEM_EACH_MESH(w, m) {
         for (int t = 0; t < m->ntets; t++) {
             const mo_fem_material *mt = &m->kmat[m->tmat[t]];
             mo_fem_tet el = m->rest[t];
@@ -295,12 +287,9 @@ void mo_fem_newton_eval(const mo_world *w, double h, const double *ppx, const do
 
 void mo_fem_newton_geometric(const mo_world *w, const double *ppx, const double *lambda, double *kdiag)
 {
-    const fem_world *fw = (const fem_world *)w->fem;
     const int *dof = (const int *)w->owner_dof.p;
     int r = 0;
-    for (int i = 0; fw && i < fw->count; i++) {
-        const fem_mesh *m = &fw->m[i];
-        if (!m->alive) continue;
+    MO_FEM_EACH_MESH(w, m) {
         for (int t = 0; t < m->ntets; t++) {
             int nr = mo_fem_tet_rows(m, t);
             double lD = nr == 2 ? lambda[r + 1] : 0.0; /* the 2-row form's C_D (the 7-row form has no diagonal curvature) */
@@ -332,11 +321,8 @@ void mo_fem_newton_geometric(const mo_world *w, const double *ppx, const double 
 
 void mo_fem_newton_tangent(const mo_world *w, const double *lambda, const double *eps, double *eps_t)
 {
-    const fem_world *fw = (const fem_world *)w->fem;
     int r = 0;
-    for (int i = 0; fw && i < fw->count; i++) {
-        const fem_mesh *m = &fw->m[i];
-        if (!m->alive) continue;
+    MO_FEM_EACH_MESH(w, m) {
         for (int t = 0; t < m->ntets; t++) {
             int nr = mo_fem_tet_rows(m, t);
             if (nr == 7 && lambda[r] > 0.0) /* S rows: 1/(mu V + lambda_H) */
@@ -349,11 +335,8 @@ void mo_fem_newton_tangent(const mo_world *w, const double *lambda, const double
 
 void mo_fem_newton_lambda_get(const mo_world *w, bool warm, double *lambda)
 {
-    const fem_world *fw = (const fem_world *)w->fem;
     int r = 0;
-    for (int i = 0; fw && i < fw->count; i++) {
-        const fem_mesh *m = &fw->m[i];
-        if (!m->alive) continue;
+    MO_FEM_EACH_MESH(w, m) {
         if (warm && m->have_lam) {
             for (int k = 0; k < m->nrows; k++) lambda[r + k] = isfinite(m->lam[k]) ? m->lam[k] : 0.0;
             r += m->nrows;
@@ -408,11 +391,8 @@ int mo_fem_newton_friction(const mo_world *w, int base, int *rn, double *mu)
 
 void mo_fem_newton_lambda_set(mo_world *w, const double *lambda)
 {
-    fem_world *fw = (fem_world *)w->fem;
     int r = 0;
-    for (int i = 0; fw && i < fw->count; i++) {
-        fem_mesh *m = &fw->m[i];
-        if (!m->alive) continue;
+    MO_FEM_EACH_MESH(w, m) {
         memcpy(m->lam, lambda + r, (size_t)m->nrows * sizeof(double));
         m->have_lam = true;
         r += m->nrows;
@@ -439,10 +419,7 @@ void mo_fem_newton_lambda_set(mo_world *w, const double *lambda)
 
 void mo_fem_step_end(mo_world *w, double h)
 {
-    fem_world *fw = (fem_world *)w->fem;
-    for (int i = 0; fw && i < fw->count; i++) {
-        fem_mesh *m = &fw->m[i];
-        if (!m->alive) continue;
+    MO_FEM_EACH_MESH(w, m) {
         for (int f = 0; f < 3 * m->nfixed; f++) m->ftarget[f] += h * m->fvel[f];
     }
     mo_fem_attach_purge(w); /* attachments of bodies destroyed since */
