@@ -107,6 +107,29 @@
 /* ---- small helpers ---- */
 
 /* exchange the roles of a and b */
+/* out = v / len when len > tol (1); 0 (out untouched) when v is too short to give a direction */
+static int unit_of(const double *v, double len, double tol, double *out)
+{
+    if (!(len > tol)) return 0;
+    for (int k = 0; k < 3; ++k)
+        out[k] = v[k] / len;
+    return 1;
+}
+
+/* the point at d (from the plane's origin) in the plane's frame (u, v, normal pn): 1 with *k filled
+ * (x, y along u, v, z its gap, the label) when its gap is below margin, else 0 */
+static int plane_point(const double *d, const double *pn, const double *u, const double *v, double margin, int label,
+                       mo_cl_clip_pt *k)
+{
+    double gap = dot3(pn, d);
+    if (!(gap < margin)) return 0;
+    k->x = dot3(d, u);
+    k->y = dot3(d, v);
+    k->z = gap;
+    k->label = label;
+    return 1;
+}
+
 static void flip_contacts(mo_cl_contact *c, int n)
 {
     for (int i = 0; i < n; ++i)
@@ -231,10 +254,7 @@ int mo_cl_pair_capsule_capsule(const mo_cl_object *a, const mo_cl_object *b, dou
     sub3(qb, qa, w);
     double dist = norm3(w);
     double n[3];
-    if (dist > 1e-12 * size) {
-        for (int k = 0; k < 3; ++k)
-            n[k] = w[k] / dist;
-    } else {
+    if (!unit_of(w, dist, 1e-12 * size, n)) {
         /* axes touch: their common normal, oriented from a to b */
         copy3(cr, n);
         if (!normalize3(n)) {
@@ -273,12 +293,7 @@ int mo_cl_pair_capsule_capsule(const mo_cl_object *a, const mo_cl_object *b, dou
                 if (!(ge < margin))
                     continue;
                 double ne[3];
-                if (de > 1e-12 * size) {
-                    for (int k = 0; k < 3; ++k)
-                        ne[k] = v[k] / de;
-                } else {
-                    copy3(n, ne);
-                }
+                if (!unit_of(v, de, 1e-12 * size, ne)) copy3(n, ne);
                 double pa[3];
                 madd3(xa, a->radius, ne, pa);
                 mo_cl_set_contact(&out[nk++], ne, pa, ge, 16u + 2u * (uint32_t)e + (uint32_t)from_b[e]);
@@ -384,13 +399,8 @@ int mo_cl_pair_plane_cylinder(const mo_cl_object *a, const mo_cl_object *b, doub
     for (int i = 0; i < nc; ++i) {
         double d[3];
         sub3(x[i], a->pos, d);
-        double gap = dot3(pn, d);
-        if (!(gap < margin))
+        if (!plane_point(d, pn, u, v, margin, 0, &keep[nk]))
             continue;
-        keep[nk].x = dot3(d, u);
-        keep[nk].y = dot3(d, v);
-        keep[nk].z = gap;
-        keep[nk].label = 0;
         kid[nk] = ids[i];
         copy3(x[i], kx[nk]);
         ++nk;
@@ -423,13 +433,8 @@ int mo_cl_pair_plane_hull(const mo_cl_object *a, const mo_cl_object *b, double m
         mat_vec(b->rot, h->verts + 3 * i, x);
         madd3(b->pos, 1.0, x, x);
         sub3(x, a->pos, d);
-        double gap = dot3(pn, d);
-        if (!(gap < margin))
+        if (!plane_point(d, pn, u, v, margin, i, &keep[nk]))
             continue;
-        keep[nk].x = dot3(d, u);
-        keep[nk].y = dot3(d, v);
-        keep[nk].z = gap;
-        keep[nk].label = i;
         ids[nk] = (uint32_t)i;
         ++nk;
     }
@@ -492,6 +497,19 @@ int mo_cl_pair_cylinder_any(const mo_cl_object *a, const mo_cl_object *b, double
 
 /* ---- one-sided triangle against a convex object ---- */
 
+/* closest_on_triangle's answers: a corner x, or the point x + s d on an edge; region r */
+static void corner(const double *x, uint32_t r, double *q, uint32_t *region)
+{
+    copy3(x, q);
+    *region = r;
+}
+
+static void on_edge(const double *x, double s, const double *d, uint32_t r, double *q, uint32_t *region)
+{
+    madd3(x, s, d, q);
+    *region = r;
+}
+
 /* closest point of triangle t to p (Ericson 5.1.5); region as in the ids */
 static void closest_on_triangle(const double *t, const double *p, double *q, uint32_t *region)
 {
@@ -501,43 +519,22 @@ static void closest_on_triangle(const double *t, const double *p, double *q, uin
     sub3(c, a, ac);
     sub3(p, a, ap);
     double d1 = dot3(ab, ap), d2 = dot3(ac, ap);
-    if (d1 <= 0.0 && d2 <= 0.0) {
-        copy3(a, q);
-        *region = 4;
-        return;
-    }
+    if (d1 <= 0.0 && d2 <= 0.0) { corner(a, 4, q, region); return; }
     sub3(p, b, bp);
     double d3 = dot3(ab, bp), d4 = dot3(ac, bp);
-    if (d3 >= 0.0 && d4 <= d3) {
-        copy3(b, q);
-        *region = 5;
-        return;
-    }
+    if (d3 >= 0.0 && d4 <= d3) { corner(b, 5, q, region); return; }
     double vc = d1 * d4 - d3 * d2;
-    if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
-        madd3(a, d1 / (d1 - d3), ab, q);
-        *region = 1;
-        return;
-    }
+    if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) { on_edge(a, d1 / (d1 - d3), ab, 1, q, region); return; }
     sub3(p, c, cp);
     double d5 = dot3(ab, cp), d6 = dot3(ac, cp);
-    if (d6 >= 0.0 && d5 <= d6) {
-        copy3(c, q);
-        *region = 6;
-        return;
-    }
+    if (d6 >= 0.0 && d5 <= d6) { corner(c, 6, q, region); return; }
     double vb = d5 * d2 - d1 * d6;
-    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
-        madd3(a, d2 / (d2 - d6), ac, q);
-        *region = 3;
-        return;
-    }
+    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) { on_edge(a, d2 / (d2 - d6), ac, 3, q, region); return; }
     double va = d3 * d6 - d5 * d4;
     if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0) {
         double bc[3];
         sub3(c, b, bc);
-        madd3(b, (d4 - d3) / ((d4 - d3) + (d5 - d6)), bc, q);
-        *region = 2;
+        on_edge(b, (d4 - d3) / ((d4 - d3) + (d5 - d6)), bc, 2, q, region);
         return;
     }
     double den = 1.0 / (va + vb + vc);
