@@ -816,7 +816,7 @@ static void test_cholesky_primal(void)
         }
         diag[r] = mask[r] ? 1.0 : h * h * dj + cdv[r];
     }
-    mo_newton_system sys = {N, M, 1, h, rp, col, val, wval, mask, cdv, diag, 2, odof, ondof, oim, mrot, msc};
+    mo_newton_system sys = {N, M, 1, h, rp, col, val, wval, mask, cdv, diag, 2, odof, ondof, oim, mrot, msc, NULL};
     /* dense A = h^2 Jm M~^-1 Jm^T + D */
     double A[M][M + 1];
     for (int r = 0; r < M; r++) {
@@ -853,6 +853,44 @@ static void test_cholesky_primal(void)
            "form %.2g from the dense solve (|x| %.3g)\n", es / xn, ep / xn, xn);
     CHECK(es < 1e-9 * xn);
     CHECK(ep < 1e-9 * xn);
+    /* with a cache: the same answers bit for bit, one symbolic analysis per form while the pattern stays,
+       a new one when a row is zeroed (the pattern changes) */
+    {
+        void *cache = NULL;
+        mo_newton_system sc = sys;
+        sc.chol = &cache;
+        double ys[M], yp[M], cd2[M];
+        long an = 0, fa = 0;
+        for (int rep = 0; rep < 2; rep++) {
+            CHECK(mo_newton_cholesky_form(&sc, b, ys, work, 1, &used_s) == 0 && used_s == 1);
+            CHECK(mo_newton_cholesky_form(&sc, b, yp, work, 2, &used_p) == 0 && used_p == 2);
+            CHECK(!memcmp(ys, xs, sizeof ys) && !memcmp(yp, xp, sizeof yp));
+        }
+        mo_newton_chol_counts(cache, &an, &fa);
+        CHECK(an == 2 && fa == 4);
+        /* new values on the same pattern: refactored, not analysed again; the answer as without a cache */
+        for (int r = 0; r < M; r++) cd2[r] = 2.0 * cdv[r];
+        sc.cd = cd2;
+        sys.cd = cd2;
+        CHECK(mo_newton_cholesky_form(&sc, b, ys, work, 1, &used_s) == 0);
+        CHECK(mo_newton_cholesky_form(&sys, b, xs, work, 1, &used_s) == 0);
+        CHECK(!memcmp(ys, xs, sizeof ys));
+        mo_newton_chol_counts(cache, &an, &fa);
+        CHECK(an == 2 && fa == 5);
+        unsigned char mask2[M];
+        memcpy(mask2, mask, sizeof mask2);
+        for (int r = 0; r < M; r++)
+            if (!mask2[r]) {
+                mask2[r] = 1;
+                break;
+            }
+        sc.mask = mask2;
+        CHECK(mo_newton_cholesky_form(&sc, b, ys, work, 1, &used_s) == 0);
+        mo_newton_chol_counts(cache, &an, &fa);
+        CHECK(an == 3 && fa == 6);
+        mo_newton_chol_free(cache);
+        sys.cd = cdv;
+    }
     /* without inertia the primal form does not apply */
     double mzero[18] = {0};
     sys.mrot = mzero;
@@ -892,7 +930,7 @@ static void test_cholesky_primal(void)
            tip[0], lin[0], tip[1], lin[1]);
     CHECK(fabs(tip[0] - tip[1]) < 1e-10);
     CHECK(tip[0] < 0.05 - 1e-4); /* it sagged */
-    group_end("11 Cholesky's primal form: equals the Schur form and a dense solve; same FEM step as PCR");
+    group_end("11 Cholesky's primal form: equals the Schur form and a dense solve; cache: same answers, one analysis per pattern; same FEM step as PCR");
 #else
     group_end("11 Cholesky's primal form: not built (no CHOLMOD)");
 #endif

@@ -42,6 +42,8 @@ typedef struct mo_newton_system {
     const double *oim;         /* (nown) inverse mass */
     const double *mrot;        /* (9 nown) world inertia of 6-DOF owners (zero when singular) */
     const double *msc;         /* (n) M~^-1 = msc M^-1 (the geometric stiffness on particle DOFs) */
+    void **chol;               /* MO_NEWTON_CHOLESKY's cache across calls (the owner's slot, created on first use,
+                                * freed by mo_newton_chol_free), or NULL: nothing kept */
 } mo_newton_system;
 
 /* y = A x; work holds n doubles */
@@ -58,7 +60,7 @@ size_t mo_newton_linear_scratch(int n, int m);
 int mo_newton_linear_solve(const mo_newton_system *s, const mo_newton_settings *ns, const double *b, double *x,
                            double *scratch, double *hist, double *rel);
 
-/* MO_NEWTON_CHOLESKY (solver_newton_chol.c): solves A x = b with CHOLMOD, in
+/* MO_NEWTON_CHOLESKY (newton_cholesky.c): solves A x = b with CHOLMOD, in
  * the Schur form (A's upper triangle assembled) or the primal one (the n x n
  * K = M~ + h^2 Jm^T D^-1 Jm, D = diag(cd); Woodbury), whichever has fewer
  * entries when both apply (form: 0 that choice, 1 Schur, 2 primal). 0 solved;
@@ -68,6 +70,11 @@ int mo_newton_linear_solve(const mo_newton_system *s, const mo_newton_settings *
 int mo_newton_cholesky_form(const mo_newton_system *s, const double *b, double *x, double *work, int form,
                             int *used);
 int mo_newton_cholesky(const mo_newton_system *s, const double *b, double *x, double *work);
+/* the cache of mo_newton_system.chol: freed (NULL allowed); its symbolic analyses and numeric
+ * factorisations so far (tests) */
+typedef struct mo_newton_chol mo_newton_chol;
+void mo_newton_chol_free(void *cache);
+void mo_newton_chol_counts(const void *cache, long *analyses, long *factorisations);
 
 /* row types of the Newton step */
 enum {

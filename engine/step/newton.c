@@ -91,6 +91,7 @@ typedef struct nw_buf {
     mo_buf rows, aux, kind, lo, hi, col, u8, dbl, hist, lhist, ehist;
     mo_buf rp; /* issue 7 FEM: the system's row pointers (the problem's rows, then the FEM rows) */
     mo_buf frn; /* the normal row of every frictional contact (the problem's contacts, then the FEM surface contacts) */
+    void *chol; /* MO_NEWTON_CHOLESKY's cache (solver/newton_cholesky.c), NULL until used */
 } nw_buf;
 
 /* this step's arrays, carved from the buffers */
@@ -130,6 +131,7 @@ static void newton_free(void *buf)
     mo_buf *all[] = {&b->rows, &b->aux, &b->kind, &b->lo, &b->hi, &b->col, &b->u8, &b->dbl, &b->hist, &b->lhist,
                      &b->ehist, &b->rp, &b->frn};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) mo_buf_free(all[i]);
+    mo_newton_chol_free(b->chol);
     free(b);
 }
 
@@ -658,7 +660,7 @@ int mo_step_newton(const mo_step_ctx *ctx, const mo_problem *p)
 
     mo_newton_system sys = {n, m, w->def.threads, h, s.rp, s.col, s.val, s.wval, s.mask, s.cd, s.adiag,
                             s.nown, (const int *)w->owner_dof.p, (const int *)w->owner_ndof.p,
-                            (const double *)w->owner_inv_mass.p, s.mblk, s.msc};
+                            (const double *)w->owner_inv_mass.p, s.mblk, s.msc, &b->chol};
     int it = 0, lin_total = 0, lcount = 0;
     double res = 0.0;
     bool converged = false;
