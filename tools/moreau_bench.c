@@ -79,6 +79,7 @@ static void usage(FILE *f)
             "  --perturb K         also K runs per solver with every body velocity scaled by 1 + 1e-15 u\n"
             "                      before the measured step: iterations to 1e-3 / 1e-6 as median [min-max],\n"
             "                      convergence_SCENE_spread.csv and .svg (default 0)\n"
+            "  --set NAME=VALUE    an engine setting by name over each measured solver's (docs/settings.md)\n"
             "  --out DIR           convergence_SCENE.csv and .svg (default .)\n"
             "\n"
             "usage: moreau-bench scenes [DIR] [options]   (DIR: scene files, default scenes)\n"
@@ -599,6 +600,9 @@ static void spread_summary(const int *its, int n, char *out, size_t cap)
     else snprintf(out, cap, "%.0f [%.0f-%.0f]", med, lo, hi);
 }
 
+/* convergence's --set NAME=VALUE: engine settings over each measured solver's */
+static cli_settings conv_sets;
+
 static int bench_convergence(int argc, char **argv)
 {
     if (argc < 1) {
@@ -620,7 +624,15 @@ static int bench_convergence(int argc, char **argv)
         else if (!strcmp(a, "--solvers")) ns = parse_list(argv[++i], names, MAX_CONFIGS);
         else if (!strcmp(a, "--perturb")) perturb = atoi(argv[++i]);
         else if (!strcmp(a, "--out")) out = argv[++i];
-        else {
+        else if (!strcmp(a, "--set")) {
+            char serr[512];
+            const char *nv = argv[++i];
+            int k = cli_settings_set(&conv_sets, nv, serr, sizeof serr);
+            if (k <= 0) {
+                fprintf(stderr, "moreau-bench: --set %s: %s\n", nv, k < 0 ? serr : "not an engine setting");
+                return 2;
+            }
+        } else {
             fprintf(stderr, "moreau-bench: unknown option '%s'\n", a);
             return 2;
         }
@@ -689,7 +701,7 @@ static int bench_convergence(int argc, char **argv)
             s.max_iterations = iters;
             s.warm_start = false;
             s.record_residuals = true;
-            if (mo_world_set_solver(w, &s) != MO_OK) {
+            if (mo_world_set_solver(w, &s) != MO_OK || mo_world_set_settings(w, conv_sets.items, conv_sets.n) != MO_OK) {
                 fprintf(stderr, "moreau-bench: %s\n", mo_world_last_error(w));
                 return 1;
             }
