@@ -10,7 +10,7 @@
  * same pattern) and a diagonal: PCR (the paper's, §8.2), PCG, damped Jacobi
  * and Gauss-Seidel, each with a fixed iteration budget. The step itself
  * (rows at the predicted positions, residuals, the Newton loop) is in
- * step_newton.c. */
+ * step/newton.c. */
 #include <math.h>
 #include <string.h>
 #include "solver/newton.h"

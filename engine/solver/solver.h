@@ -78,7 +78,7 @@ typedef struct mo_solve_out {
 
 typedef void (*mo_solver_fn)(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);
 
-/* solvers (solver_*.c) and their shared code (solver.c).
+/* solvers (one file each in solver/) and their shared code (problem.c).
  * A solver reads p (any form: J, explicit N, facets) and s; o->gamma holds the
  * warm start on entry and the impulses on exit; o->v (J form only, may be NULL
  * otherwise) gets v~ + M^-1 J^T gamma; o->scratch holds at least

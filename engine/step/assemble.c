@@ -182,7 +182,7 @@ int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p)
     block_row[nblocks] = m;
 
     /* owners that some row touches: their rotation follows the solver's w+
-     * alone (step_integrate.c) */
+     * alone (integrate.c) */
     if (RESERVE(w->owner_constrained, w->nowners, uint8_t)) return -1;
     uint8_t *ocon = (uint8_t *)w->owner_constrained.p;
     memset(ocon, 0, (size_t)w->nowners);

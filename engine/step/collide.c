@@ -342,7 +342,7 @@ int mo_step_collide(const mo_step_ctx *ctx)
     w->ncontacts = nc;
     w->stats.contacts = nc;
     w->stats.max_penetration = maxpen;
-    /* issue 7: box and hull vertices against FEM meshes' boundary triangles (rows of fem_world.c) */
+    /* rigid shapes against FEM meshes' boundary triangles (fem_contacts.c) */
     if (w->fem && mo_fem_collide_surfaces(w)) return -1;
     return 0;
 }

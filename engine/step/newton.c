@@ -48,7 +48,7 @@
  *   zeroed with a unit diagonal, e = lambda - bound.
  * Zeroed rows are zeroed in J for the Schur product and for dv; the momentum
  * residual always uses the whole J. delta (newton.regularisation) is added to
- * the rows that are not zeroed. FEM meshes (issue 7, fem_world.c) append
+ * the rows that are not zeroed. FEM meshes (fem_rows.c) append
  * their element and fixed-node rows after the problem's rows as bilateral
  * rows (C = eps, their own CSR part in s->rp); M~ = M + h^2 K~ with K~ the
  * diagonal geometric stiffness of the Neo-Hookean rows on particle DOFs.
@@ -98,7 +98,7 @@ typedef struct nw_buf {
 typedef struct nw {
     int n, m, nnz, nc, mj, nbody, npart, nown;
     int it;      /* the Newton iteration being linearised (0 first): W is averaged with the last one's from 1 on */
-    int mp;      /* the assembled problem's rows; rows mp..m-1 are the FEM meshes' (fem_world.c) */
+    int mp;      /* the assembled problem's rows; rows mp..m-1 are the FEM meshes' (fem_rows.c) */
     int *rp;     /* (m + 1) row pointers of the whole system */
     double *feps; /* (m) FEM rows' compliance from mo_fem_newton_eval */
     double *fepst; /* (m) their compliance in the linear system (mo_fem_newton_tangent) */
@@ -117,7 +117,7 @@ typedef struct nw {
     double *wk;    /* (nf) per contact: the measured slope of W's local model as a factor on c_f (linearise) */
     double *wprev; /* (4 nf) per contact: the last iterate's slip (2) and friction force (2) */
     /* frictional contacts: the problem's nc (rows mj + 3c, +1, +2), then the FEM surface contacts (rows
-       frn, frn + 1, frn + 2 among the FEM rows, fem_world.c); wc, cfc and wside are per frictional contact */
+       frn, frn + 1, frn + 2 among the FEM rows, fem_contacts.c); wc, cfc and wside are per frictional contact */
     int nf;
     int *frn;     /* (nf) normal row of each */
     double *fmu;  /* (nf) friction coefficient of each */
@@ -364,7 +364,7 @@ static void eval_rows(mo_world *w, const mo_problem *p, nw *s, const double *v)
     MO_PARALLEL_FOR(nt)
     for (int r = 0; r < s->mp; r++)
         mo_k_fill_row(&s->rows[r], s->rp[r], dof, ond, oim, oiI, s->col, s->val, s->wval);
-    /* FEM rows at the particles' predicted positions (fem_world.c) */
+    /* FEM rows at the particles' predicted positions (fem_rows.c) */
     if (s->m > s->mp) {
         mo_fem_newton_eval(w, h, s->ppx, s->px, s->pq, s->rp + s->mp, s->val, s->wval, s->cg + s->mp, s->feps + s->mp,
                            s->fkin + s->mp);
@@ -376,7 +376,7 @@ static void eval_rows(mo_world *w, const mo_problem *p, nw *s, const double *v)
         mo_fem_newton_tangent(w, s->lam + s->mp, s->feps + s->mp, s->fepst + s->mp);
     }
     /* M~ = M + h^2 K~ on particle DOFs, K~ the diagonal geometric stiffness of the FEM rows
-     * (fem_world.c: the diagonal of -lambda_D d2 C_D / dx2 of the Neo-Hookean rows, >= 0, at this
+     * (fem_rows.c: the diagonal of -lambda_D d2 C_D / dx2 of the Neo-Hookean rows, >= 0, at this
      * iterate; not SOLVERS.md's secant of the last two iterates, docs/fem.md); the W rows are scaled by
      * M~^-1 M */
     for (int i = 0; i < s->n; i++) s->msc[i] = 1.0;
@@ -433,7 +433,7 @@ static void linearise(const mo_world *w, const mo_problem *p, nw *s, const mo_ne
             double E = s->aux[r].eps;
             g[r] = s->cg[r] + E * lam[r];
             kv[r] = h;
-            kl[r] = r < s->mp ? E : s->fepst[r]; /* FEM rows: the tangent compliance (fem_internal.h) */
+            kl[r] = r < s->mp ? E : s->fepst[r]; /* FEM rows: the tangent compliance (step.h, mo_fem_newton_tangent) */
             break;
         }
         case MO_NROW_NCP: {

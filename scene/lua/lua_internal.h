@@ -1,4 +1,4 @@
-/* lua_internal.h: the scene-file loader's shared state (engine/scene/lua/).
+/* lua_internal.h: the scene-file loader's shared state (scene/lua/).
  * lua_scene.c owns the Lua state, the sandbox, budgets, paths and the public
  * mo_scene_file_* entry points; lua_api.c binds the world API to Lua;
  * lua_import.c binds the URDF and mesh importers when they are built. */

@@ -1,4 +1,4 @@
-/* test_lua_fem: fem{} in scene files (engine/scene/lua/lua_fem.c) and scenes/extension.lua.
+/* test_lua_fem: fem{} in scene files (scene/lua/lua_fem.c) and scenes/extension.lua.
  *   inline:   a tetrahedron from nodes/tets (1-based): counts, rest volume 1/6, positions with
  *             the mesh pose, fixed = {1, {2, "z"}}, set_activation, methods' range errors
  *   file:     models/tet/bar.msh and bar.node through the search path: 81 nodes, 192 tetrahedra,

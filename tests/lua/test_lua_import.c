@@ -1,4 +1,4 @@
-/* test_lua_import: the Lua bindings moreau.urdf and moreau.mesh (engine/scene/lua/lua_import.c)
+/* test_lua_import: the Lua bindings moreau.urdf and moreau.mesh (scene/lua/lua_import.c)
  * and the two URDF scenes of the catalogue.
  *   urdf:     the arm from scenes/models/ (through a search path): 11 links and 10 engine joints
  *             reachable by name from Lua, the root, masses, link poses at the base pose given,

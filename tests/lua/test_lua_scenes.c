@@ -1,4 +1,4 @@
-/* test_lua_scenes: sandboxed Lua scene files (engine/scene/lua/).
+/* test_lua_scenes: sandboxed Lua scene files (scene/lua/).
  *   sandbox: every forbidden call refused with its sentence; path escapes refused;
  *            runaway loops (also inside pcall) and memory bombs stopped
  *   errors:  malformed scenes give file:line messages and leave no world;
@@ -368,7 +368,7 @@ static void test_scenario(void)
     mo_scene_file_destroy(s);
 
     /* a callback error names its line; the scene then refuses to step on */
-    /* (a ball too: stepping a world with no dynamic body trips UBSan in engine/solver.c:18,
+    /* (a ball too: stepping a world with no dynamic body trips UBSan in the solver layer,
        memcpy from a NULL array of length 0) */
     s = load_text("cb.lua", "ground{}\non_step(function(t, step)\n  if step == 3 then error('bad step') end\nend)\n"
                   "body{ position = {0, 0, 1}, shape = { type = 'sphere', radius = 0.1 } }\n", NULL,

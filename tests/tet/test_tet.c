@@ -1,4 +1,4 @@
-/* test_tet.c: the tetrahedral mesh readers (engine/scene/tet/).
+/* test_tet.c: the tetrahedral mesh readers (scene/tet/).
  *
  * argv[1]: tests/tet/data (made by data/gen.py), argv[2]: scenes/models/tet.
  * - the unit cube split into six tetrahedra, in TetGen 1-based and 0-based,
