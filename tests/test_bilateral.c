@@ -942,9 +942,9 @@ static void test_settings(void)
     CHECK(mo_solver_available(MO_SOLVER_CHOLESKY) == mo_cholesky_available());
     CHECK(mo_solver_available(MO_SOLVER_MINRES) && mo_solver_available(MO_SOLVER_PGS));
     CHECK(!mo_solver_available((mo_solver_kind)99) && !mo_solver_available((mo_solver_kind)-1));
-    CHECK(mo_solver_table(MO_SOLVER_CG) == mo_solver_cg);
-    CHECK(mo_solver_table(MO_SOLVER_MINRES) == mo_solver_minres);
-    CHECK(mo_solver_table(MO_SOLVER_CHOLESKY) == mo_solver_cholesky);
+    CHECK(mo_solver_row_of(MO_SOLVER_CG)->solve == mo_solver_cg);
+    CHECK(mo_solver_row_of(MO_SOLVER_MINRES)->solve == mo_solver_minres);
+    CHECK(mo_solver_row_of(MO_SOLVER_CHOLESKY)->solve == mo_solver_cholesky);
     mo_world_destroy(w);
     group_end("settings");
 }

@@ -160,7 +160,7 @@ static int parse_config(const char *tok, int max_it, config *c)
     c->s.max_iterations = max_it;
     c->s.warm_start = false;
     /* PGS applies the update inline (any U > 0 switches it on) */
-    c->s.coulomb_updates = relax ? 0 : (c->s.kind == MO_SOLVER_PGS ? 1 : updates);
+    c->s.coulomb_updates = relax ? 0 : ((mo_solver_caps(c->s.kind) & MO_SOLVER_CAP_INLINE_COULOMB) ? 1 : updates);
     if (c->s.kind == MO_SOLVER_NEWTON) {
         /* semismooth Newton on the Alart-Curnier function: solves Coulomb
          * directly (no updates, no relaxation); at most 1000 Newton iterations */

@@ -69,7 +69,7 @@ mo_status mo_fc_solve(const mo_fc_problem *fc, const mo_solver_settings *s, doub
         return MO_ERR_INVALID_ARGUMENT;
     }
     if (!mo_solver_check(s, err, err_size)) return MO_ERR_INVALID_ARGUMENT;
-    if (s->kind == MO_SOLVER_CG || s->kind == MO_SOLVER_MINRES || s->kind == MO_SOLVER_CHOLESKY) {
+    if (!mo_solver_has(s->kind, MO_SOLVER_CAP_CONTACTS)) {
         snprintf(err, err_size, "mo_fc_solve: solver '%s' solves bilateral rows only; a frictional contact problem "
                  "needs pgs, jacobi, apgd or spg", mo_solver_name(s->kind));
         return MO_ERR_INVALID_ARGUMENT;
@@ -82,7 +82,7 @@ mo_status mo_fc_solve(const mo_fc_problem *fc, const mo_solver_settings *s, doub
     }
     /* a semismooth Newton method on the Alart-Curnier function (fclib_newton.c);
      * the engine's position-level Newton solver steps worlds only */
-    if (s->kind == MO_SOLVER_NEWTON) return mo_fc_solve_newton(fc, s, r, u, res, err_history, ccp_history, err, err_size);
+    if (!mo_solver_row_of(s->kind)->solve) return mo_fc_solve_newton(fc, s, r, u, res, err_history, ccp_history, err, err_size);
     double t0 = mo_now();
     size_t md = (size_t)(m > 0 ? m : 1), ncd = (size_t)(nc > 0 ? nc : 1);
     int *block_row = malloc((ncd + 1) * sizeof(int));

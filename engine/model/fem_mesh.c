@@ -96,7 +96,7 @@ bool mo_fem_mesh_is_valid(const mo_world *w, mo_fem_mesh_id id) { return w && mo
 /* validation of everything but the geometry; 0 or a sentence in w->err */
 static int check_def(mo_world *w, const mo_fem_mesh_def *d, int nnodes, int ntets)
 {
-    if (w->def.solver.kind != MO_SOLVER_NEWTON) {
+    if (!mo_solver_has(w->def.solver.kind, MO_SOLVER_CAP_FEM)) {
         mo_set_error(w, "FEM meshes need the newton solver (MO_SOLVER_NEWTON); the world's solver is '%s'",
                      mo_solver_name(w->def.solver.kind));
         return -1;

@@ -176,7 +176,7 @@ double mo_world_time_step(const mo_world *w) { return w->def.time_step; }
 /* the FEM rows exist only in the Newton step: another solver is refused while a mesh lives */
 static bool fem_solver_ok(mo_world *w, mo_solver_kind k)
 {
-    if (k == MO_SOLVER_NEWTON || mo_fem_live_meshes(w) == 0) return true;
+    if (mo_solver_has(k, MO_SOLVER_CAP_FEM) || mo_fem_live_meshes(w) == 0) return true;
     mo_set_error(w, "FEM meshes need the newton solver: solver '%s' would ignore the world's %d FEM mesh(es)",
                  mo_solver_name(k), mo_fem_live_meshes(w));
     return false;

@@ -1,4 +1,4 @@
-/* problem.c: the solver table and what every solver shares: the velocity
+/* problem.c: what every solver shares: the velocity
  * v = v~ + M^-1 J^T gamma, the row velocities u = J v + Sigma gamma + b
  * (= N gamma + r), and both residual measures of SOLVERS.md A. */
 #include <math.h>
@@ -6,14 +6,6 @@
 #include <string.h>
 #include "solver/solver.h"
 #include "core/parallel.h"
-
-mo_solver_fn mo_solver_table(mo_solver_kind k)
-{
-    /* MO_SOLVER_NEWTON has no velocity-level entry: it is position-level and
-     * needs the world (step.c calls mo_step_newton); mo_fc_solve refuses it */
-    static const mo_solver_fn table[MO_SOLVER_COUNT] = {mo_solver_pgs, mo_solver_jacobi, mo_solver_apgd, mo_solver_spg, mo_solver_cg, mo_solver_minres, mo_solver_cholesky, NULL};
-    return (int)k >= 0 && k < MO_SOLVER_COUNT && table[k] ? table[k] : mo_solver_pgs;
-}
 
 void mo_problem_velocity(const mo_problem *p, const double *gamma, double *v)
 {

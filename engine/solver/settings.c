@@ -53,41 +53,16 @@ mo_solver_settings mo_default_solver_settings(void)
     return s;
 }
 
-static const char *const solver_names[MO_SOLVER_COUNT] = {"pgs", "jacobi", "apgd", "spg", "cg", "minres", "cholesky",
-                                                                 "newton"};
-
-const char *mo_solver_name(mo_solver_kind k)
-{
-    return (int)k >= 0 && k < MO_SOLVER_COUNT ? solver_names[k] : "?";
-}
-
-bool mo_solver_available(mo_solver_kind k)
-{
-    if ((int)k < 0 || k >= MO_SOLVER_COUNT) return false;
-    return k != MO_SOLVER_CHOLESKY || mo_cholesky_available();
-}
-
-bool mo_solver_from_name(const char *name, mo_solver_kind *out)
-{
-    if (!name) return false;
-    for (int k = 0; k < MO_SOLVER_COUNT; k++)
-        if (!strcmp(name, solver_names[k])) {
-            if (out) *out = (mo_solver_kind)k;
-            return true;
-        }
-    return false;
-}
-
 /* checks settings; writes the sentence into err */
 int mo_solver_check(const mo_solver_settings *s, char *err, size_t n)
 {
-    if ((int)s->kind < 0 || s->kind >= MO_SOLVER_COUNT) {
+    if (!mo_solver_row_of(s->kind)) {
         snprintf(err, n, "solver kind %d is not a known solver", (int)s->kind);
         return 0;
     }
-    if (s->kind == MO_SOLVER_CHOLESKY && !mo_cholesky_available()) {
-        snprintf(err, n, "solver 'cholesky' needs CHOLMOD, which this build of Moreau does not have "
-                 "(install libsuitesparse-dev and configure with -Dcholmod=enabled); use 'minres' or 'cg' instead");
+    const mo_solver_row *row = mo_solver_row_of(s->kind);
+    if (row->available && !row->available()) {
+        snprintf(err, n, "%s", row->unavailable);
         return 0;
     }
     if (s->friction != MO_FRICTION_CONE && s->friction != MO_FRICTION_BOX && s->friction != MO_FRICTION_POLYHEDRAL) {

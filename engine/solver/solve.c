@@ -320,7 +320,8 @@ static bool has_contacts(const mo_problem *p)
  * problems (m differs from the base's; scaled ones do), nor problems without friction */
 static bool takes_updates(const mo_problem *p, const mo_solver_settings *s)
 {
-    return s->coulomb_updates > 0 && s->kind != MO_SOLVER_PGS && !(p->base && p->m != p->base->m) &&
+    return s->coulomb_updates > 0 && mo_solver_has(s->kind, MO_SOLVER_CAP_COULOMB_UPDATES) &&
+           !(p->base && p->m != p->base->m) &&
            has_contacts(p);
 }
 
@@ -336,7 +337,7 @@ static void updates_carve(const mo_problem *p, carver *c, double **shift, double
 /* runs the solver with outer Coulomb updates when asked; their vectors come from c */
 static void solve_updates(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o, carver *c)
 {
-    mo_solver_fn fn = mo_solver_table(s->kind);
+    mo_solver_fn fn = mo_solver_row_of(s->kind)->solve;
     int U = s->coulomb_updates;
     if (!takes_updates(p, s)) {
         fn(p, s, o);
@@ -416,14 +417,13 @@ static void solve_scaled(const mo_problem *p, const mo_solver_settings *s, mo_so
 /* which path mo_solve takes */
 static bool uses_facets(const mo_solver_settings *s)
 {
-    return s->friction == MO_FRICTION_POLYHEDRAL &&
-           (s->kind == MO_SOLVER_APGD || s->kind == MO_SOLVER_SPG || s->kind == MO_SOLVER_JACOBI);
+    return s->friction == MO_FRICTION_POLYHEDRAL && mo_solver_has(s->kind, MO_SOLVER_CAP_FACETS);
 }
 
 static bool uses_scaling(const mo_problem *p, const mo_solver_settings *s)
 {
     return !uses_facets(s) && s->diagonal_scaling && !p->base && p->m > 0 &&
-           (s->kind == MO_SOLVER_APGD || s->kind == MO_SOLVER_SPG);
+           mo_solver_has(s->kind, MO_SOLVER_CAP_SCALING);
 }
 
 size_t mo_solve_scratch_size(const mo_problem *p, const mo_solver_settings *s)
@@ -452,6 +452,16 @@ size_t mo_solve_scratch_size(const mo_problem *p, const mo_solver_settings *s)
 
 void mo_solve(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
 {
+    const mo_solver_row *row = mo_solver_row_of(s->kind);
+    if (!row || !row->solve) {
+        /* callers check the settings first (mo_solver_check) and route position-level solvers elsewhere;
+         * a kind without a velocity-level entry solves nothing rather than running another solver */
+        o->iterations = 0;
+        o->converged = false;
+        o->hist_count = 0;
+        o->residual = o->coulomb_error = NAN;
+        return;
+    }
     carver c = {o->scratch, mo_solver_scratch_size(p)};
     if (uses_scaling(p, s)) {
         solve_scaled(p, s, o, &c);
@@ -473,7 +483,7 @@ void mo_solve(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
     oq.hist_count = 0;
     mo_solver_settings sq = *s;
     sq.coulomb_updates = 0;
-    mo_solver_table(s->kind)(q, &sq, &oq);
+    mo_solver_row_of(s->kind)->solve(q, &sq, &oq);
     poly_to_gamma(q, b.lambda, o->gamma);
     o->iterations = oq.iterations;
     o->converged = oq.converged;

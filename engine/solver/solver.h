@@ -92,7 +92,17 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
 void mo_solver_cg(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);
 void mo_solver_minres(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);
 void mo_solver_cholesky(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);
-mo_solver_fn mo_solver_table(mo_solver_kind k);
+/* table.c: the one solver table (a row per mo_solver_kind). mo_solver_row_of: the row of k, NULL for an
+ * unknown kind; mo_solver_has: whether k's row has every flag of caps (false for unknown kinds). */
+typedef struct mo_solver_row {
+    const char *name;          /* as mo_solver_name, settings files and the command line spell it */
+    unsigned caps;             /* MO_SOLVER_CAP_* */
+    mo_solver_fn solve;        /* the velocity-level entry; NULL for position-level solvers (MO_SOLVER_CAP_POSITION) */
+    bool (*available)(void);   /* whether this build can run it; NULL: always */
+    const char *unavailable;   /* the sentence mo_solver_check gives when available() is false */
+} mo_solver_row;
+const mo_solver_row *mo_solver_row_of(mo_solver_kind k);
+bool mo_solver_has(mo_solver_kind k, unsigned caps);
 /* solver_cholesky.c: whether this build has CHOLMOD; frees a cache made by
  * mo_solver_cholesky (NULL allowed); its symbolic analyses and numeric
  * factorisations so far (tests) */

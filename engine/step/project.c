@@ -212,8 +212,7 @@ static int project_once(mo_world *w, double h, proj_buf *pb)
     p.threads = w->def.threads;
 
     mo_solver_settings s = w->def.solver;
-    if (s.kind != MO_SOLVER_CHOLESKY && s.kind != MO_SOLVER_CG && s.kind != MO_SOLVER_MINRES)
-        s.kind = MO_SOLVER_MINRES;
+    if (!mo_solver_has(s.kind, MO_SOLVER_CAP_BILATERAL_SOLVE)) s.kind = MO_SOLVER_MINRES;
     s.tolerance = 0.1 * PROJ_TOL;
     if (s.max_iterations < 200) s.max_iterations = 200;
     s.record_residuals = false;
@@ -227,7 +226,7 @@ static int project_once(mo_world *w, double h, proj_buf *pb)
     o.v = dv; /* = 0 + M^-1 J^T delta: the displacement */
     o.scratch = (double *)pb->scratch.p;
     o.cholmod_cache = &pb->cholmod_cache;
-    mo_solver_table(s.kind)(&p, &s, &o);
+    mo_solver_row_of(s.kind)->solve(&p, &s, &o);
 
     /* q <- q + a M^-1 J^T delta, halving a until |g|_max falls (at most 8 halvings) */
     for (int ow = 0; ow < w->nowners; ow++)

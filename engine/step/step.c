@@ -22,7 +22,7 @@ static int step_once(mo_world *w, double h)
     mo_problem p;
     if (mo_step_assemble(&ctx, &p)) return -1;
     double t3 = mo_now();
-    if (w->def.solver.kind == MO_SOLVER_NEWTON) { /* position-level Newton replaces the solve */
+    if (mo_solver_has(w->def.solver.kind, MO_SOLVER_CAP_POSITION)) { /* the position-level step replaces the solve */
         if (mo_step_newton(&ctx, &p)) return -1;
     } else {
         mo_step_solve(&ctx, &p);
@@ -128,7 +128,7 @@ mo_status mo_world_step(mo_world *w)
 {
     const int k = w->def.substeps > 1 ? w->def.substeps : 1;
     const mo_newton_settings *ns = &w->def.solver.newton;
-    const int depth = w->def.solver.kind == MO_SOLVER_NEWTON ? ns->halvings : 0;
+    const int depth = mo_solver_has(w->def.solver.kind, MO_SOLVER_CAP_POSITION) ? ns->halvings : 0;
     if (k == 1 && depth == 0) {
         if (step_once(w, w->def.time_step)) goto oom;
     } else {

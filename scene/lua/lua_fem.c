@@ -530,7 +530,7 @@ static int l_fem(lua_State *L)
     mo_fem_mesh_id id;
     if (mo_fem_mesh_create(w, &d, &id) != MO_OK) {
         const char *e = mo_world_last_error(w);
-        if (mo_world_solver(w).kind != MO_SOLVER_NEWTON)
+        if (!(mo_solver_caps(mo_world_solver(w).kind) & MO_SOLVER_CAP_FEM))
             mo_lua_fail(L, ctx, "%s: give world{solver = {kind = \"newton\"}} (or call moreau.set_solver{kind = "
                         "\"newton\"}) before fem{}", e);
         fem_fail(L, ctx, e, !has_mesh);

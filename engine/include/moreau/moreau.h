@@ -220,6 +220,27 @@ MO_API bool mo_solver_from_name(const char *name, mo_solver_kind *out);
 /* True when this build can run solver k (MO_SOLVER_CHOLESKY needs CHOLMOD); false for unknown kinds. */
 MO_API bool mo_solver_available(mo_solver_kind k);
 
+/* What a solver supports, as the engine's one solver table states it (every
+ * check of the engine reads these flags; mo_solver_caps gives 0 for unknown kinds). */
+enum {
+    MO_SOLVER_CAP_CONTACTS = 1u << 0,        /* solves frictional contact rows itself (pure contact problems: FCLIB) */
+    MO_SOLVER_CAP_BILATERAL = 1u << 1,       /* joints' bilateral and boxed rows */
+    MO_SOLVER_CAP_FACETS = 1u << 2,          /* MO_FRICTION_POLYHEDRAL as the facet problem (lambda >= 0); without
+                                              * it the exact cone is kept under that setting */
+    MO_SOLVER_CAP_SCALING = 1u << 3,         /* settings.diagonal_scaling applies */
+    MO_SOLVER_CAP_COULOMB_UPDATES = 1u << 4, /* settings.coulomb_updates run as outer updates of s = mu |u_t| */
+    MO_SOLVER_CAP_INLINE_COULOMB = 1u << 5,  /* does the Coulomb update inside its sweep instead (PGS) */
+    MO_SOLVER_CAP_FEM = 1u << 6,             /* FEM meshes (their rows exist only in the position-level step) */
+    MO_SOLVER_CAP_SYMMETRIC = 1u << 7,       /* assumes N symmetric (non-symmetric outside problems: no guarantee) */
+    MO_SOLVER_CAP_POSITION = 1u << 8,        /* a position-level step: replaces the velocity-level solve of a step */
+    MO_SOLVER_CAP_BILATERAL_SOLVE = 1u << 9, /* a Krylov or direct solve of the bilateral rows, other rows by block
+                                              * Gauss-Seidel alternation; position projections use it */
+    MO_SOLVER_CAP_CPU = 1u << 10,            /* runs on the CPU backend */
+    MO_SOLVER_CAP_CUDA = 1u << 11,           /* is written over the backend operations, so it runs on the CUDA backend */
+};
+/* The MO_SOLVER_CAP_* flags of solver k; 0 for unknown kinds. */
+MO_API unsigned mo_solver_caps(mo_solver_kind k);
+
 /* ---- world ---------------------------------------------------------------- */
 
 /* A world's settings. Start from mo_default_world_def(); mo_world_create refuses

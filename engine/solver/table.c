@@ -1,0 +1,77 @@
+/* table.c: the one solver table. Every solver family is one row: its name,
+ * what it supports (MO_SOLVER_CAP_*) and its velocity-level entry. Every
+ * question the engine asks about a solver (may it run polyhedral friction
+ * as facets, take outer Coulomb updates, be scaled, run FEM meshes, run on
+ * the GPU, replace the velocity solve with a position-level step, serve the
+ * position projections) reads the row's flags; nothing else tests a kind.
+ *
+ * MO_SOLVER_NEWTON has no velocity-level entry: in a world step it is the
+ * position-level step (MO_SOLVER_CAP_POSITION, step/newton.c, given the step
+ * context); on outside problems mo_fc_solve runs its semismooth Newton
+ * method (io/fclib_newton.c). An unknown kind has no row: callers refuse it
+ * with a sentence (mo_solver_check) instead of running another solver. */
+#include "solver/solver.h"
+
+#define CONE (MO_SOLVER_CAP_CONTACTS | MO_SOLVER_CAP_BILATERAL | MO_SOLVER_CAP_CPU)
+#define KRYLOV (MO_SOLVER_CAP_BILATERAL | MO_SOLVER_CAP_BILATERAL_SOLVE | MO_SOLVER_CAP_SYMMETRIC | \
+                MO_SOLVER_CAP_COULOMB_UPDATES | MO_SOLVER_CAP_CPU)
+
+static const mo_solver_row rows[MO_SOLVER_COUNT] = {
+    [MO_SOLVER_PGS] = {"pgs", CONE | MO_SOLVER_CAP_INLINE_COULOMB, mo_solver_pgs},
+    [MO_SOLVER_JACOBI] = {"jacobi", CONE | MO_SOLVER_CAP_FACETS | MO_SOLVER_CAP_COULOMB_UPDATES | MO_SOLVER_CAP_CUDA,
+                          mo_solver_jacobi},
+    [MO_SOLVER_APGD] = {"apgd", CONE | MO_SOLVER_CAP_FACETS | MO_SOLVER_CAP_SCALING | MO_SOLVER_CAP_COULOMB_UPDATES |
+                                    MO_SOLVER_CAP_CUDA,
+                        mo_solver_apgd},
+    [MO_SOLVER_SPG] = {"spg", CONE | MO_SOLVER_CAP_FACETS | MO_SOLVER_CAP_SCALING | MO_SOLVER_CAP_COULOMB_UPDATES |
+                                  MO_SOLVER_CAP_CUDA,
+                       mo_solver_spg},
+    [MO_SOLVER_CG] = {"cg", KRYLOV, mo_solver_cg},
+    [MO_SOLVER_MINRES] = {"minres", KRYLOV, mo_solver_minres},
+    [MO_SOLVER_CHOLESKY] = {"cholesky", KRYLOV, mo_solver_cholesky, mo_cholesky_available,
+                            "solver 'cholesky' needs CHOLMOD, which this build of Moreau does not have (install "
+                            "libsuitesparse-dev and configure with -Dcholmod=enabled); use 'minres' or 'cg' instead"},
+    [MO_SOLVER_NEWTON] = {"newton", MO_SOLVER_CAP_CONTACTS | MO_SOLVER_CAP_BILATERAL | MO_SOLVER_CAP_FEM |
+                                        MO_SOLVER_CAP_POSITION | MO_SOLVER_CAP_CPU,
+                          NULL},
+};
+
+const mo_solver_row *mo_solver_row_of(mo_solver_kind k)
+{
+    return (int)k >= 0 && k < MO_SOLVER_COUNT ? &rows[k] : NULL;
+}
+
+bool mo_solver_has(mo_solver_kind k, unsigned caps)
+{
+    const mo_solver_row *r = mo_solver_row_of(k);
+    return r && (r->caps & caps) == caps;
+}
+
+unsigned mo_solver_caps(mo_solver_kind k)
+{
+    const mo_solver_row *r = mo_solver_row_of(k);
+    return r ? r->caps : 0u;
+}
+
+bool mo_solver_available(mo_solver_kind k)
+{
+    const mo_solver_row *r = mo_solver_row_of(k);
+    return r && (!r->available || r->available());
+}
+
+const char *mo_solver_name(mo_solver_kind k)
+{
+    const mo_solver_row *r = mo_solver_row_of(k);
+    return r ? r->name : "?";
+}
+
+bool mo_solver_from_name(const char *name, mo_solver_kind *out)
+{
+    if (!name) return false;
+    for (int k = 0; k < MO_SOLVER_COUNT; k++)
+        if (!strcmp(name, rows[k].name)) {
+            if (out) *out = (mo_solver_kind)k;
+            return true;
+        }
+    return false;
+}
