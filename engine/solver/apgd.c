@@ -31,40 +31,22 @@
  * The iterate with the smallest measure (CCP residual, or the Coulomb error in
  * the outer Coulomb updates) is returned, not the last one.
  *
+ * Written over the backend operations (ops.h): the same code runs on the
+ * CPU and on a device; only the step-size decisions and the history come
+ * back to the host (three fused dots per step test, one residual pair per
+ * iteration).
+ *
  * Non-symmetric N (outside FCLIB problems): N is used as given in every
  * product, so a fixed point is the solution of the problem as posed; the
  * step tests only see N's symmetric part through d^T N d. */
 #include <math.h>
 #include <string.h>
-#include "solver/solver.h"
+#include "solver/ops.h"
 
-static double dot(const double *a, const double *b, int m)
+/* |N|_F: exact for explicit N (host values), else E|N z|^2 over 4 Rademacher probes */
+static double frobenius(const mo_ops *O, double *x, double *y)
 {
-    double s = 0.0;
-    for (int i = 0; i < m; i++) s += a[i] * b[i];
-    return s;
-}
-
-/* largest eigenvalue of N by power iteration (x, y: scratch of m) */
-static double power_lambda(const mo_problem *p, double *x, double *y, double *work, int iters)
-{
-    int m = p->m;
-    for (int i = 0; i < m; i++) x[i] = 1.0 + 0.01 * (double)(i % 7);
-    double nx = sqrt(dot(x, x, m)), lam = 0.0;
-    for (int i = 0; i < m; i++) x[i] /= nx;
-    for (int it = 0; it < iters; it++) {
-        mo_problem_apply(p, x, y, work);
-        double ny = sqrt(dot(y, y, m));
-        if (!(ny > 0.0)) return 0.0;
-        lam = ny;
-        for (int i = 0; i < m; i++) x[i] = y[i] / ny;
-    }
-    return lam;
-}
-
-/* |N|_F: exact for explicit N, else E|N z|^2 over 4 Rademacher probes */
-static double frobenius(const mo_problem *p, double *x, double *y, double *work)
-{
+    const mo_problem *p = O->p;
     int m = p->m;
     if (p->n_ptr) {
         double s = 0.0;
@@ -74,32 +56,34 @@ static double frobenius(const mo_problem *p, double *x, double *y, double *work)
     double s = 0.0;
     uint64_t seed = 0x9e3779b97f4a7c15ull;
     for (int probe = 0; probe < 4; probe++) {
+        double *hx = O->host(O, x);
         for (int i = 0; i < m; i++) {
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-            x[i] = (seed >> 63) ? 1.0 : -1.0;
+            hx[i] = (seed >> 63) ? 1.0 : -1.0;
         }
-        mo_problem_apply(p, x, y, work);
-        s += dot(y, y, m);
+        O->upload(O, x, hx);
+        O->apply(O, x, y);
+        s += O->dot(O, y, y);
     }
     return sqrt(s / 4.0);
 }
 
-static double initial_rho(const mo_problem *p, const mo_apgd_settings *a, double *x, double *y, double *work)
+static double initial_rho(const mo_ops *O, const mo_apgd_settings *a, double *x, double *y)
 {
     double rho = 0.0;
     switch (a->rho) {
     case MO_RHO_NORM: {
-        double f = frobenius(p, x, y, work);
+        double f = frobenius(O, x, y);
         rho = f > 0.0 ? 1.0 / f : 0.0;
         break;
     }
     case MO_RHO_SMALLER: rho = 2.0 / 3.0; break;
     case MO_RHO_NORMAL: rho = 1.0; break;
-    case MO_RHO_ACARY: rho = p->acary_rho; break;
+    case MO_RHO_ACARY: rho = O->p->acary_rho; break;
     case MO_RHO_EIGEN: default: break;
     }
     if (!(rho > 0.0) || !isfinite(rho)) {
-        double lam = power_lambda(p, x, y, work, 12);
+        double lam = mo_ops_power_lambda(O, x, y, 12);
         rho = lam > 0.0 ? 1.0 / lam : 1.0;
     }
     return rho;
@@ -107,56 +91,56 @@ static double initial_rho(const mo_problem *p, const mo_apgd_settings *a, double
 
 void mo_solver_apgd(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
 {
-    const int m = p->m;
     const mo_apgd_settings *a = &s->apgd;
-    double *x1 = o->scratch;   /* x_k-1 */
-    double *x2 = x1 + m;       /* x_k-2 */
-    double *n1 = x2 + m;       /* N x_k-1 */
-    double *n2 = n1 + m;       /* N x_k-2 */
-    double *y = n2 + m;
-    double *g = y + m;         /* N y + r */
-    double *x = g + m;         /* candidate x_k */
-    double *nx = x + m;        /* N x_k */
-    double *bx = nx + m;       /* the best iterate */
-    double *u = bx + m;
-    double *work = u + m;
-    double *gamma = o->gamma;
-
     if (mo_solve_begin(p, o)) return; /* no rows: nothing to solve */
-    double rho = initial_rho(p, a, x, nx, work);
+    mo_ops ops;
+    const mo_ops *O = &ops;
+    mo_ops_cpu(&ops, p, o, 12);
+    double *x1 = mo_ops_vec(O, 0);  /* x_k-1 */
+    double *x2 = mo_ops_vec(O, 1);  /* x_k-2 */
+    double *n1 = mo_ops_vec(O, 2);  /* N x_k-1 */
+    double *n2 = mo_ops_vec(O, 3);  /* N x_k-2 */
+    double *y = mo_ops_vec(O, 4);
+    double *g = mo_ops_vec(O, 5);   /* N y + r */
+    double *x = mo_ops_vec(O, 6);   /* candidate x_k */
+    double *nx = mo_ops_vec(O, 7);  /* N x_k */
+    double *bx = mo_ops_vec(O, 8);  /* the best iterate */
+    double *u = mo_ops_vec(O, 9);
+    double *d = mo_ops_vec(O, 10);  /* x - y, then x_k - x_k-1 */
+    double *nd = mo_ops_vec(O, 11); /* N x - N y, and g - r on the way */
+    const double *r = O->r;
 
-    memcpy(x1, gamma, (size_t)m * sizeof(double));
-    mo_problem_project(p, x1);
-    mo_problem_apply(p, x1, n1, work);
-    memcpy(x2, x1, (size_t)m * sizeof(double));
-    memcpy(n2, n1, (size_t)m * sizeof(double));
-    for (int i = 0; i < m; i++) u[i] = n1[i] + p->r[i];
+    double rho = initial_rho(O, a, x, nx);
+
+    O->copy(O, x1, O->gamma);
+    O->project(O, x1);
+    O->apply(O, x1, n1);
+    O->copy(O, x2, x1);
+    O->copy(O, n2, n1);
+    O->waxpy(O, u, n1, 1.0, r);
     double res = 0.0, err = 0.0;
-    mo_problem_residuals(p, x1, u, &res, &err);
+    O->residuals(O, x1, u, &res, &err);
     mo_best best = {bx, 0.0, 0.0, 0.0};
-    mo_best_take(&best, mo_solve_measure(p, res, err), res, err, x1, m);
+    mo_ops_best_take(O, &best, mo_solve_measure(p, res, err), res, err, x1);
 
     double theta = 1.0, beta = 0.0;
     int it = 0;
     bool stop = mo_solve_stop(p, s, res, err, &o->converged);
     while (!stop && it < s->max_iterations) {
-        for (int i = 0; i < m; i++) {
-            y[i] = x1[i] + beta * (x1[i] - x2[i]);
-            g[i] = n1[i] + beta * (n1[i] - n2[i]) + p->r[i];
-        }
+        O->extrap(O, y, x1, beta, x2);
+        O->extrap(O, g, n1, beta, n2);
+        O->axpy(O, g, 1.0, r);
         /* the projected step, with rho adjusted until the step test holds */
         for (int tries = 0;; tries++) {
-            for (int i = 0; i < m; i++) x[i] = y[i] - rho * g[i];
-            mo_problem_project(p, x);
-            mo_problem_apply(p, x, nx, work);
-            double dd = 0.0, dnd = 0.0, ndnd = 0.0;
-            for (int i = 0; i < m; i++) {
-                double d = x[i] - y[i];
-                double nd = nx[i] - (g[i] - p->r[i]); /* N x - N y */
-                dd += d * d;
-                dnd += d * nd;
-                ndnd += nd * nd;
-            }
+            O->waxpy(O, x, y, -rho, g);
+            O->project(O, x);
+            O->apply(O, x, nx);
+            O->sub(O, d, x, y);
+            O->sub(O, nd, g, r);
+            O->sub(O, nd, nx, nd); /* N x - N y */
+            double dots[3];
+            O->dot3(O, d, d, d, nd, nd, nd, dots);
+            double dd = dots[0], dnd = dots[1], ndnd = dots[2];
             if (!(dd > 0.0) || tries >= 60) break;
             if (a->adaptive_rho) {
                 double ratio = rho * sqrt(ndnd / dd);
@@ -177,9 +161,8 @@ void mo_solver_apgd(const mo_problem *p, const mo_solver_settings *s, mo_solve_o
         /* restart test uses the gradient at y and the step from x_k-1 */
         bool restart = false;
         if (a->restart) {
-            double t = 0.0;
-            for (int i = 0; i < m; i++) t += g[i] * (x[i] - x1[i]);
-            restart = t > 0.0;
+            O->sub(O, d, x, x1);
+            restart = O->dot(O, g, d) > 0.0;
         }
         /* shift: x_k-2 <- x_k-1, x_k-1 <- x_k (pointer swap through the buffers) */
         double *t0 = x2, *t1 = n2;
@@ -187,8 +170,8 @@ void mo_solver_apgd(const mo_problem *p, const mo_solver_settings *s, mo_solve_o
         n2 = n1;
         x1 = t0;
         n1 = t1;
-        memcpy(x1, x, (size_t)m * sizeof(double));
-        memcpy(n1, nx, (size_t)m * sizeof(double));
+        O->copy(O, x1, x);
+        O->copy(O, n1, nx);
         if (restart) {
             theta = 1.0;
             beta = 0.0;
@@ -197,11 +180,11 @@ void mo_solver_apgd(const mo_problem *p, const mo_solver_settings *s, mo_solve_o
             beta = theta * (1.0 - theta) / (theta * theta + th);
             theta = th;
         }
-        for (int i = 0; i < m; i++) u[i] = n1[i] + p->r[i];
-        res = mo_solve_record(p, x1, u, o, &err);
+        O->waxpy(O, u, n1, 1.0, r);
+        res = mo_ops_record(O, x1, u, o, &err);
         double meas = mo_solve_measure(p, res, err);
-        if (meas < best.measure || !isfinite(best.measure)) mo_best_take(&best, meas, res, err, x1, m);
+        if (meas < best.measure || !isfinite(best.measure)) mo_ops_best_take(O, &best, meas, res, err, x1);
         stop = mo_solve_stop(p, s, res, err, &o->converged);
     }
-    mo_solve_finish_best(p, o, best.x, it, best.res, best.err);
+    mo_ops_finish_best(O, o, best.x, it, best.res, best.err);
 }

@@ -11,74 +11,57 @@
  * block updates are independent (parallel under OpenMP); products with N go
  * through mo_problem_apply, so every problem form works. It returns the last
  * iterate: keeping the best one (as APGD and SPG do) made stack20 fall at 50
- * iterations, since the warm start often has the smallest residual early on. */
+ * iterations, since the warm start often has the smallest residual early on.
+ * Written over the backend operations (ops.h), so it runs on any backend. */
 #include <math.h>
 #include <string.h>
-#include "solver/solver.h"
-#include "core/parallel.h"
+#include "solver/ops.h"
 
-/* y = D^-1 x block by block (D: N^-1 of bilateral groups, one scalar per other block) */
-static void apply_dinv(const mo_problem *p, const double *x, double *y)
+/* largest eigenvalue of D^-1 N by power iteration (x, y, nx: vectors) */
+static double lambda_max(const mo_ops *O, double *x, double *y, double *nx)
 {
-    for (int k = 0; k < p->nblocks; k++) {
-        int r0 = p->block_row[k];
-        mo_problem_block_solve(p, k, x + r0, y + r0);
-    }
-}
-
-/* largest eigenvalue of D^-1 N by power iteration (x, y, nx_buf, work: scratch) */
-static double lambda_max(const mo_problem *p, double *x, double *y, double *nx_buf, double *work)
-{
-    int m = p->m;
-    for (int r = 0; r < m; r++) x[r] = 1.0 + 0.01 * (double)(r % 7);
+    O->seed(O, x);
     double lam = 0.0;
     for (int it = 0; it < 20; it++) {
-        mo_problem_apply(p, x, nx_buf, work);
-        apply_dinv(p, nx_buf, y);
-        double ny = 0.0, nx = 0.0;
-        for (int r = 0; r < m; r++) {
-            ny += y[r] * y[r];
-            nx += x[r] * x[r];
-        }
+        O->apply(O, x, nx);
+        O->block_solve(O, nx, y);
+        double ny = O->dot(O, y, y), xx = O->dot(O, x, x);
         if (!(ny > 0.0)) return 1.0;
-        lam = sqrt(ny / nx);
-        double inv = 1.0 / sqrt(ny);
-        for (int r = 0; r < m; r++) x[r] = y[r] * inv;
+        lam = sqrt(ny / xx);
+        O->scale(O, x, 1.0 / sqrt(ny), y);
     }
     return lam;
 }
 
 void mo_solver_jacobi(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
 {
-    int m = p->m;
-    double *gamma = o->gamma;
-    double *u = o->scratch, *du = u + m, *x = du + m, *y = x + m, *work = y + m;
-    double lam = m > 0 ? 1.05 * lambda_max(p, x, y, du, work) : 1.0;
+    mo_ops ops;
+    const mo_ops *O = &ops;
+    mo_ops_cpu(&ops, p, o, 4);
+    double *u = mo_ops_vec(O, 0), *du = mo_ops_vec(O, 1), *x = mo_ops_vec(O, 2), *y = mo_ops_vec(O, 3);
+    double *gamma = O->gamma;
+    double lam = p->m > 0 ? 1.05 * lambda_max(O, x, y, du) : 1.0;
     double step = s->omega / (lam > 0.0 ? lam : 1.0);
     o->converged = false;
     o->hist_count = 0;
     int it = 0;
-    const int nt = p->threads;
     double res = 0.0, err = 0.0;
-    mo_problem_u(p, gamma, u, work);
+    O->apply(O, gamma, u);
+    O->axpy(O, u, 1.0, O->r);
     while (it < s->max_iterations) {
-        MO_PARALLEL_FOR(nt)
-        for (int k = 0; k < p->nblocks; k++) {
-            int r0 = p->block_row[k], nr = p->block_row[k + 1] - r0;
-            double xb[MO_MAX_BLOCK] = {0}, d[MO_MAX_BLOCK] = {0};
-            mo_problem_block_solve(p, k, u + r0, d);
-            for (int i = 0; i < nr; i++) xb[i] = gamma[r0 + i] - step * d[i];
-            mo_k_project_block(xb, p->block_kind[k], p->block_mu[k], p->lo[r0], p->hi[r0]);
-            for (int i = 0; i < nr; i++) gamma[r0 + i] = xb[i];
-        }
+        /* every block from the same iterate: gamma <- P_K(gamma - step D^-1 u) */
+        O->block_solve(O, u, du);
+        O->waxpy(O, gamma, gamma, -step, du);
+        O->project(O, gamma);
         it++;
-        mo_problem_u(p, gamma, u, work);
-        res = mo_solve_record(p, gamma, u, o, &err);
+        O->apply(O, gamma, u);
+        O->axpy(O, u, 1.0, O->r);
+        res = mo_ops_record(O, gamma, u, o, &err);
         if (mo_solve_stop(p, s, res, err, &o->converged)) break;
     }
-    if (it == 0) mo_problem_residuals(p, gamma, u, &res, &err);
+    if (it == 0) O->residuals(O, gamma, u, &res, &err);
     o->iterations = it;
     o->residual = res;
     o->coulomb_error = err;
-    mo_solve_finish_v(p, o);
+    O->finish(O, o);
 }

@@ -24,6 +24,8 @@
  * - a_0 = 1 / max diag(P^-1 N) unless set; tau_g = 0 means 1 / max diag N, so
  *   w is exactly the CCP residual the engine reports; in the outer Coulomb
  *   updates the fallback keeps the smallest Coulomb error instead.
+ * Written over the backend operations (ops.h), so it runs on any backend:
+ * the line search and the step rule are host scalars from fused dots.
  * f is quadratic, so f and g along d follow from one product N d per
  * iteration: g(x + lambda d) = g + lambda N d, and the line search costs no
  * further products. Non-symmetric N (FCLIB): g uses N as given; f(x) =
@@ -31,76 +33,77 @@
 #include <math.h>
 #include <float.h>
 #include <string.h>
-#include "solver/solver.h"
+#include "solver/ops.h"
 
-static double dot(const double *a, const double *b, int m)
+/* the projected-gradient residual |x - P_K(x - tau g)| / tau (xt: a vector of scratch) */
+static double grad_residual(const mo_ops *O, const double *x, const double *g, double tau, double *xt)
 {
-    double s = 0.0;
-    for (int i = 0; i < m; i++) s += a[i] * b[i];
-    return s;
-}
-
-/* the projected-gradient residual |x - P_K(x - tau g)| / tau (xt: m doubles of scratch) */
-static double grad_residual(const mo_problem *p, const double *x, const double *g, double tau, double *xt)
-{
-    const int m = p->m;
-    for (int i = 0; i < m; i++) xt[i] = x[i] - tau * g[i];
-    mo_problem_project(p, xt);
-    double w2 = 0.0;
-    for (int i = 0; i < m; i++) w2 += (x[i] - xt[i]) * (x[i] - xt[i]);
-    return sqrt(w2) / tau;
+    O->waxpy(O, xt, x, -tau, g);
+    O->project(O, xt);
+    O->sub(O, xt, x, xt);
+    return sqrt(O->dot(O, xt, xt)) / tau;
 }
 
 void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
 {
     const int m = p->m;
     const mo_spg_settings *c = &s->spg;
-    double *x = o->scratch;
-    double *g = x + m;       /* N x + r */
-    double *nxv = g + m;     /* N x */
-    double *d = nxv + m;
-    double *nd = d + m;      /* N d */
-    double *pd = nd + m;     /* P (diagonal) */
-    double *xt = pd + m;     /* trial / projection buffer */
-    double *bx = xt + m;       /* the best iterate */
-    double *u = bx + m;
-    double *work = u + m;
-    double *gamma = o->gamma;
     double fhist[128];
 
     if (mo_solve_begin(p, o)) return; /* no rows: nothing to solve */
+    mo_ops ops;
+    const mo_ops *O = &ops;
+    mo_ops_cpu(&ops, p, o, 9);
+    double *x = mo_ops_vec(O, 0);
+    double *g = mo_ops_vec(O, 1);   /* N x + r */
+    double *nxv = mo_ops_vec(O, 2); /* N x */
+    double *d = mo_ops_vec(O, 3);
+    double *nd = mo_ops_vec(O, 4);  /* N d */
+    double *pd = mo_ops_vec(O, 5);  /* P (diagonal) */
+    double *xt = mo_ops_vec(O, 6);  /* trial / projection buffer */
+    double *bx = mo_ops_vec(O, 7);  /* the best iterate */
+    double *u = mo_ops_vec(O, 8);
+    const double *r = O->r;
     /* preconditioner: diag(N) averaged per block */
+    if (c->preconditioner) {
+        O->block_mean_diag(O, pd);
+    } else {
+        double *h = O->host(O, pd);
+        for (int i = 0; i < m; i++) h[i] = 1.0;
+        O->upload(O, pd, h);
+    }
+    /* the scales, on the host from diag(N) (the same block means) */
+    double dmax = 0.0, pmax = 0.0;
     for (int k = 0; k < p->nblocks; k++) {
         int r0 = p->block_row[k], nr = p->block_row[k + 1] - r0;
         double avg = 0.0;
         for (int i = 0; i < nr; i++) avg += p->diag[r0 + i];
         avg /= (double)nr;
         if (!(avg > 0.0)) avg = 1.0;
-        for (int i = 0; i < nr; i++) pd[r0 + i] = c->preconditioner ? avg : 1.0;
-    }
-    double dmax = 0.0, pmax = 0.0;
-    for (int i = 0; i < m; i++) {
-        if (p->diag[i] > dmax) dmax = p->diag[i];
-        double q = p->diag[i] / pd[i];
-        if (q > pmax) pmax = q;
+        const double pdi = c->preconditioner ? avg : 1.0;
+        for (int i = r0; i < r0 + nr; i++) {
+            if (p->diag[i] > dmax) dmax = p->diag[i];
+            double q = p->diag[i] / pdi;
+            if (q > pmax) pmax = q;
+        }
     }
     const double tau = c->tau_g > 0.0 ? c->tau_g : (dmax > 0.0 ? 1.0 / dmax : 1.0);
     double alpha = c->alpha0 > 0.0 ? c->alpha0 : (pmax > 0.0 ? 1.0 / pmax : 1.0);
     alpha = fmin(c->alpha_max, fmax(c->alpha_min, alpha));
 
-    memcpy(x, gamma, (size_t)m * sizeof(double));
-    mo_problem_project(p, x);
-    mo_problem_apply(p, x, nxv, work);
-    for (int i = 0; i < m; i++) g[i] = nxv[i] + p->r[i];
-    double f = 0.5 * dot(x, nxv, m) + dot(x, p->r, m);
+    O->copy(O, x, O->gamma);
+    O->project(O, x);
+    O->apply(O, x, nxv);
+    O->waxpy(O, g, nxv, 1.0, r);
+    double f = 0.5 * O->dot(O, x, nxv) + O->dot(O, x, r);
     int nh = 0, ngll = c->n_gll < 128 ? c->n_gll : 128;
     fhist[nh++] = f;
     double res = 0.0, err = 0.0;
-    mo_problem_residuals(p, x, g, &res, &err);
-    (void)tau; /* tau_g = 1/max diag N is the CCP residual's alpha: w == res */
-    double wres = c->tau_g > 0.0 ? grad_residual(p, x, g, tau, xt) : res;
+    O->residuals(O, x, g, &res, &err);
+    /* tau_g = 1/max diag N is the CCP residual's alpha: w == res */
+    double wres = c->tau_g > 0.0 ? grad_residual(O, x, g, tau, xt) : res;
     mo_best best = {bx, 0.0, 0.0, 0.0};
-    mo_best_take(&best, p->stop_coulomb ? err : wres, res, err, x, m);
+    mo_ops_best_take(O, &best, p->stop_coulomb ? err : wres, res, err, x);
     bool stop = mo_solve_stop(p, s, res, err, &o->converged);
 
     int it = 0;
@@ -108,32 +111,34 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
     int nbb2 = 0;
     while (!stop && it < s->max_iterations) {
         /* direction: preconditioned projected step, retried unpreconditioned if not descent */
-        for (int i = 0; i < m; i++) xt[i] = x[i] - alpha * g[i] / pd[i];
-        mo_problem_project(p, xt);
-        for (int i = 0; i < m; i++) d[i] = xt[i] - x[i];
-        double dg = dot(d, g, m);
+        O->pstep(O, xt, x, alpha, g, pd);
+        O->project(O, xt);
+        O->sub(O, d, xt, x);
+        double dg = O->dot(O, d, g);
         if (dg >= 0.0) {
-            for (int i = 0; i < m; i++) xt[i] = x[i] - alpha * g[i];
-            mo_problem_project(p, xt);
-            for (int i = 0; i < m; i++) d[i] = xt[i] - x[i];
-            dg = dot(d, g, m);
+            O->waxpy(O, xt, x, -alpha, g);
+            O->project(O, xt);
+            O->sub(O, d, xt, x);
+            dg = O->dot(O, d, g);
         }
         it++;
         if (!(dg < 0.0)) {
             /* no descent direction left: x is stationary to rounding */
-            for (int i = 0; i < m; i++) u[i] = g[i];
-            res = mo_solve_record(p, x, u, o, &err);
+            O->copy(O, u, g);
+            res = mo_ops_record(O, x, u, o, &err);
             if (mo_solve_measure(p, res, err) < best.measure)
-                mo_best_take(&best, mo_solve_measure(p, res, err), res, err, x, m);
+                mo_ops_best_take(O, &best, mo_solve_measure(p, res, err), res, err, x);
             break;
         }
-        mo_problem_apply(p, d, nd, work);
-        double dnd = dot(d, nd, m);
+        O->apply(O, d, nd);
+        double dnd = O->dot(O, d, nd);
         double fmax_ = fhist[0];
         for (int i = 1; i < nh; i++)
             if (fhist[i] > fmax_) fmax_ = fhist[i];
         /* GLL line search along d (f(x + l d) = f + l <d, g_sym> + l^2/2 d^T N d) */
-        double dgs = 0.5 * (dot(d, nxv, m) + dot(x, nd, m)) + dot(d, p->r, m); /* <d, grad of sym f> */
+        double t3[3];
+        O->dot3(O, d, nxv, x, nd, d, r, t3);
+        double dgs = 0.5 * (t3[0] + t3[1]) + t3[2]; /* <d, grad of sym f> */
         double lambda = 1.0, fnew = f;
         for (int ls = 0; ls < 60; ls++) {
             fnew = f + lambda * dgs + 0.5 * lambda * lambda * dnd;
@@ -145,11 +150,9 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
             lambda = lq;
         }
         /* s = lambda d, y = lambda N d */
-        for (int i = 0; i < m; i++) {
-            x[i] += lambda * d[i];
-            nxv[i] += lambda * nd[i];
-            g[i] = nxv[i] + p->r[i];
-        }
+        O->axpy(O, x, lambda, d);
+        O->axpy(O, nxv, lambda, nd);
+        O->waxpy(O, g, nxv, 1.0, r);
         f = fnew;
         if (nh < ngll + 1) fhist[nh++] = f;
         else {
@@ -159,11 +162,7 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
         double sy = lambda * lambda * dnd;
         double a_new;
         if (c->step_rule == MO_SPG_ABBMIN) {
-            double sps = 0.0, ypy = 0.0;
-            for (int i = 0; i < m; i++) {
-                sps += d[i] * pd[i] * d[i];
-                ypy += nd[i] * nd[i] / pd[i];
-            }
+            double sps = O->wdot(O, d, pd, d), ypy = O->idot(O, nd, nd, pd);
             double bb1 = sy > 0.0 ? lambda * lambda * sps / sy : c->alpha_max;
             double bb2 = ypy > 0.0 ? sy / (lambda * lambda * ypy) : c->alpha_max;
             bb2hist[nbb2 % 9] = bb2;
@@ -177,22 +176,20 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
                 abb_tau *= 1.1;
             }
         } else if (it % 2 == 0) { /* j = it - 1 odd: BB1 = <s, P s> / <s, y> */
-            double sps = 0.0;
-            for (int i = 0; i < m; i++) sps += d[i] * pd[i] * d[i];
+            double sps = O->wdot(O, d, pd, d);
             a_new = sy > 0.0 ? lambda * lambda * sps / sy : c->alpha_max;
         } else { /* BB2 = <s, y> / <y, P^-1 y> */
-            double ypy = 0.0;
-            for (int i = 0; i < m; i++) ypy += nd[i] * nd[i] / pd[i];
+            double ypy = O->idot(O, nd, nd, pd);
             a_new = ypy > 0.0 ? sy / (lambda * lambda * ypy) : c->alpha_max;
         }
         alpha = fmin(c->alpha_max, fmax(c->alpha_min, a_new));
 
-        for (int i = 0; i < m; i++) u[i] = g[i];
-        res = mo_solve_record(p, x, u, o, &err);
-        wres = c->tau_g > 0.0 ? grad_residual(p, x, g, tau, xt) : res;
+        O->copy(O, u, g);
+        res = mo_ops_record(O, x, u, o, &err);
+        wres = c->tau_g > 0.0 ? grad_residual(O, x, g, tau, xt) : res;
         double meas = p->stop_coulomb ? err : wres;
-        if (meas <= best.measure) mo_best_take(&best, meas, res, err, x, m);
+        if (meas <= best.measure) mo_ops_best_take(O, &best, meas, res, err, x);
         stop = mo_solve_stop(p, s, res, err, &o->converged);
     }
-    mo_solve_finish_best(p, o, best.x, it, best.res, best.err);
+    mo_ops_finish_best(O, o, best.x, it, best.res, best.err);
 }

@@ -1,0 +1,100 @@
+/* ops.h: the backend operations. The solvers written over them (Jacobi,
+ * APGD, P-SPG-FB; MO_SOLVER_CAP_CUDA in the solver table) never read a
+ * problem's arrays or index a vector: every product, projection, reduction
+ * and vector update is one call through this table, so the same solver code
+ * runs on the CPU backend (backend_cpu.c: host arrays, the problem's own
+ * products, OpenMP where the problem's functions use it, bit-identical for
+ * any thread count) and on a device (the CUDA module: device arrays,
+ * cuSPARSE products, kernels over the shared kernels/ bodies, cuBLAS and CUB
+ * reductions).
+ *
+ * Vectors are the backend's memory: m doubles each (the problem's rows),
+ * taken with mo_ops_vec. Host code touches a vector only through host() /
+ * upload() / download(). Scalars (dot products, residuals) come back to the
+ * host as the function's value; each such call is one device-to-host copy on
+ * a device, so the solvers ask for them fused where they need several at
+ * once (dot3).
+ *
+ * Every operation states its arithmetic exactly (the order of each sum and
+ * product) because the CPU backend must reproduce the solvers' iterates from
+ * before the ops bit for bit: test_ops checks each operation against a plain
+ * loop, and scene_hashes the steps. A device backend sums in another order,
+ * so its iterates agree to rounding (checked on a GPU by test_gpu_solvers).
+ * Not installed. */
+#ifndef MO_OPS_H
+#define MO_OPS_H
+
+#include "solver/solver.h"
+
+typedef struct mo_ops mo_ops;
+
+struct mo_ops {
+    const mo_problem *p;      /* the problem on the host: sizes, the blocks, diag (host loops may read it) */
+    int m;                    /* rows: the length of every vector */
+    double *gamma;            /* the backend's gamma: the warm start after begin, the result before end */
+    const double *r;          /* the backend's r (u = N gamma + r) */
+    void *impl;               /* the backend's state */
+
+    /* ---- the problem ---- */
+    /* y = N x (every problem form: J M^-1 J^T + Sigma, explicit N, facets or scaling over a base) */
+    void (*apply)(const mo_ops *o, const double *x, double *y);
+    /* x = P_K(x) block by block (mo_k_project_block) */
+    void (*project)(const mo_ops *o, double *x);
+    /* y = D^-1 x block by block (mo_problem_block_solve: a bilateral group's N^-1, else 1 / its scale) */
+    void (*block_solve)(const mo_ops *o, const double *x, double *y);
+    /* y_i = the mean of diag(N) over row i's block when > 0, else 1 */
+    void (*block_mean_diag)(const mo_ops *o, double *y);
+    /* both residual measures at (gamma, u) (mo_problem_residuals) */
+    void (*residuals)(const mo_ops *o, const double *gamma, const double *u, double *ccp, double *coulomb);
+
+    /* ---- vectors: w, x, y, z of m doubles; a, b scalars; each line is the exact arithmetic per i ---- */
+    void (*copy)(const mo_ops *o, double *y, const double *x);                  /* y = x */
+    void (*seed)(const mo_ops *o, double *x);                                   /* x = 1 + 0.01 (i % 7) */
+    void (*scale)(const mo_ops *o, double *y, double a, const double *x);       /* y = a * x */
+    void (*divide)(const mo_ops *o, double *y, const double *x, double a);      /* y = x / a */
+    void (*axpy)(const mo_ops *o, double *y, double a, const double *x);        /* y = y + a * x */
+    void (*waxpy)(const mo_ops *o, double *w, const double *x, double a, const double *y); /* w = x + a * y */
+    void (*sub)(const mo_ops *o, double *w, const double *x, const double *y);  /* w = x - y */
+    void (*extrap)(const mo_ops *o, double *w, const double *x, double b, const double *z); /* w = x + b * (x - z) */
+    void (*pstep)(const mo_ops *o, double *w, const double *x, double a, const double *g, const double *d);
+    /*                                                                             w = x - a * g / d */
+    /* sums, each over i = 0 .. m-1 in order on the CPU */
+    double (*dot)(const mo_ops *o, const double *x, const double *y);           /* x . y */
+    void (*dot3)(const mo_ops *o, const double *x1, const double *y1, const double *x2, const double *y2,
+                 const double *x3, const double *y3, double out[3]);            /* three dots, one readback */
+    double (*wdot)(const mo_ops *o, const double *x, const double *d, const double *y); /* sum (x d) y */
+    double (*idot)(const mo_ops *o, const double *x, const double *y, const double *d); /* sum (x y) / d */
+
+    /* ---- the host ---- */
+    double *(*host)(const mo_ops *o, double *x);          /* a host array of m to write x's new values into */
+    void (*upload)(const mo_ops *o, double *x, const double *h);        /* x = h (nothing when h is x) */
+    void (*download)(const mo_ops *o, double *h, const double *x);      /* h = x (nothing when h is x) */
+    /* the end of a solve: o->gamma and o->v (J form) from the backend's gamma */
+    void (*finish)(const mo_ops *o, mo_solve_out *out);
+
+    double *vecs;             /* the solver's nvec vectors of m, backend memory */
+    double *cpu_work;         /* the CPU backend: the products' work space (mo_problem_apply_work) */
+};
+
+/* the ops of p for a solve into out: the CPU backend (out->scratch holds the nvec vectors, then the
+ * products' work space; ops->gamma is out->gamma) */
+void mo_ops_cpu(mo_ops *ops, const mo_problem *p, mo_solve_out *out, int nvec);
+/* vector i (0 .. nvec-1) of m doubles */
+static inline double *mo_ops_vec(const mo_ops *o, int i)
+{
+    return o->vecs + (size_t)i * (size_t)o->m;
+}
+
+/* what the iterative solvers do over the ops (ops.c) */
+/* records one history entry (both measures at (gamma, u)) if out->res_hist; returns the CCP residual,
+ * *coulomb the Coulomb error (mo_solve_record) */
+double mo_ops_record(const mo_ops *o, const double *gamma, const double *u, mo_solve_out *out, double *coulomb);
+/* the best iterate: x copied into b->x with its measures */
+void mo_ops_best_take(const mo_ops *o, mo_best *b, double measure, double res, double err, const double *x);
+/* the end of a solver that keeps its best iterate (mo_solve_finish_best over the ops) */
+void mo_ops_finish_best(const mo_ops *o, mo_solve_out *out, const double *best, int iterations, double residual,
+                        double coulomb);
+/* the largest eigenvalue of N by power iteration from the seed vector (x, y: vectors) */
+double mo_ops_power_lambda(const mo_ops *o, double *x, double *y, int iters);
+
+#endif
