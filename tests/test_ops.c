@@ -1,0 +1,546 @@
+/* test_ops.c: the backend operations (solver/ops.h) and the solvers written
+ * over them.
+ *
+ *   1 conformance: every operation of the CPU backend against a plain
+ *     reference on steps of the built-in scenes: N x against N formed densely
+ *     from J, M^-1 J^T and Sigma (1e-12 relative), the projection, D^-1 and
+ *     the residuals against the problem's block functions, the vector updates
+ *     and sums against the arithmetic ops.h states (bit for bit). The same
+ *     routine takes any backend's ops (a device's: to rounding).
+ *   2 the same iterates as before the ops: Jacobi, APGD and P-SPG-FB under
+ *     their settings variants against their host implementations from before
+ *     (tests/reference/solvers_v0.c) on steps of stack20, heavy_stack,
+ *     pile1000 and chain1000 and on the shared FCLIB problems: impulses,
+ *     velocities, both residual histories, iteration counts and convergence
+ *     identical bit for bit, with and without the outer Coulomb updates'
+ *     shifted problem.
+ *   3 the solver table: every kind has one row; unknown kinds none and a
+ *     sentence; position-level rows have no velocity entry; the flags the
+ *     engine reads are the behaviour (facets, scaling, FEM refusal). */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "fclib_shared.h"
+#include "moreau/fclib.h"
+#include "scenes_builtin.h"
+#include "solver/ops.h"
+#include "step/step.h"
+#include "reference/solvers_v0.h"
+
+
+/* ---- problems ---- */
+
+typedef struct tcase {
+    char name[96];
+    mo_world *w;         /* J form: the world whose arrays p points into */
+    mo_problem p;
+    double *gamma0;      /* the warm start */
+    /* explicit form (FCLIB): the arrays p points into */
+    mo_fc_problem fc;
+    int *block_row;
+    uint8_t *kind;
+    double *eta, *lo, *hi, *diag, *mu;
+} tcase;
+
+static bool scene_case(tcase *c, const char *scene, int steps)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "%s after %d steps", scene, steps);
+    mo_world_def d = mo_default_world_def();
+    if (mo_world_create(&d, &c->w, NULL, 0) != MO_OK) return false;
+    mo_scene sc;
+    char err[256];
+    if (mo_scene_build(scene, c->w, &sc, err, sizeof err) != MO_OK) {
+        fprintf(stderr, "%s: %s\n", scene, err);
+        return false;
+    }
+    mo_scene_free(&sc);
+    for (int i = 0; i < steps; i++) mo_world_step(c->w);
+    mo_step_predict(MO_STEP_CTX(c->w));
+    mo_step_collide(MO_STEP_CTX(c->w));
+    if (mo_step_assemble(MO_STEP_CTX(c->w), &c->p)) return false;
+    c->gamma0 = malloc(((size_t)c->p.m + 1) * sizeof(double));
+    memcpy(c->gamma0, c->w->gamma.p, (size_t)c->p.m * sizeof(double));
+    return true;
+}
+
+/* an FCLIB problem in the explicit form, as mo_fc_solve poses it (the test's own copy of that setup) */
+static bool fclib_case(tcase *c, const char *file)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "%s", file);
+    char path[1024], err[256];
+    snprintf(path, sizeof path, "%s/%s", fclib_dir(), file);
+    if (mo_fc_read(path, &c->fc, err, sizeof err) != MO_OK) return false;
+    const int nc = c->fc.nc, m = 3 * nc;
+    if (m > 3000 || m == 0) { /* the largest ones are covered by the fclib suites */
+        mo_fc_free(&c->fc);
+        return false;
+    }
+    c->block_row = malloc(((size_t)nc + 1) * sizeof(int));
+    c->kind = malloc((size_t)nc);
+    c->eta = malloc((size_t)nc * sizeof(double));
+    c->mu = malloc((size_t)nc * sizeof(double));
+    c->lo = calloc((size_t)m, sizeof(double));
+    c->hi = malloc((size_t)m * sizeof(double));
+    c->diag = calloc((size_t)m, sizeof(double));
+    c->gamma0 = calloc((size_t)m + 1, sizeof(double));
+    for (int i = 0; i < m; i++) {
+        c->hi[i] = INFINITY;
+        for (int k = c->fc.W.ptr[i]; k < c->fc.W.ptr[i + 1]; k++)
+            if (c->fc.W.col[k] == i) c->diag[i] = c->fc.W.val[k];
+    }
+    double qn = 0.0;
+    for (int i = 0; i < m; i++) qn += c->fc.q[i] * c->fc.q[i];
+    for (int k = 0; k < nc; k++) {
+        c->block_row[k] = 3 * k;
+        c->kind[k] = MO_BLOCK_CONTACT;
+        c->mu[k] = c->fc.mu[k];
+        c->eta[k] = (c->diag[3 * k] + c->diag[3 * k + 1] + c->diag[3 * k + 2]) / 3.0 * 1.5;
+    }
+    c->block_row[nc] = m;
+    mo_problem *p = &c->p;
+    p->m = m;
+    p->n_ptr = c->fc.W.ptr;
+    p->n_col = c->fc.W.col;
+    p->n_val = c->fc.W.val;
+    p->r = c->fc.q;
+    p->lo = c->lo;
+    p->hi = c->hi;
+    p->diag = c->diag;
+    p->nblocks = nc;
+    p->block_row = c->block_row;
+    p->block_kind = c->kind;
+    p->block_mu = c->mu;
+    p->block_eta = c->eta;
+    p->q_contact_norm = sqrt(qn);
+    p->threads = 1;
+    return true;
+}
+
+static void case_free(tcase *c)
+{
+    if (c->w) mo_world_destroy(c->w);
+    if (c->fc.W.ptr) mo_fc_free(&c->fc);
+    free(c->block_row);
+    free(c->kind);
+    free(c->eta);
+    free(c->mu);
+    free(c->lo);
+    free(c->hi);
+    free(c->diag);
+    free(c->gamma0);
+}
+
+/* ---- 1 conformance ---- */
+
+static uint64_t rng_state = 0x243f6a8885a308d3ull;
+static double urand(void)
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(rng_state >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+}
+
+/* y = N x from N formed densely: J M^-1 J^T + Sigma, or the explicit N */
+static void dense_apply(const mo_problem *p, const double *x, double *y)
+{
+    const int m = p->m;
+    if (p->n_ptr) {
+        for (int i = 0; i < m; i++) {
+            double s = 0.0;
+            for (int k = p->n_ptr[i]; k < p->n_ptr[i + 1]; k++) s += p->n_val[k] * x[p->n_col[k]];
+            y[i] = s;
+        }
+        return;
+    }
+    double *ji = calloc((size_t)p->n, sizeof(double));
+    for (int i = 0; i < m; i++) {
+        for (int k = p->row_ptr[i]; k < p->row_ptr[i + 1]; k++) ji[p->col[k]] = p->val[k];
+        double s = p->sigma[i] * x[i];
+        for (int j = 0; j < m; j++) {
+            double nij = 0.0;
+            for (int k = p->row_ptr[j]; k < p->row_ptr[j + 1]; k++) nij += ji[p->col[k]] * p->wval[k];
+            s += nij * x[j];
+        }
+        y[i] = s;
+        for (int k = p->row_ptr[i]; k < p->row_ptr[i + 1]; k++) ji[p->col[k]] = 0.0;
+    }
+    free(ji);
+}
+
+static double rel_diff(const double *a, const double *b, int m)
+{
+    double d = 0.0, n = 0.0;
+    for (int i = 0; i < m; i++) {
+        d = fmax(d, fabs(a[i] - b[i]));
+        n = fmax(n, fabs(b[i]));
+    }
+    return n > 0.0 ? d / n : d;
+}
+
+static bool same(const double *a, const double *b, int m)
+{
+    return m == 0 || !memcmp(a, b, (size_t)m * sizeof(double));
+}
+
+/* every operation of ops O (over p) against the references; tol: the relative tolerance of the products
+ * and sums (0: bit for bit, where the arithmetic is stated) */
+static void conformance(const mo_ops *O, const char *name, double tol)
+{
+    const mo_problem *p = O->p;
+    const int m = p->m;
+    const size_t b = (size_t)m * sizeof(double);
+    double *hx = malloc(b + 8), *hy = malloc(b + 8), *hz = malloc(b + 8), *ref = malloc(b + 8), *got = malloc(b + 8);
+    double *x = mo_ops_vec(O, 0), *y = mo_ops_vec(O, 1), *z = mo_ops_vec(O, 2), *w = mo_ops_vec(O, 3);
+    for (int i = 0; i < m; i++) {
+        hx[i] = urand();
+        hy[i] = urand();
+        hz[i] = 0.5 + fabs(urand()); /* positive: a divisor */
+    }
+    O->upload(O, x, hx);
+    O->upload(O, y, hy);
+    O->upload(O, z, hz);
+    int bad = 0;
+#define OP_CHECK(cond, what)                                            \
+    do {                                                                \
+        CHECK(cond);                                                    \
+        if (!(cond) && bad++ < 8) fprintf(stderr, "  %s: %s\n", name, what); \
+    } while (0)
+#define GOT(v) (O->download(O, got, v), got)
+    /* N x */
+    O->apply(O, x, w);
+    dense_apply(p, hx, ref);
+    OP_CHECK(rel_diff(GOT(w), ref, m) <= fmax(tol, 1e-12), "apply against dense N");
+    /* projection and D^-1, block by block */
+    memcpy(ref, hx, b);
+    for (int k = 0; k < p->nblocks; k++)
+        mo_k_project_block(ref + p->block_row[k], p->block_kind[k], p->block_mu[k], p->lo[p->block_row[k]],
+                           p->hi[p->block_row[k]]);
+    O->copy(O, w, x);
+    O->project(O, w);
+    OP_CHECK(rel_diff(GOT(w), ref, m) <= tol, "project");
+    for (int k = 0; k < p->nblocks; k++) mo_problem_block_solve(p, k, hx + p->block_row[k], ref + p->block_row[k]);
+    O->block_solve(O, x, w);
+    OP_CHECK(rel_diff(GOT(w), ref, m) <= tol, "block_solve");
+    /* residuals at (projected x, y) */
+    double c0, e0, c1, e1;
+    double *px = malloc(b + 8);
+    memcpy(px, hx, b);
+    mo_problem_project(p, px);
+    mo_problem_residuals(p, px, hy, &c0, &e0);
+    O->upload(O, w, px);
+    O->residuals(O, w, y, &c1, &e1);
+    OP_CHECK(fabs(c1 - c0) <= fmax(tol, 0.0) * fabs(c0) && fabs(e1 - e0) <= tol * fabs(e0), "residuals");
+    free(px);
+    /* the vector updates, each against its stated arithmetic */
+    const double a = 0.37, bb = -1.3;
+    for (int i = 0; i < m; i++) ref[i] = a * hx[i];
+    O->scale(O, w, a, x);
+    OP_CHECK(rel_diff(GOT(w), ref, m) <= tol, "scale");
+    for (int i = 0; i < m; i++) ref[i] = hx[i] / 3.7;
+    O->divide(O, w, x, 3.7);
+    OP_CHECK(rel_diff(GOT(w), ref, m) <= tol, "divide");
+    for (int i = 0; i < m; i++) ref[i] = hx[i] + a * hy[i];
+    O->waxpy(O, w, x, a, y);
+    OP_CHECK(rel_diff(GOT(w), ref, m) <= tol, "waxpy");
+    O->axpy(O, w, bb, z);
+    for (int i = 0; i < m; i++) ref[i] += bb * hz[i];
+    OP_CHECK(rel_diff(GOT(w), ref, m) <= tol, "axpy");
+    for (int i = 0; i < m; i++) ref[i] = hx[i] - hy[i];
+    O->sub(O, w, x, y);
+    OP_CHECK(rel_diff(GOT(w), ref, m) <= tol, "sub");
+    for (int i = 0; i < m; i++) ref[i] = hx[i] + bb * (hx[i] - hy[i]);
+    O->extrap(O, w, x, bb, y);
+    OP_CHECK(rel_diff(GOT(w), ref, m) <= tol, "extrap");
+    for (int i = 0; i < m; i++) ref[i] = hx[i] - a * hy[i] / hz[i];
+    O->pstep(O, w, x, a, y, z);
+    OP_CHECK(rel_diff(GOT(w), ref, m) <= tol, "pstep");
+    for (int i = 0; i < m; i++) ref[i] = 1.0 + 0.01 * (double)(i % 7);
+    O->seed(O, w);
+    OP_CHECK(rel_diff(GOT(w), ref, m) <= tol, "seed");
+    O->copy(O, w, y);
+    OP_CHECK(same(GOT(w), hy, m), "copy");
+    for (int k = 0; k < p->nblocks; k++) {
+        int r0 = p->block_row[k], nr = p->block_row[k + 1] - r0;
+        double avg = 0.0;
+        for (int i = 0; i < nr; i++) avg += p->diag[r0 + i];
+        avg /= (double)nr;
+        for (int i = 0; i < nr; i++) ref[r0 + i] = avg > 0.0 ? avg : 1.0;
+    }
+    O->block_mean_diag(O, w);
+    OP_CHECK(rel_diff(GOT(w), ref, m) <= tol, "block_mean_diag");
+    /* the sums, in index order */
+    double sd = 0.0, sw = 0.0, si = 0.0, s2 = 0.0, s3 = 0.0;
+    for (int i = 0; i < m; i++) {
+        sd += hx[i] * hy[i];
+        s2 += hy[i] * hz[i];
+        s3 += hx[i] * hx[i];
+        sw += hx[i] * hz[i] * hy[i];
+        si += hx[i] * hy[i] / hz[i];
+    }
+    double d3[3];
+    O->dot3(O, x, y, y, z, x, x, d3);
+    const double st = tol > 0.0 ? tol : 0.0;
+    OP_CHECK(fabs(O->dot(O, x, y) - sd) <= st * (fabs(sd) + 1.0), "dot");
+    OP_CHECK(fabs(d3[0] - sd) <= st * (fabs(sd) + 1.0) && fabs(d3[1] - s2) <= st * (fabs(s2) + 1.0) &&
+                 fabs(d3[2] - s3) <= st * (fabs(s3) + 1.0),
+             "dot3");
+    OP_CHECK(fabs(O->wdot(O, x, z, y) - sw) <= st * (fabs(sw) + 1.0), "wdot");
+    OP_CHECK(fabs(O->idot(O, x, y, z) - si) <= st * (fabs(si) + 1.0), "idot");
+#undef GOT
+#undef OP_CHECK
+    free(hx);
+    free(hy);
+    free(hz);
+    free(ref);
+    free(got);
+}
+
+/* ---- 2 iterates against the pre-ops solvers ---- */
+
+typedef struct run_out {
+    double *gamma, *v, *rh, *eh, *scratch;
+    mo_solve_out o;
+} run_out;
+
+static void run(mo_solver_fn fn, const mo_problem *p, const mo_solver_settings *s, const double *gamma0, run_out *r)
+{
+    const size_t m1 = (size_t)p->m + 1;
+    r->gamma = malloc(m1 * sizeof(double));
+    memcpy(r->gamma, gamma0, (size_t)p->m * sizeof(double));
+    r->v = calloc((size_t)p->n + 1, sizeof(double));
+    r->rh = calloc((size_t)s->max_iterations + 1, sizeof(double));
+    r->eh = calloc((size_t)s->max_iterations + 1, sizeof(double));
+    size_t ss = mo_solver_scratch_size(p);
+    r->scratch = malloc(ss * sizeof(double));
+    for (size_t i = 0; i < ss; i++) r->scratch[i] = NAN; /* what a solver reads before writing shows */
+    memset(&r->o, 0, sizeof r->o);
+    r->o.gamma = r->gamma;
+    r->o.v = p->n > 0 ? r->v : NULL;
+    r->o.res_hist = r->rh;
+    r->o.err_hist = r->eh;
+    r->o.scratch = r->scratch;
+    fn(p, s, &r->o);
+}
+
+static void run_free(run_out *r)
+{
+    free(r->gamma);
+    free(r->v);
+    free(r->rh);
+    free(r->eh);
+    free(r->scratch);
+}
+
+static int compared = 0;
+
+static void compare(const char *cname, const char *variant, mo_solver_fn now, mo_solver_fn before,
+                    const mo_problem *p, const mo_solver_settings *s, const double *gamma0)
+{
+    run_out a, b;
+    run(now, p, s, gamma0, &a);
+    run(before, p, s, gamma0, &b);
+    bool ok = a.o.iterations == b.o.iterations && a.o.converged == b.o.converged &&
+              a.o.hist_count == b.o.hist_count && same(a.gamma, b.gamma, p->m) && same(a.v, b.v, p->n) &&
+              same(a.rh, b.rh, a.o.hist_count) && same(a.eh, b.eh, a.o.hist_count) &&
+              !memcmp(&a.o.residual, &b.o.residual, sizeof(double)) &&
+              !memcmp(&a.o.coulomb_error, &b.o.coulomb_error, sizeof(double));
+    CHECK(ok);
+    if (!ok)
+        fprintf(stderr, "  %s, %s: ops %d it res %.17g, before %d it res %.17g, gamma rel diff %.3g\n", cname,
+                variant, a.o.iterations, a.o.residual, b.o.iterations, b.o.residual, rel_diff(a.gamma, b.gamma, p->m));
+    compared++;
+    run_free(&a);
+    run_free(&b);
+}
+
+static void compare_all(const tcase *c, const mo_problem *p, const char *form)
+{
+    char cname[160];
+    snprintf(cname, sizeof cname, "%s (%s)", c->name, form);
+    mo_solver_settings s = mo_default_solver_settings();
+    s.max_iterations = 40;
+    /* Jacobi: omega 1 and 0.6 with a tolerance */
+    compare(cname, "jacobi", mo_solver_jacobi, ref_solver_jacobi, p, &s, c->gamma0);
+    mo_solver_settings t = s;
+    t.omega = 0.6;
+    t.tolerance = 1e-6;
+    compare(cname, "jacobi omega 0.6 tol 1e-6", mo_solver_jacobi, ref_solver_jacobi, p, &t, c->gamma0);
+    /* APGD: each step-size rule and switch */
+    compare(cname, "apgd", mo_solver_apgd, ref_solver_apgd, p, &s, c->gamma0);
+    const mo_apgd_rho rhos[] = {MO_RHO_NORM, MO_RHO_SMALLER, MO_RHO_NORMAL, MO_RHO_ACARY};
+    for (int k = 0; k < 4; k++) {
+        t = s;
+        t.apgd.rho = rhos[k];
+        compare(cname, "apgd rho rule", mo_solver_apgd, ref_solver_apgd, p, &t, c->gamma0);
+    }
+    t = s;
+    t.apgd.adaptive_rho = false;
+    compare(cname, "apgd backtracking", mo_solver_apgd, ref_solver_apgd, p, &t, c->gamma0);
+    t.apgd.restart = false;
+    t.tolerance = 1e-5;
+    compare(cname, "apgd no restart tol 1e-5", mo_solver_apgd, ref_solver_apgd, p, &t, c->gamma0);
+    /* SPG: both step rules, tau_g, no preconditioner */
+    compare(cname, "spg", mo_solver_spg, ref_solver_spg, p, &s, c->gamma0);
+    t = s;
+    t.spg.step_rule = MO_SPG_ABBMIN;
+    compare(cname, "spg abbmin", mo_solver_spg, ref_solver_spg, p, &t, c->gamma0);
+    t = s;
+    t.spg.tau_g = 1e-3;
+    t.spg.preconditioner = false;
+    compare(cname, "spg tau_g, no preconditioner", mo_solver_spg, ref_solver_spg, p, &t, c->gamma0);
+}
+
+/* the outer Coulomb updates' problem: r shifted by mu |u_t| of the warm start, Coulomb stopping */
+static void compare_shifted(const tcase *c)
+{
+    const mo_problem *p = &c->p;
+    const int m = p->m;
+    double *u = malloc(((size_t)m + 1) * sizeof(double)), *shift = calloc((size_t)m + 1, sizeof(double));
+    double *rbar = malloc(((size_t)m + 1) * sizeof(double));
+    double *work = malloc((mo_problem_apply_work(p) + 1) * sizeof(double));
+    mo_problem_u(p, c->gamma0, u, work);
+    for (int k = 0; k < p->nblocks; k++)
+        if (p->block_kind[k] == MO_BLOCK_CONTACT) {
+            int r0 = p->block_row[k];
+            shift[r0] = p->block_mu[k] * hypot(u[r0 + 1], u[r0 + 2]);
+        }
+    for (int i = 0; i < m; i++) rbar[i] = p->r[i] + shift[i];
+    mo_problem q = *p;
+    q.r = rbar;
+    q.shift = shift;
+    q.stop_coulomb = true;
+    q.inner_ccp_stop = 1e-9;
+    compare_all(c, &q, "shifted, Coulomb stop");
+    free(u);
+    free(shift);
+    free(rbar);
+    free(work);
+}
+
+/* ---- 3 the table ---- */
+
+static void test_table(void)
+{
+    for (int k = 0; k < MO_SOLVER_COUNT; k++) {
+        const mo_solver_row *r = mo_solver_row_of((mo_solver_kind)k);
+        CHECK(r != NULL && r->name && r->name[0]);
+        mo_solver_kind back;
+        CHECK(mo_solver_from_name(r->name, &back) && back == (mo_solver_kind)k);
+        CHECK(mo_solver_caps((mo_solver_kind)k) == r->caps && (r->caps & MO_SOLVER_CAP_CPU));
+        /* a velocity entry exactly when the row is not position-level */
+        CHECK((r->solve == NULL) == ((r->caps & MO_SOLVER_CAP_POSITION) != 0));
+        /* the CUDA flag only on solvers written over the ops */
+        if (r->caps & MO_SOLVER_CAP_CUDA)
+            CHECK(r->solve == mo_solver_jacobi || r->solve == mo_solver_apgd || r->solve == mo_solver_spg);
+    }
+    CHECK(mo_solver_row_of((mo_solver_kind)MO_SOLVER_COUNT) == NULL && mo_solver_row_of((mo_solver_kind)-1) == NULL);
+    CHECK(mo_solver_caps((mo_solver_kind)99) == 0 && !strcmp(mo_solver_name((mo_solver_kind)99), "?"));
+    CHECK(!mo_solver_available((mo_solver_kind)99));
+    /* an unknown kind is refused with a sentence, never run as another solver */
+    mo_solver_settings s = mo_default_solver_settings();
+    s.kind = (mo_solver_kind)99;
+    char err[256] = "";
+    CHECK(mo_solver_check(&s, err, sizeof err) == 0);
+    CHECK(!strcmp(err, "solver kind 99 is not a known solver"));
+    mo_world_def d = mo_default_world_def();
+    d.solver.kind = (mo_solver_kind)99;
+    mo_world *w = NULL;
+    CHECK(mo_world_create(&d, &w, err, sizeof err) == MO_ERR_INVALID_ARGUMENT && w == NULL);
+    /* mo_solve with a kind without a velocity entry solves nothing */
+    double g[3] = {1, 2, 3};
+    mo_solve_out o;
+    memset(&o, 0, sizeof o);
+    o.gamma = g;
+    mo_problem p;
+    memset(&p, 0, sizeof p);
+    s.kind = MO_SOLVER_NEWTON;
+    mo_solve(&p, &s, &o);
+    CHECK(o.iterations == 0 && !o.converged && isnan(o.residual) && g[0] == 1 && g[2] == 3);
+    /* the flags are the behaviour: FEM needs the FEM flag */
+    for (int k = 0; k < MO_SOLVER_COUNT; k++) {
+        d = mo_default_world_def();
+        d.solver.kind = (mo_solver_kind)k;
+        if (!mo_solver_available((mo_solver_kind)k) || mo_world_create(&d, &w, NULL, 0) != MO_OK) continue;
+        mo_fem_mesh_def fd = mo_default_fem_mesh_def();
+        const mo_vec3 nodes[4] = {{0, 0, 1}, {1, 0, 1}, {0, 1, 1}, {0, 0, 2}};
+        const int tets[4] = {0, 1, 2, 3};
+        const mo_fem_material_def mat = {1e5, 0.3, 1000.0, MO_FEM_COROTATIONAL};
+        fd.materials = &mat;
+        fd.material_count = 1;
+        fd.nodes = nodes;
+        fd.node_count = 4;
+        fd.tets = tets;
+        fd.tet_count = 1;
+        mo_fem_mesh_id id;
+        bool made = mo_fem_mesh_create(w, &fd, &id) == MO_OK;
+        CHECK(made == ((mo_solver_caps((mo_solver_kind)k) & MO_SOLVER_CAP_FEM) != 0));
+        mo_world_destroy(w);
+        w = NULL;
+    }
+}
+
+int main(void)
+{
+    test_table();
+    /* scenes */
+    const struct {
+        const char *scene;
+        int steps;
+    } scenes[] = {{"stack20", 30}, {"heavy_stack", 30}, {"pile1000", 150}, {"chain1000", 5}};
+    for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++) {
+        tcase c;
+        if (!scene_case(&c, scenes[i].scene, scenes[i].steps)) {
+            CHECK(!"scene case");
+            case_free(&c);
+            continue;
+        }
+        printf("%s: %d rows, %d blocks\n", c.name, c.p.m, c.p.nblocks);
+        CHECK(c.p.m > 0);
+        mo_solve_out o;
+        memset(&o, 0, sizeof o);
+        size_t ss = mo_solver_scratch_size(&c.p);
+        o.scratch = malloc(ss * sizeof(double));
+        o.gamma = malloc(((size_t)c.p.m + 1) * sizeof(double));
+        mo_ops ops;
+        mo_ops_cpu(&ops, &c.p, &o, 4);
+        if (c.p.m <= 4000) conformance(&ops, c.name, 0.0);
+        free(o.scratch);
+        free(o.gamma);
+        compare_all(&c, &c.p, "J form");
+        if (i < 2) compare_shifted(&c);
+        case_free(&c);
+    }
+    /* the shared FCLIB problems (explicit N) */
+    char *names[64];
+    int nf = fclib_list(names, 64);
+    if (nf < 0) {
+        printf("FCLIB folder %s absent: the explicit-form half is not run\n", fclib_dir());
+    }
+    int nfc = 0;
+    for (int i = 0; i < nf; i++) {
+        tcase c;
+        if (fclib_case(&c, names[i])) {
+            nfc++;
+            mo_solve_out o;
+            memset(&o, 0, sizeof o);
+            o.scratch = malloc(mo_solver_scratch_size(&c.p) * sizeof(double));
+            o.gamma = c.gamma0;
+            mo_ops ops;
+            mo_ops_cpu(&ops, &c.p, &o, 4);
+            conformance(&ops, c.name, 0.0);
+            free(o.scratch);
+            compare_all(&c, &c.p, "explicit");
+            if (nfc <= 3) compare_shifted(&c);
+        }
+        case_free(&c);
+        free(names[i]);
+    }
+    printf("%d solves compared with the pre-ops solvers (%d FCLIB problems), %d checks\n", compared, nfc, check_count);
+    if (nf >= 0) CHECK(nfc >= 10);
+    return check_result("ops");
+}
