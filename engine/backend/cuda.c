@@ -31,6 +31,7 @@
 #include "kernels/dynamics.h"
 #include "kernels/rows.h"
 #include "backend/cuda_module.h"
+#include "backend/device.h"
 
 #ifndef MO_CUDA_MODULE_DIR
 #  define MO_CUDA_MODULE_DIR "/usr/local/lib/moreau"
@@ -43,6 +44,7 @@ typedef struct cuda_module {
     mo_cuda_abi_fn abi_version;
     mo_cuda_count_fn device_count;
     mo_cuda_selftest_fn selftest;
+    mo_cuda_solver_fns_fn solver_fns;
 } cuda_module;
 
 
@@ -88,7 +90,8 @@ static mo_status load_module(cuda_module *m, char *err, size_t err_size)
     /* from here on the module stays loaded (see the top of the file) */
     if (!find_symbol(h, "mo_cuda_abi_version", &m->abi_version, sizeof m->abi_version) ||
         !find_symbol(h, "mo_cuda_device_count", &m->device_count, sizeof m->device_count) ||
-        !find_symbol(h, "mo_cuda_selftest", &m->selftest, sizeof m->selftest)) {
+        !find_symbol(h, "mo_cuda_selftest", &m->selftest, sizeof m->selftest) ||
+        !find_symbol(h, "mo_cuda_solver_fns", &m->solver_fns, sizeof m->solver_fns)) {
         why = dlerror();
         mo_cuda_set_err(err, err_size, "CUDA module at %s is not a Moreau CUDA module: %s", path,
                 why ? why : "missing entry point");
@@ -408,4 +411,43 @@ MO_API mo_status mo_gpu_selftest(int n, double *max_diff, char *err, size_t err_
     *max_diff = cpu_max > a.gpu_max_diff ? cpu_max : a.gpu_max_diff;
     selftest_free(&d);
     return MO_OK;
+}
+
+/* ---- a world's device context (device.h) ---------------------------------- */
+
+mo_status mo_device_open(mo_device **out, char *err, size_t err_size)
+{
+    cuda_module m;
+    mo_gpu_info info;
+    *out = NULL;
+    mo_status st = probe(&m, &info, err, err_size);
+    if (st != MO_OK) return st;
+    mo_device *d = calloc(1, sizeof *d);
+    if (!d) {
+        mo_cuda_set_err(err, err_size, "out of memory for the CUDA device context");
+        return MO_ERR_OUT_OF_MEMORY;
+    }
+    d->fns.struct_size = sizeof d->fns;
+    char msg[384] = "";
+    int rc = m.solver_fns(&d->fns, msg, sizeof msg);
+    if (rc == MO_CUDA_OK) rc = d->fns.create(&d->ctx, 0, msg, sizeof msg);
+    if (rc != MO_CUDA_OK) {
+        mo_cuda_set_err(err, err_size, "CUDA module at %s: %s", m.path, msg[0] ? msg : "no reason given");
+        free(d);
+        return rc == MO_CUDA_NOMEM ? MO_ERR_OUT_OF_MEMORY : MO_ERR_UNSUPPORTED;
+    }
+    snprintf(d->name, sizeof d->name, "%s", info.device_name);
+    snprintf(d->module_path, sizeof d->module_path, "%s", m.path);
+    *out = d;
+    return MO_OK;
+}
+
+void mo_device_close(mo_device *d)
+{
+    if (!d) return;
+    if (d->ctx) d->fns.destroy(d->ctx);
+    mo_buf_free(&d->block_scale);
+    mo_buf_free(&d->block_mean);
+    mo_buf_free(&d->host_vec);
+    free(d);
 }

@@ -14,7 +14,7 @@
 #include "kernels/dynamics.h"
 #include "kernels/rows.h"
 
-#define MO_CUDA_ABI_VERSION 1
+#define MO_CUDA_ABI_VERSION 2
 #define MO_CUDA_MODULE_NAME "libmoreau_cuda.so"
 
 /* return codes of the entry points */
@@ -77,11 +77,101 @@ static inline void mo_cuda_set_err(char *err, size_t err_size, const char *fmt, 
     va_end(ap);
 }
 
+/* ---- the solver operations (ABI 2) ---------------------------------------
+ * A context (one per world that selected the CUDA backend) owns a stream, the
+ * cuSPARSE and cuBLAS handles and device buffers that grow on demand and are
+ * kept between solves; it holds one problem at a time. libmoreau uploads the
+ * problem and the warm start at the start of each solve (upload) and wraps the
+ * functions below into the solvers' backend operations (solver/ops.h, which
+ * states each one's arithmetic; a device sums in its own, fixed order, so
+ * results are the same from run to run and agree with the CPU to rounding).
+ * Vectors are device pointers given by vec(). The void functions enqueue work
+ * on the context's stream; the ones returning host scalars synchronise. A
+ * failure inside one is kept (the first one, sticky until the next upload) and
+ * read with error(); results after a failure are undefined but never crash.
+ *
+ * The problem, as libmoreau hands it over (host arrays, copied by upload):
+ * exactly one of the J form (row_ptr) and the explicit form (n_ptr). */
+typedef struct mo_cuda_problem {
+    size_t struct_size;          /* sizeof(mo_cuda_problem) as the caller sees it */
+    int m, n, nblocks, nvec;     /* rows, DOFs (J form), blocks, work vectors wanted */
+    /* J form: J (val) and W = rows of M^-1 J^T (wval) on one CSR pattern, Sigma, v~; else all NULL */
+    const int *row_ptr, *col;    /* (m + 1), (nnz) */
+    const double *val, *wval;    /* (nnz) */
+    const double *sigma;         /* (m) */
+    const double *v_tilde;       /* (n) */
+    /* explicit form: N as CSR (m x m, may be non-symmetric); else NULL */
+    const int *n_ptr, *n_col;
+    const double *n_val;
+    /* rows */
+    const double *r;             /* (m) u = N gamma + r */
+    const double *lo, *hi;       /* (m) bounds of boxed rows */
+    const double *shift;         /* (m) the outer Coulomb updates' shift (normal rows), or NULL */
+    /* blocks */
+    const int *block_row;        /* (nblocks + 1) */
+    const unsigned char *block_kind; /* (nblocks) MO_BLOCK_* (kernels/cone.h) */
+    const double *block_mu;      /* (nblocks) */
+    const double *block_scale;   /* (nblocks) D of a block without inverse: out = in / D when D > 0, else 0 */
+    const double *block_mean;    /* (nblocks) the block's mean of diag(N) when > 0, else 1 (block_mean_diag) */
+    const int *block_inv;        /* (nblocks) offset into inv of a block's dense row-major N^-1, or -1; or NULL */
+    const double *inv;           /* (n_inv) */
+    long n_inv;
+    const double *gamma;         /* (m) the warm start, into vec(MO_CUDA_VEC_GAMMA) */
+} mo_cuda_problem;
+
+/* vec() indices besides the work vectors 0 .. nvec-1 */
+enum { MO_CUDA_VEC_GAMMA = -1, MO_CUDA_VEC_R = -2 };
+
+/* the functions, filled by the entry point mo_cuda_solver_fns (each argument named as in solver/ops.h) */
+typedef struct mo_cuda_fns {
+    size_t struct_size;          /* sizeof(mo_cuda_fns) as the module sees it */
+    /* a context on device `device` (0-based); 0 or a MO_CUDA_* code with one sentence */
+    int (*create)(void **ctx, int device, char *err, size_t err_size);
+    void (*destroy)(void *ctx);
+    /* copies p to the device (buffers grown as needed), gamma into vec(MO_CUDA_VEC_GAMMA), r into
+     * vec(MO_CUDA_VEC_R), clears the sticky error; 0 or a MO_CUDA_* code with one sentence */
+    int (*upload)(void *ctx, const mo_cuda_problem *p, char *err, size_t err_size);
+    double *(*vec)(void *ctx, int i);
+    /* the first failure since upload: MO_CUDA_OK, or its code with its sentence */
+    int (*error)(void *ctx, char *err, size_t err_size);
+    /* the problem */
+    void (*apply)(void *ctx, const double *x, double *y);                 /* y = N x */
+    void (*project)(void *ctx, double *x);                                /* mo_k_project_block per block */
+    void (*block_solve)(void *ctx, const double *x, double *y);           /* y = D^-1 x */
+    void (*block_mean_diag)(void *ctx, double *y);                        /* y_i = block_mean of i's block */
+    /* the sums of the residual measures at (gamma, u): out[0] = sum |gamma - P_K(gamma - alpha u)|^2 over
+     * every block, out[1] = sum of mo_k_coulomb_error_sq(gamma_c, u_c - shift_c, mu) over contact blocks,
+     * out[2] = sum gamma_c^2 and out[3] = sum (u_c - shift_c)^2 over their rows (synchronises) */
+    void (*residual_sums)(void *ctx, const double *gamma, const double *u, double alpha, double out[4]);
+    /* vectors */
+    void (*copy)(void *ctx, double *y, const double *x);
+    void (*seed)(void *ctx, double *x);
+    void (*scale)(void *ctx, double *y, double a, const double *x);
+    void (*divide)(void *ctx, double *y, const double *x, double a);
+    void (*axpy)(void *ctx, double *y, double a, const double *x);
+    void (*waxpy)(void *ctx, double *w, const double *x, double a, const double *y);
+    void (*sub)(void *ctx, double *w, const double *x, const double *y);
+    void (*extrap)(void *ctx, double *w, const double *x, double b, const double *z);
+    void (*pstep)(void *ctx, double *w, const double *x, double a, const double *g, const double *d);
+    /* sums (synchronise): out[k] = x_k . y_k, a NULL pair gives 0 */
+    void (*dot3)(void *ctx, const double *x1, const double *y1, const double *x2, const double *y2,
+                 const double *x3, const double *y3, double out[3]);
+    double (*wdot)(void *ctx, const double *x, const double *d, const double *y);  /* sum (x d) y */
+    double (*idot)(void *ctx, const double *x, const double *y, const double *d);  /* sum (x y) / d */
+    /* transfers of count doubles (synchronise) */
+    void (*to_host)(void *ctx, double *host, const double *dev, long count);
+    void (*to_device)(void *ctx, double *dev, const double *host, long count);
+    /* J form: v = v~ + W^T gamma on the device, copied to v_host (n) (synchronises) */
+    void (*velocity)(void *ctx, const double *gamma, double *v_host);
+} mo_cuda_fns;
+
 /* the entry points, found with dlsym under these names:
- *   mo_cuda_abi_version, mo_cuda_device_count, mo_cuda_selftest
+ *   mo_cuda_abi_version, mo_cuda_device_count, mo_cuda_selftest, mo_cuda_solver_fns
  * each returns MO_CUDA_OK or a MO_CUDA_* code with one sentence in err */
 typedef int (*mo_cuda_abi_fn)(void);
 typedef int (*mo_cuda_count_fn)(int *count, char *name, size_t name_size, char *err, size_t err_size);
 typedef int (*mo_cuda_selftest_fn)(mo_cuda_selftest_args *a, char *err, size_t err_size);
+/* fills *f (f->struct_size set by the caller; MO_CUDA_BADARG when it differs from the module's) */
+typedef int (*mo_cuda_solver_fns_fn)(mo_cuda_fns *f, char *err, size_t err_size);
 
 #endif

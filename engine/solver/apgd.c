@@ -95,7 +95,10 @@ void mo_solver_apgd(const mo_problem *p, const mo_solver_settings *s, mo_solve_o
     if (mo_solve_begin(p, o)) return; /* no rows: nothing to solve */
     mo_ops ops;
     const mo_ops *O = &ops;
-    mo_ops_cpu(&ops, p, o, 12);
+    if (mo_ops_make(&ops, p, o, 12)) {
+        mo_ops_failed(o);
+        return;
+    }
     double *x1 = mo_ops_vec(O, 0);  /* x_k-1 */
     double *x2 = mo_ops_vec(O, 1);  /* x_k-2 */
     double *n1 = mo_ops_vec(O, 2);  /* N x_k-1 */

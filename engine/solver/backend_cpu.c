@@ -164,7 +164,7 @@ void mo_ops_cpu(mo_ops *ops, const mo_problem *p, mo_solve_out *out, int nvec)
     ops->m = p->m;
     ops->gamma = out->gamma;
     ops->r = p->r;
-    ops->vecs = out->scratch;
+    for (int i = 0; i < nvec && i < MO_OPS_MAX_VECS; i++) ops->vec[i] = out->scratch + (size_t)i * (size_t)p->m;
     ops->cpu_work = out->scratch + (size_t)nvec * (size_t)p->m;
     ops->impl = NULL;
     ops->apply = cpu_apply;

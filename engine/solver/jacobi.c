@@ -37,7 +37,10 @@ void mo_solver_jacobi(const mo_problem *p, const mo_solver_settings *s, mo_solve
 {
     mo_ops ops;
     const mo_ops *O = &ops;
-    mo_ops_cpu(&ops, p, o, 4);
+    if (mo_ops_make(&ops, p, o, 4)) {
+        mo_ops_failed(o);
+        return;
+    }
     double *u = mo_ops_vec(O, 0), *du = mo_ops_vec(O, 1), *x = mo_ops_vec(O, 2), *y = mo_ops_vec(O, 3);
     double *gamma = O->gamma;
     double lam = p->m > 0 ? 1.05 * lambda_max(O, x, y, du) : 1.0;

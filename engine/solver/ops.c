@@ -4,6 +4,7 @@
  * arithmetic, so the CPU backend gives the same values). */
 #include <math.h>
 #include "solver/ops.h"
+#include "backend/cuda_ops.h"
 
 double mo_ops_record(const mo_ops *o, const double *gamma, const double *u, mo_solve_out *out, double *coulomb)
 {
@@ -49,4 +50,24 @@ double mo_ops_power_lambda(const mo_ops *o, double *x, double *y, int iters)
         o->divide(o, x, y, ny);
     }
     return lam;
+}
+
+int mo_ops_make(mo_ops *ops, const mo_problem *p, mo_solve_out *out, int nvec)
+{
+    out->device_failed = false;
+    if (!out->device) {
+        mo_ops_cpu(ops, p, out, nvec);
+        return 0;
+    }
+    if (mo_ops_device(ops, out->device, p, out, nvec) == 0) return 0;
+    out->device_failed = true;
+    return -1;
+}
+
+void mo_ops_failed(mo_solve_out *out)
+{
+    out->iterations = 0;
+    out->converged = false;
+    out->hist_count = 0;
+    out->residual = out->coulomb_error = NAN;
 }

@@ -28,6 +28,8 @@
 
 typedef struct mo_ops mo_ops;
 
+#define MO_OPS_MAX_VECS 16 /* work vectors a solver may ask for */
+
 struct mo_ops {
     const mo_problem *p;      /* the problem on the host: sizes, the blocks, diag (host loops may read it) */
     int m;                    /* rows: the length of every vector */
@@ -72,17 +74,24 @@ struct mo_ops {
     /* the end of a solve: o->gamma and o->v (J form) from the backend's gamma */
     void (*finish)(const mo_ops *o, mo_solve_out *out);
 
-    double *vecs;             /* the solver's nvec vectors of m, backend memory */
+    double *vec[MO_OPS_MAX_VECS]; /* the solver's work vectors of m, backend memory */
     double *cpu_work;         /* the CPU backend: the products' work space (mo_problem_apply_work) */
 };
 
 /* the ops of p for a solve into out: the CPU backend (out->scratch holds the nvec vectors, then the
  * products' work space; ops->gamma is out->gamma) */
 void mo_ops_cpu(mo_ops *ops, const mo_problem *p, mo_solve_out *out, int nvec);
+/* the ops of p for a solve into out with nvec (<= MO_OPS_MAX_VECS) work vectors: on out->device when
+ * set (the problem and warm start uploaded), else the CPU's. 0; -1 when the device cannot take the
+ * problem or failed (out->device_failed set, its sentence in the device): the solver then stops with
+ * mo_ops_failed */
+int mo_ops_make(mo_ops *ops, const mo_problem *p, mo_solve_out *out, int nvec);
+/* the outputs of a solve that did not run: gamma untouched, 0 iterations, NaN residuals */
+void mo_ops_failed(mo_solve_out *out);
 /* vector i (0 .. nvec-1) of m doubles */
 static inline double *mo_ops_vec(const mo_ops *o, int i)
 {
-    return o->vecs + (size_t)i * (size_t)o->m;
+    return o->vec[i];
 }
 
 /* what the iterative solvers do over the ops (ops.c) */

@@ -74,6 +74,10 @@ typedef struct mo_solve_out {
                                 * factor, CHOLMOD workspace; created on first use, freed by
                                 * mo_cholmod_cache_free), or NULL: nothing kept between calls */
     double regularisation;     /* out: delta of N_BB + delta I when the Cholesky solver had to regularise, else 0 */
+    struct mo_device *device;  /* in: run on this device context (backend/device.h; solvers with
+                                * MO_SOLVER_CAP_CUDA), or NULL: the CPU */
+    bool device_failed;        /* out: the device could not take the problem or failed: outputs not valid,
+                                * the sentence in the device's err */
 } mo_solve_out;
 
 typedef void (*mo_solver_fn)(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);

@@ -53,7 +53,10 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
     if (mo_solve_begin(p, o)) return; /* no rows: nothing to solve */
     mo_ops ops;
     const mo_ops *O = &ops;
-    mo_ops_cpu(&ops, p, o, 9);
+    if (mo_ops_make(&ops, p, o, 9)) {
+        mo_ops_failed(o);
+        return;
+    }
     double *x = mo_ops_vec(O, 0);
     double *g = mo_ops_vec(O, 1);   /* N x + r */
     double *nxv = mo_ops_vec(O, 2); /* N x */
