@@ -90,8 +90,7 @@ static mo_status load_module(cuda_module *m, char *err, size_t err_size)
     /* from here on the module stays loaded (see the top of the file) */
     if (!find_symbol(h, "mo_cuda_abi_version", &m->abi_version, sizeof m->abi_version) ||
         !find_symbol(h, "mo_cuda_device_count", &m->device_count, sizeof m->device_count) ||
-        !find_symbol(h, "mo_cuda_selftest", &m->selftest, sizeof m->selftest) ||
-        !find_symbol(h, "mo_cuda_solver_fns", &m->solver_fns, sizeof m->solver_fns)) {
+        !find_symbol(h, "mo_cuda_selftest", &m->selftest, sizeof m->selftest)) {
         why = dlerror();
         mo_cuda_set_err(err, err_size, "CUDA module at %s is not a Moreau CUDA module: %s", path,
                 why ? why : "missing entry point");
@@ -103,6 +102,8 @@ static mo_status load_module(cuda_module *m, char *err, size_t err_size)
                 path, abi, MO_CUDA_ABI_VERSION);
         return MO_ERR_UNSUPPORTED;
     }
+    /* the solver functions (ABI 2) are looked for here and required by mo_device_open only */
+    if (!find_symbol(h, "mo_cuda_solver_fns", &m->solver_fns, sizeof m->solver_fns)) m->solver_fns = NULL;
     memcpy(m->path, path, strlen(path) + 1);
     return MO_OK;
 }
@@ -429,6 +430,12 @@ mo_status mo_device_open(mo_device **out, char *err, size_t err_size)
     }
     d->fns.struct_size = sizeof d->fns;
     char msg[384] = "";
+    if (!m.solver_fns) {
+        mo_cuda_set_err(err, err_size, "CUDA module at %s has no solver functions (mo_cuda_solver_fns): rebuild it",
+                        m.path);
+        free(d);
+        return MO_ERR_UNSUPPORTED;
+    }
     int rc = m.solver_fns(&d->fns, msg, sizeof msg);
     if (rc == MO_CUDA_OK) rc = d->fns.create(&d->ctx, 0, msg, sizeof msg);
     if (rc != MO_CUDA_OK) {

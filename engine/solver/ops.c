@@ -4,7 +4,6 @@
  * arithmetic, so the CPU backend gives the same values). */
 #include <math.h>
 #include "solver/ops.h"
-#include "backend/cuda_ops.h"
 
 double mo_ops_record(const mo_ops *o, const double *gamma, const double *u, mo_solve_out *out, double *coulomb)
 {

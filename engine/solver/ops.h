@@ -88,6 +88,11 @@ void mo_ops_cpu(mo_ops *ops, const mo_problem *p, mo_solve_out *out, int nvec);
 int mo_ops_make(mo_ops *ops, const mo_problem *p, mo_solve_out *out, int nvec);
 /* the outputs of a solve that did not run: gamma untouched, 0 iterations, NaN residuals */
 void mo_ops_failed(mo_solve_out *out);
+/* backend_cuda.c: whether a device can hold p (false with a sentence in why); the ops of p on device d
+ * (the problem and the warm start uploaded): 0, or -1 with the sentence in d->err */
+struct mo_device;
+bool mo_device_supports(const mo_problem *p, char *why, size_t why_size);
+int mo_ops_device(mo_ops *ops, struct mo_device *d, const mo_problem *p, mo_solve_out *out, int nvec);
 /* vector i (0 .. nvec-1) of m doubles */
 static inline double *mo_ops_vec(const mo_ops *o, int i)
 {

@@ -1,4 +1,4 @@
-/* cuda_ops.c: the backend operations (solver/ops.h) over a device context
+/* backend_cuda.c: the backend operations (solver/ops.h) over a device context
  * (device.h): each operation calls the module's function of the same name on
  * the context; the problem goes up once per solve (upload), with the host
  * computing what needs the problem's host arrays once (each block's D^-1
@@ -17,7 +17,6 @@
 #include <string.h>
 #include "solver/ops.h"
 #include "backend/device.h"
-#include "backend/cuda_ops.h"
 
 #define DEV(o) ((mo_device *)(o)->impl)
 
