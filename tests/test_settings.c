@@ -31,6 +31,7 @@
     X("damping_steps", damping_steps, "3", 3.0)                               \
     X("max_push_velocity", max_push_velocity, "0.5", 0.5)                     \
     X("contact_margin", contact_margin, "0.02", 0.02)                         \
+    X("backend", backend, "auto", MO_BACKEND_AUTO)                            \
     X("solver.kind", solver.kind, "newton", MO_SOLVER_NEWTON)                 \
     X("solver.iterations", solver.max_iterations, "77", 77)                   \
     X("solver.tolerance", solver.tolerance, "1e-7", 1e-7)                     \

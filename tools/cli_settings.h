@@ -45,6 +45,7 @@ static const cli_shorthand cli_shorthands[] = {
     {"--halving-residual", "solver.newton.halving_residual", NULL},
     {"--threads", "threads", NULL},
     {"--substeps", "substeps", NULL},
+    {"--backend", "backend", NULL},
 };
 #define CLI_NSHORTHANDS ((int)(sizeof cli_shorthands / sizeof cli_shorthands[0]))
 

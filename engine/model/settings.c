@@ -23,6 +23,7 @@
 /* enumerated values' names, in enum order */
 static const char *const kind_names[] = {"pgs", "jacobi", "apgd", "spg", "cg", "minres", "cholesky", "newton", NULL};
 static const char *const friction_names[] = {"cone", "box", "polyhedral", NULL};
+static const char *const backend_names[] = {"cpu", "cuda", "auto", NULL};
 static const char *const rho_names[] = {"eigen", "norm", "smaller", "normal", "acary", NULL};
 static const char *const step_rule_names[] = {"alternate", "abbmin", NULL};
 static const char *const ncp_names[] = {"fischer_burmeister", "min_map", NULL};
@@ -55,6 +56,8 @@ static const setting table[] = {
     S_REAL("max_push_velocity", 0, INF, true, false, "m/s", "cap on the push-out speed of a penetrating contact",
            max_push_velocity),
     S_REAL("contact_margin", 0, INF, false, true, "m", "contacts are generated for gaps below this", contact_margin),
+    S_CHOICE("backend", backend_names,
+             "where the solver runs: cpu, cuda (an error without a device), auto (the device when it helps)", backend),
 
     S_CHOICE("solver.kind", kind_names, "the solver (cholesky needs CHOLMOD; newton solves at position level)",
              solver.kind),
@@ -131,7 +134,10 @@ static const setting table[] = {
 #define NSETTINGS ((int)(sizeof table / sizeof table[0]))
 
 /* every enum of the table is stored as an int */
-typedef char enum_is_int[sizeof(mo_solver_kind) == sizeof(int) && sizeof(mo_newton_linear) == sizeof(int) ? 1 : -1];
+typedef char enum_is_int[sizeof(mo_solver_kind) == sizeof(int) && sizeof(mo_newton_linear) == sizeof(int) &&
+                                 sizeof(mo_backend) == sizeof(int)
+                             ? 1
+                             : -1];
 
 int mo_setting_count(void) { return NSETTINGS; }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include "model/world.h"
+#include "backend/device.h"
 
 const char *mo_status_name(mo_status s)
 {
@@ -87,8 +88,44 @@ static int check_world_def(const mo_world_def *d, char *err, size_t n)
         snprintf(err, n, "world substeps must be in [1, 1000], got %d", d->substeps);
         return 0;
     }
-    return mo_solver_check(&d->solver, err, n);
+    if ((int)d->backend < 0 || d->backend >= MO_BACKEND_COUNT) {
+        snprintf(err, n, "world backend %d is not a known backend (cpu, cuda, auto)", (int)d->backend);
+        return 0;
+    }
+    if (!mo_solver_check(&d->solver, err, n)) return 0;
+    return d->backend != MO_BACKEND_CUDA || mo_solver_device_check(&d->solver, err, n);
 }
+
+/* makes w's device match backend b: opened for cuda and auto when w holds none (a failure is an error
+ * for cuda, the CPU for auto), closed for cpu. MO_OK, or the error with its sentence in w->err */
+static mo_status backend_switch(mo_world *w, mo_backend b)
+{
+    if (b == MO_BACKEND_CPU) {
+        mo_device_close(w->device);
+        w->device = NULL;
+        return MO_OK;
+    }
+    if (w->device) return MO_OK;
+    char msg[MO_ERR_LEN];
+    mo_status st = mo_device_open(&w->device, msg, sizeof msg);
+    if (st == MO_OK || b == MO_BACKEND_AUTO) return MO_OK;
+    mo_set_error(w, "backend 'cuda': %s", msg);
+    return st;
+}
+
+mo_status mo_world_set_backend(mo_world *w, mo_backend b)
+{
+    mo_world_def d = w->def;
+    d.backend = b;
+    if (!check_world_def(&d, w->err, sizeof w->err)) return MO_ERR_INVALID_ARGUMENT;
+    mo_status st = backend_switch(w, b);
+    if (st == MO_OK) w->def.backend = b;
+    return st;
+}
+
+mo_backend mo_world_backend(const mo_world *w) { return w->def.backend; }
+
+const char *mo_world_device_name(const mo_world *w) { return w->device ? w->device->name : ""; }
 
 mo_status mo_world_create(const mo_world_def *def, mo_world **out, char *err, size_t err_size)
 {
@@ -113,6 +150,14 @@ mo_status mo_world_create(const mo_world_def *def, mo_world **out, char *err, si
         free(w);
         if (err && err_size) snprintf(err, err_size, "mo_world_create: out of memory");
         return MO_ERR_OUT_OF_MEMORY;
+    }
+    if (def->backend != MO_BACKEND_CPU) {
+        mo_status st = backend_switch(w, def->backend);
+        if (st != MO_OK) {
+            if (err && err_size) snprintf(err, err_size, "%s", w->err);
+            mo_world_destroy(w);
+            return st;
+        }
     }
     if (err && err_size) err[0] = '\0';
     *out = w;
@@ -141,6 +186,7 @@ void mo_world_destroy(mo_world *w)
     mo_cl_pairs_free(&w->pairs);
     if (w->bp) mo_cl_bp_destroy(w->bp);
     mo_cholmod_cache_free(w->cholmod_cache);
+    mo_device_close(w->device);
     mo_owned_free(&w->proj);
     mo_owned_free(&w->newton);
     mo_fem_world_free(w);
@@ -189,6 +235,8 @@ mo_status mo_world_set_solver(mo_world *w, const mo_solver_settings *s)
         return MO_ERR_INVALID_ARGUMENT;
     }
     if (!mo_solver_check(s, w->err, sizeof w->err)) return MO_ERR_INVALID_ARGUMENT;
+    if (w->def.backend == MO_BACKEND_CUDA && !mo_solver_device_check(s, w->err, sizeof w->err))
+        return MO_ERR_INVALID_ARGUMENT;
     if (!fem_solver_ok(w, s->kind)) return MO_ERR_INVALID_ARGUMENT;
     w->def.solver = *s;
     return MO_OK;
@@ -198,6 +246,10 @@ mo_status mo_world_apply_def(mo_world *w, const mo_world_def *d)
 {
     if (!check_world_def(d, w->err, sizeof w->err)) return MO_ERR_INVALID_ARGUMENT;
     if (!fem_solver_ok(w, d->solver.kind)) return MO_ERR_INVALID_ARGUMENT;
+    if (d->backend != w->def.backend || (d->backend != MO_BACKEND_CPU && !w->device)) {
+        mo_status st = backend_switch(w, d->backend);
+        if (st != MO_OK) return st;
+    }
     w->def = *d;
     return MO_OK;
 }

@@ -148,6 +148,8 @@ typedef struct mo_world {
     double q_margin;
     int ncontacts, ncache;     /* this step's contacts, the previous step's cached ones */
     int njoint_pairs;          /* sorted (min slot, max slot) keys of non-colliding joined bodies in joint_pairs */
+    struct mo_device *device;  /* the CUDA device context (backend/device.h) while the backend is cuda or auto
+                                * and a device opened, else NULL */
     void *cholmod_cache;       /* MO_SOLVER_CHOLESKY's cache across steps (solver/cholesky.c), NULL until used */
     mo_owned proj;             /* step/project.c's buffers (and its own CHOLMOD cache), NULL until used */
     mo_owned newton;           /* step/newton.c's buffers (MO_SOLVER_NEWTON), NULL until used */

@@ -113,6 +113,9 @@ bool mo_solver_has(mo_solver_kind k, unsigned caps);
 bool mo_cholesky_available(void);
 void mo_cholmod_cache_free(void *cache);
 void mo_cholmod_cache_counts(const void *cache, long *analyses, long *factorisations);
+/* whether settings s run on a device backend (their solver has MO_SOLVER_CAP_CUDA; the cone or box
+ * friction model; no diagonal scaling); 1, or 0 with one sentence in err */
+int mo_solver_device_check(const mo_solver_settings *s, char *err, size_t n);
 /* checks settings; writes one sentence into err; 1 = valid */
 int mo_solver_check(const mo_solver_settings *s, char *err, size_t n);
 /* The solve entry used by the step and by mo_fc_solve: the polyhedral

@@ -9,7 +9,10 @@
  * position-level step (MO_SOLVER_CAP_POSITION, step/newton.c, given the step
  * context); on outside problems mo_fc_solve runs its semismooth Newton
  * method (io/fclib_newton.c). An unknown kind has no row: callers refuse it
- * with a sentence (mo_solver_check) instead of running another solver. */
+ * with a sentence (mo_solver_check) instead of running another solver.
+ * The backends' names live here too (the backend a solve runs on is the
+ * row's MO_SOLVER_CAP_CUDA question). */
+#include <stdio.h>
 #include "solver/solver.h"
 
 #define CONE (MO_SOLVER_CAP_CONTACTS | MO_SOLVER_CAP_BILATERAL | MO_SOLVER_CAP_CPU)
@@ -71,6 +74,52 @@ bool mo_solver_from_name(const char *name, mo_solver_kind *out)
     for (int k = 0; k < MO_SOLVER_COUNT; k++)
         if (!strcmp(name, rows[k].name)) {
             if (out) *out = (mo_solver_kind)k;
+            return true;
+        }
+    return false;
+}
+
+int mo_solver_device_check(const mo_solver_settings *s, char *err, size_t n)
+{
+    const mo_solver_row *r = mo_solver_row_of(s->kind);
+    if (!r) {
+        snprintf(err, n, "solver kind %d is not a known solver", (int)s->kind);
+        return 0;
+    }
+    if (!(r->caps & MO_SOLVER_CAP_CUDA)) {
+        char list[128] = "";
+        size_t at = 0;
+        for (int k = 0; k < MO_SOLVER_COUNT; k++)
+            if (rows[k].caps & MO_SOLVER_CAP_CUDA)
+                at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", at ? ", " : "", rows[k].name);
+        snprintf(err, n, "solver '%s' runs on the cpu backend only; the cuda backend runs %s", r->name, list);
+        return 0;
+    }
+    if (s->friction == MO_FRICTION_POLYHEDRAL && (r->caps & MO_SOLVER_CAP_FACETS)) {
+        snprintf(err, n, "polyhedral friction runs on the cpu backend only in this version (the cuda backend "
+                 "solves the cone and box models)");
+        return 0;
+    }
+    if (s->diagonal_scaling && (r->caps & MO_SOLVER_CAP_SCALING)) {
+        snprintf(err, n, "diagonal_scaling runs on the cpu backend only in this version");
+        return 0;
+    }
+    return 1;
+}
+
+static const char *const backend_names[MO_BACKEND_COUNT] = {"cpu", "cuda", "auto"};
+
+const char *mo_backend_name(mo_backend b)
+{
+    return (int)b >= 0 && b < MO_BACKEND_COUNT ? backend_names[b] : "?";
+}
+
+bool mo_backend_from_name(const char *name, mo_backend *out)
+{
+    if (!name) return false;
+    for (int k = 0; k < MO_BACKEND_COUNT; k++)
+        if (!strcmp(name, backend_names[k])) {
+            if (out) *out = (mo_backend)k;
             return true;
         }
     return false;

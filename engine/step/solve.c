@@ -5,8 +5,20 @@
 #include <math.h>
 #include <string.h>
 #include "step/step.h"
+#include "backend/device.h"
 
-void mo_step_solve(const mo_step_ctx *ctx, const mo_problem *p)
+/* the device this solve runs on: the world's, when its backend is cuda, or auto with a problem of
+ * at least MO_BACKEND_AUTO_MIN_ROWS rows and settings that run there; else NULL (the CPU) */
+static mo_device *solve_device(const mo_world *w, const mo_problem *p)
+{
+    if (!w->device || w->def.backend == MO_BACKEND_CPU) return NULL;
+    if (w->def.backend == MO_BACKEND_CUDA) return w->device; /* the settings were checked against it */
+    char why[8];
+    if (p->m < MO_BACKEND_AUTO_MIN_ROWS || !mo_solver_device_check(&w->def.solver, why, sizeof why)) return NULL;
+    return w->device;
+}
+
+int mo_step_solve(const mo_step_ctx *ctx, const mo_problem *p)
 {
     mo_world *w = ctx->w;
     const mo_solver_settings *s = &w->def.solver;
@@ -21,7 +33,7 @@ void mo_step_solve(const mo_step_ctx *ctx, const mo_problem *p)
         /* no room for the solve: keep v~ (unconstrained) and say so */
         memcpy(o.v, p->v_tilde, (size_t)n * sizeof(double));
         w->stats.nan_warnings++;
-        return;
+        return 0;
     }
     o.scratch = (double *)w->scratch.p;
     o.cholmod_cache = &w->cholmod_cache;
@@ -29,9 +41,16 @@ void mo_step_solve(const mo_step_ctx *ctx, const mo_problem *p)
         o.res_hist = (double *)w->res_hist.p;
         o.err_hist = (double *)w->err_hist.p;
     }
+    o.device = solve_device(w, p);
     mo_solve(p, s, &o);
+    if (o.device_failed) {
+        mo_set_error(w, "mo_world_step: the cuda backend failed at step %llu (%d rows): %s",
+                     (unsigned long long)w->step_index, p->m, o.device->err);
+        return -1;
+    }
 
     mo_step_stats *st = &w->stats;
+    st->backend = o.device ? MO_BACKEND_CUDA : MO_BACKEND_CPU;
     st->iterations = o.iterations;
     st->converged = o.converged;
     st->residual = o.residual;
@@ -66,4 +85,5 @@ void mo_step_solve(const mo_step_ctx *ctx, const mo_problem *p)
             ct[c].impulse[k] = isfinite(gk) ? gk : 0.0;
         }
     if (mo_contact_cache_store(w)) w->ncache = 0;
+    return 0;
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "step/step.h"
 
-/* one step of length h, stats into w->stats */
+/* one step of length h, stats into w->stats; 0, -1 out of memory, -2 the device failed (w->err) */
 static int step_once(mo_world *w, double h)
 {
     const mo_step_ctx ctx = {w, &w->def, h};
@@ -24,8 +24,8 @@ static int step_once(mo_world *w, double h)
     double t3 = mo_now();
     if (mo_solver_has(w->def.solver.kind, MO_SOLVER_CAP_POSITION)) { /* the position-level step replaces the solve */
         if (mo_step_newton(&ctx, &p)) return -1;
-    } else {
-        mo_step_solve(&ctx, &p);
+    } else if (mo_step_solve(&ctx, &p)) {
+        return -2; /* the device failed: nothing integrated, the sentence in w->err */
     }
     double t4 = mo_now();
     mo_step_integrate(&ctx);
@@ -110,7 +110,8 @@ static int step_halving(mo_world *w, double h, int depth, int max_depth, double 
 {
     const int ncache = w->ncache;
     bool can = depth < max_depth && snap_save(w, &w->halve[depth]) == 0; /* no room: no halving */
-    if (step_once(w, h)) return -1;
+    int rc0 = step_once(w, h);
+    if (rc0) return rc0;
     const mo_step_stats *st = &w->stats;
     if (!can || (isfinite(st->residual) && st->residual <= thr)) {
         add_result(sum, st, (*kept)++ == 0);
@@ -129,8 +130,9 @@ mo_status mo_world_step(mo_world *w)
     const int k = w->def.substeps > 1 ? w->def.substeps : 1;
     const mo_newton_settings *ns = &w->def.solver.newton;
     const int depth = mo_solver_has(w->def.solver.kind, MO_SOLVER_CAP_POSITION) ? ns->halvings : 0;
+    int rc = 0;
     if (k == 1 && depth == 0) {
-        if (step_once(w, w->def.time_step)) goto oom;
+        if ((rc = step_once(w, w->def.time_step))) goto fail;
     } else {
         /* k whole steps of h / k, each halved while Newton does not converge; the statistics are
            those of the last step kept, with the sums and worst values of mo_step_stats.halvings'
@@ -140,7 +142,7 @@ mo_status mo_world_step(mo_world *w)
         memset(&sum, 0, sizeof sum);
         int kept = 0;
         for (int i = 0; i < k; i++)
-            if (step_halving(w, hk, 0, depth, ns->halving_residual, &sum, &kept)) goto oom;
+            if ((rc = step_halving(w, hk, 0, depth, ns->halving_residual, &sum, &kept))) goto fail;
         mo_step_stats *st = &w->stats;
         st->t_predict = sum.t_predict;
         st->t_collide = sum.t_collide;
@@ -159,7 +161,8 @@ mo_status mo_world_step(mo_world *w)
     w->time += w->def.time_step;
     w->step_index++;
     return MO_OK;
-oom:
+fail:
+    if (rc == -2) return MO_ERR_UNSUPPORTED; /* the device's sentence is in w->err */
     mo_set_error(w, "mo_world_step: out of memory at step %llu", (unsigned long long)w->step_index);
     return MO_ERR_OUT_OF_MEMORY;
 }

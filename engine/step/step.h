@@ -25,8 +25,9 @@ int mo_step_predict(const mo_step_ctx *ctx);
 int mo_step_collide(const mo_step_ctx *ctx);
 /* 3. assemble.c: joint and contact rows -> the CSR problem p */
 int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p);
-/* 4. solve.c: the velocity-level solve of p, impulses kept for warm starting */
-void mo_step_solve(const mo_step_ctx *ctx, const mo_problem *p);
+/* 4. solve.c: the velocity-level solve of p on the world's backend, impulses kept for warm starting;
+ * 0, or -1 when the device failed (w->err has its sentence, w->v not valid) */
+int mo_step_solve(const mo_step_ctx *ctx, const mo_problem *p);
 /* 4'. newton.c (MO_SOLVER_NEWTON): the position-level non-smooth Newton step
  * that replaces mo_step_solve: reads the assembled rows of p, leaves v+ in
  * w->v for mo_step_integrate, forces (times h) in the joints' and contacts'

@@ -34,7 +34,7 @@ extern "C" {
 
 /* version of this header (major.minor.patch) */
 #define MO_VERSION_MAJOR 0 /* major: incompatible API changes */
-#define MO_VERSION_MINOR 1 /* minor: compatible additions */
+#define MO_VERSION_MINOR 2 /* minor: compatible additions */
 #define MO_VERSION_PATCH 0 /* patch: fixes */
 
 /* ---- basic types ------------------------------------------------------ */
@@ -241,6 +241,24 @@ enum {
 /* The MO_SOLVER_CAP_* flags of solver k; 0 for unknown kinds. */
 MO_API unsigned mo_solver_caps(mo_solver_kind k);
 
+/* ---- backends --------------------------------------------------------------- */
+
+/* Where a world's solver runs (mo_world_def.backend, mo_world_set_backend). */
+typedef enum mo_backend {
+    MO_BACKEND_CPU = 0,  /* the CPU (the reference; every solver) */
+    MO_BACKEND_CUDA,     /* the CUDA module on device 0 (solvers with MO_SOLVER_CAP_CUDA: jacobi, apgd, spg, on the
+                          * cone or box friction model without diagonal_scaling); asking for it without a usable
+                          * module and device is an error with a sentence, never a CPU run */
+    MO_BACKEND_AUTO,     /* the device when one is usable, the solver and settings run there and the step has at
+                          * least MO_BACKEND_AUTO_MIN_ROWS rows; else the CPU. mo_step_stats.backend says which ran */
+    MO_BACKEND_COUNT     /* number of backends (not a backend) */
+} mo_backend;
+#define MO_BACKEND_AUTO_MIN_ROWS 20000 /* a first choice, not yet measured on a GPU (docs/gpu.md) */
+/* "cpu", "cuda", "auto"; "?" if unknown */
+MO_API const char *mo_backend_name(mo_backend b);
+/* the backend of a name given by mo_backend_name into *out (may be NULL); false when none has that name */
+MO_API bool mo_backend_from_name(const char *name, mo_backend *out);
+
 /* ---- world ---------------------------------------------------------------- */
 
 /* A world's settings. Start from mo_default_world_def(); mo_world_create refuses
@@ -257,6 +275,7 @@ typedef struct mo_world_def {
     int threads;                   /* worker threads for per-element loops (OpenMP), >= 0; 0 = OpenMP's default; ignored
                                     * without OpenMP; results are bit-identical for any count; default 1 */
     int substeps;                  /* k in [1, 1000]: each mo_world_step runs k steps of time_step / k; default 1 */
+    mo_backend backend;            /* where the solver runs; default MO_BACKEND_CPU (see mo_world_set_backend) */
     int internal_value;            /* set by mo_default_world_def(); do not touch */
 } mo_world_def;
 
@@ -300,6 +319,20 @@ MO_API double mo_world_time_step(const mo_world *w);
 MO_API mo_status mo_world_set_solver(mo_world *w, const mo_solver_settings *s);
 /* a copy of the current solver settings */
 MO_API mo_solver_settings mo_world_solver(const mo_world *w);
+/* Selects where the solver runs. MO_BACKEND_CUDA loads the CUDA module and
+ * opens device 0 (kept until the world is destroyed or the backend set back to
+ * cpu); it fails with MO_ERR_UNSUPPORTED and a sentence (the module path, the
+ * driver's or the module's reason) when that is not possible, and with
+ * MO_ERR_INVALID_ARGUMENT when the world's solver settings do not run on the
+ * device (mo_world_last_error names the setting); the world is then unchanged.
+ * MO_BACKEND_AUTO never fails for a missing device: it runs on the CPU then.
+ * Settings changed later are checked against the backend the same way
+ * (mo_world_set_solver refuses pgs on cuda). A device failure during a step
+ * fails mo_world_step with MO_ERR_UNSUPPORTED and the device's sentence. */
+MO_API mo_status mo_world_set_backend(mo_world *w, mo_backend b);
+MO_API mo_backend mo_world_backend(const mo_world *w);
+/* the name of the device the world holds ("" when it holds none: cpu, or auto without a device) */
+MO_API const char *mo_world_device_name(const mo_world *w);
 /* Worker threads of the next steps (as mo_world_def.threads: >= 0, 0 = OpenMP's
  * default). MO_ERR_INVALID_ARGUMENT for a negative count. */
 MO_API mo_status mo_world_set_threads(mo_world *w, int threads);
@@ -420,6 +453,7 @@ typedef struct mo_step_stats {
                                     * iterations and NaN warnings are sums over the steps kept and undone; residual,
                                     * max_penetration and max_joint_error the largest of the steps kept, converged
                                     * true when all were; the other fields are the last step's */
+    mo_backend backend;            /* where the last solve ran: MO_BACKEND_CPU or MO_BACKEND_CUDA */
 } mo_step_stats;
 
 /* Statistics of the last step (a copy; all zeros before the first step). Its
