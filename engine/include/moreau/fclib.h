@@ -130,7 +130,9 @@ typedef struct mo_fc_result {
     double stage_seconds[MO_FC_MAX_STAGES];        /* its wall time */
 } mo_fc_result;
 
-/* Solves the local problem with any Moreau solver. p, s and r must not be NULL
+/* Solves the local problem with one Moreau solver (the default configuration,
+ * which switches between solvers, is mo_fc_solve_auto below; its settings are
+ * mo_fc_default_settings()). p, s and r must not be NULL
  * (refused); res (may be NULL) gets the figures. r (3nc) is the starting
  * guess on entry (zeros for a cold start; non-finite entries are taken as 0)
  * and the reaction on exit; u (3nc, may be NULL) gets W r + q. s is checked
