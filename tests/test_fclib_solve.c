@@ -11,11 +11,19 @@
  *   3 the 19 shared FCLIB / Siconos problems (MANIFEST.md) at Siconos error
  *     1e-4 with the default configuration (APGD with outer Coulomb updates),
  *     each named; the error is recomputed here independently of the solver.
- *   4 refusals: bilateral-only solvers, wrong sizes, NULL arguments.
+ *   4 refusals: bilateral-only solvers, wrong sizes, NULL arguments (also
+ *     mo_fc_solve_auto's).
  *   5 a world's step exported (mo_world_contact_problem): W symmetric, the
  *     engine's own impulses solve the exported problem (same Siconos error as
  *     the step reported), an outside solve of it gives them back, and the
- *     global form written and read back reduces to the same W and q. */
+ *     global form written and read back reduces to the same W and q.
+ *   6 the default configuration (mo_fc_solve_auto: APGD, then Newton, then
+ *     PGS as each stagnates): every shared problem to 1e-6 (all 19 are
+ *     solved by some single solver there: newton solves them all,
+ *     test_fclib_newton group 3); where APGD alone stalls (the Capsules
+ *     problems at 1e-8) it switches, says so, and solves, through all three
+ *     stages on Capsules-i125 (where Newton alone stalls too); its cost
+ *     against the single solvers on four problems, in iterations (below). */
 #include <dirent.h>
 #include <float.h>
 #include <unistd.h>
@@ -240,12 +248,10 @@ static void test_shared_problems(void)
             free(names[i]);
             continue;
         }
-        mo_solver_settings s = mo_default_solver_settings();
-        s.kind = MO_SOLVER_APGD;
-        s.coulomb_updates = 200;
-        s.max_iterations = 50000;
-        s.tolerance = 1e-4;
-        s.warm_start = false;
+        /* APGD alone: the default configuration's settings, given to mo_fc_solve */
+        mo_solver_settings s = mo_fc_default_settings();
+        CHECK(s.kind == MO_SOLVER_APGD && s.coulomb_updates == 200 && s.max_iterations == 50000 &&
+              s.tolerance == 1e-4 && !s.warm_start);
         int m = 3 * p.nc;
         double *r = calloc((size_t)m + 1, sizeof(double));
         mo_fc_result res;
@@ -257,6 +263,9 @@ static void test_shared_problems(void)
             fprintf(stderr, "%s: not solved to 1e-4 (error %.3e after %d iterations)\n", names[i], again,
                     res.iterations);
         CHECK(res.converged && again <= 1e-4);
+        /* one stage, the solver asked for */
+        CHECK(res.stage_count == 1 && res.stage_kind[0] == MO_SOLVER_APGD &&
+              res.stage_iterations[0] == res.iterations && res.stage_error[0] == res.error);
         solved += res.converged;
         printf("     %-45s %4d contacts: error %.2e after %5d iterations, %8.3f ms\n", names[i], p.nc, again,
                res.iterations, 1e3 * res.seconds);
@@ -265,7 +274,7 @@ static void test_shared_problems(void)
         free(names[i]);
     }
     printf("     %d of %d shared problems solved to 1e-4\n", solved, n);
-    group_end("3  shared FCLIB problems at Siconos error 1e-4 (APGD)");
+    group_end("3  shared FCLIB problems at Siconos error 1e-4 (APGD alone)");
 }
 
 static void test_refusals(void)
@@ -287,9 +296,21 @@ static void test_refusals(void)
     s.max_iterations = 10;
     CHECK(mo_fc_solve(&p, &s, NULL, NULL, NULL, NULL, NULL, err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
     CHECK_STR(err, "mo_fc_solve: problem, settings and r must not be NULL");
+    /* the default configuration refuses what mo_fc_solve refuses (its stages are mo_fc_solve's) */
+    CHECK(mo_fc_solve_auto(&p, &s, NULL, NULL, NULL, err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
+    CHECK_STR(err, "mo_fc_solve_auto: problem, settings and r must not be NULL");
+    s.max_iterations = 0;
+    CHECK(mo_fc_solve_auto(&p, &s, r, NULL, NULL, err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
+    CHECK_STR(err, "solver max_iterations must be >= 1, got 0");
+    s.max_iterations = 10;
     p.W.rows = 2;
     CHECK(mo_fc_solve(&p, &s, r, NULL, NULL, NULL, NULL, err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
     CHECK_STR(err, "mo_fc_solve: W must be 3 x 3 for 1 contacts, got 2 x 3");
+    mo_fc_result ares;
+    ares.stage_count = 7;
+    CHECK(mo_fc_solve_auto(&p, &s, r, NULL, &ares, err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
+    CHECK_STR(err, "mo_fc_solve: W must be 3 x 3 for 1 contacts, got 2 x 3");
+    CHECK(ares.stage_count == 0); /* zeroed on failure */
     p.W.rows = 3;
     /* histories: one entry per iteration, the Siconos error after each */
     double eh[11], ch[11];
@@ -411,6 +432,162 @@ static void test_export(void)
     group_end("5  a world step exported as an FCLIB problem");
 }
 
+/* reads the shared problem name into *p; false (after saying why) when this build cannot */
+static bool read_shared(const char *name, mo_fc_problem *p)
+{
+    char path[1024], err[512];
+    snprintf(path, sizeof path, "%s/%s", fclib_dir(), name);
+    mo_status st = mo_fc_read(path, p, err, sizeof err);
+    if (st == MO_ERR_UNSUPPORTED) printf("     %-45s not read (%s)\n", name, err);
+    else CHECK(st == MO_OK);
+    return st == MO_OK;
+}
+
+/* the stages that ran, "apgd:500>newton:6" */
+static void stages_text(const mo_fc_result *res, char *out, size_t n)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    for (int k = 0; k < res->stage_count && at < n; k++)
+        at += (size_t)snprintf(out + at, n - at, "%s%s:%d", k ? ">" : "", mo_solver_name(res->stage_kind[k]),
+                               res->stage_iterations[k]);
+}
+
+/* one solve from r = 0: the default configuration (chain) or mo_fc_solve with s; the error recomputed */
+static mo_fc_result solve_cold(const mo_fc_problem *p, const mo_solver_settings *s, bool chain)
+{
+    double *r = calloc(3 * (size_t)p->nc + 1, sizeof(double));
+    mo_fc_result res;
+    char err[512];
+    mo_status st = chain ? mo_fc_solve_auto(p, s, r, NULL, &res, err, sizeof err)
+                         : mo_fc_solve(p, s, r, NULL, &res, NULL, NULL, err, sizeof err);
+    CHECK(st == MO_OK);
+    if (st != MO_OK) fprintf(stderr, "%s\n", err);
+    CHECK_NEAR(mo_fc_error(p, r, NULL), res.error, 1e-15);
+    free(r);
+    return res;
+}
+
+/* the stage record of a chain: a prefix-ordered subset of apgd, newton, pgs that
+ * adds up, each stage's best error no larger than the one before, the last the returned */
+static void check_stages(const mo_fc_result *res)
+{
+    static const mo_solver_kind order[MO_FC_MAX_STAGES] = {MO_SOLVER_APGD, MO_SOLVER_NEWTON, MO_SOLVER_PGS};
+    CHECK(res->stage_count >= 1 && res->stage_count <= MO_FC_MAX_STAGES);
+    CHECK(res->stage_kind[0] == MO_SOLVER_APGD);
+    int sum = 0, at = 0;
+    for (int k = 0; k < res->stage_count && k < MO_FC_MAX_STAGES; k++) {
+        while (at < MO_FC_MAX_STAGES && order[at] != res->stage_kind[k]) at++;
+        CHECK(at < MO_FC_MAX_STAGES);
+        at++;
+        sum += res->stage_iterations[k];
+        if (k > 0) CHECK(res->stage_error[k] <= res->stage_error[k - 1]);
+    }
+    CHECK(sum == res->iterations);
+    if (res->stage_count >= 1) CHECK(res->stage_error[res->stage_count - 1] == res->error);
+}
+
+static void test_default(void)
+{
+    group_begin();
+    char *names[64];
+    int n = fclib_list(names, 64);
+    if (n < 0) {
+        printf("     %s not found: shared problems skipped\n", fclib_dir());
+        group_end("6  the default configuration (skipped: no data)");
+        return;
+    }
+    char via[128];
+    /* every shared problem to 1e-6 */
+    int solved = 0, read = 0;
+    for (int i = 0; i < n; i++) {
+        mo_fc_problem p;
+        if (!read_shared(names[i], &p)) {
+            free(names[i]);
+            continue;
+        }
+        read++;
+        mo_solver_settings s = mo_fc_default_settings();
+        s.tolerance = 1e-6;
+        mo_fc_result res = solve_cold(&p, &s, true);
+        if (!res.converged) fprintf(stderr, "%s: default not solved to 1e-6 (error %.3e)\n", names[i], res.error);
+        CHECK(res.converged && res.error <= 1e-6);
+        check_stages(&res);
+        solved += res.converged;
+        stages_text(&res, via, sizeof via);
+        printf("     %-45s error %.2e, %8.3f ms, %s\n", names[i], res.error, 1e3 * res.seconds, via);
+        mo_fc_free(&p);
+        free(names[i]);
+    }
+    printf("     %d of %d shared problems solved to 1e-6 by the default\n", solved, read);
+
+    /* where APGD alone stalls: the Capsules problems at 1e-8 (moreau-bench: 2.6e-8 to 4.8e-7 after 50 000
+     * iterations; capped at 2000 here to keep the test short: 8e-6 on Capsules-i101) */
+    mo_fc_problem p;
+    if (read_shared("Capsules-i101-404.dat", &p)) {
+        mo_solver_settings s = mo_fc_default_settings();
+        s.tolerance = 1e-8;
+        s.max_iterations = 2000;
+        mo_fc_result alone = solve_cold(&p, &s, false);
+        CHECK(!alone.converged && alone.error > 1e-7);
+        s.max_iterations = 50000;
+        mo_fc_result res = solve_cold(&p, &s, true);
+        check_stages(&res);
+        stages_text(&res, via, sizeof via);
+        printf("     Capsules-i101 at 1e-8: apgd alone %.1e after %d; default %.1e via %s\n", alone.error,
+               alone.iterations, res.error, via);
+        CHECK(res.converged && res.stage_count >= 2 && res.stage_kind[1] == MO_SOLVER_NEWTON &&
+              res.stage_error[0] > 1e-8);
+        mo_fc_free(&p);
+    }
+    /* and Newton alone stalls there too (3.5e-7 after 1000 iterations, moreau-bench): all three stages */
+    if (read_shared("Capsules-i125-1213.hdf5", &p)) {
+        mo_solver_settings s = mo_fc_default_settings();
+        s.tolerance = 1e-8;
+        mo_fc_result res = solve_cold(&p, &s, true);
+        check_stages(&res);
+        stages_text(&res, via, sizeof via);
+        printf("     Capsules-i125 at 1e-8: default %.1e via %s\n", res.error, via);
+        CHECK(res.converged && res.stage_count == 3 && res.stage_kind[2] == MO_SOLVER_PGS &&
+              res.stage_error[1] > 1e-8);
+        mo_fc_free(&p);
+    }
+
+    /* cost, in iterations, at 1e-6: where APGD does not stall the default is APGD alone (windows
+     * of 250 iterations: at most 10% more iterations); where it does, the APGD stage stops within
+     * 3 windows and the Newton stage (from APGD's best iterate, not from 0) needs at most 3 times
+     * Newton alone's iterations (moreau-bench puts the wall times beside each other) */
+    static const char *const quick[] = {"LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", "Confeti-ex13-Fc3D-SBM.dat",
+                                        "Rover1039.dat"};
+    static const char *const switched[] = {"OneObject-i1028-138.hdf5.dat", "local_problem_test.hdf5"};
+    for (int i = 0; i < 3; i++) {
+        if (!read_shared(quick[i], &p)) continue;
+        mo_solver_settings s = mo_fc_default_settings();
+        s.tolerance = 1e-6;
+        mo_fc_result alone = solve_cold(&p, &s, false), res = solve_cold(&p, &s, true);
+        printf("     %-45s apgd alone %4d iterations, default %4d\n", quick[i], alone.iterations, res.iterations);
+        CHECK(alone.converged && res.converged && res.stage_count == 1);
+        CHECK(res.iterations <= 1.1 * alone.iterations);
+        mo_fc_free(&p);
+    }
+    for (int i = 0; i < 2; i++) {
+        if (!read_shared(switched[i], &p)) continue;
+        mo_solver_settings s = mo_fc_default_settings();
+        s.tolerance = 1e-6;
+        mo_fc_result res = solve_cold(&p, &s, true);
+        s.kind = MO_SOLVER_NEWTON;
+        s.max_iterations = 1000;
+        mo_fc_result alone = solve_cold(&p, &s, false);
+        stages_text(&res, via, sizeof via);
+        printf("     %-45s newton alone %3d iterations, default %s\n", switched[i], alone.iterations, via);
+        CHECK(alone.converged && res.converged && res.stage_count == 2 && res.stage_kind[1] == MO_SOLVER_NEWTON);
+        CHECK(res.stage_iterations[0] <= 3 * 250);
+        CHECK(res.stage_iterations[1] <= 3 * alone.iterations);
+        mo_fc_free(&p);
+    }
+    group_end("6  the default configuration: apgd, then newton, then pgs");
+}
+
 int main(void)
 {
     test_one_contact();
@@ -418,5 +595,6 @@ int main(void)
     test_shared_problems();
     test_refusals();
     test_export();
+    test_default();
     return check_groups_result();
 }

@@ -58,7 +58,7 @@ static void usage(FILE *f)
             "usage: moreau-bench fclib DIR [options]\n"
             "  --tolerance LIST    Siconos-error tolerances, comma separated (default 1e-4,1e-6)\n"
             "  --max-iterations N  iteration cap of every solve (default 50000)\n"
-            "  --solvers LIST      configurations (default pgs,jacobi,apgd,spg; see below)\n"
+            "  --solvers LIST      configurations (default auto,pgs,jacobi,apgd,spg; see below)\n"
             "  --repeat K          runs per solve, median time (default 3; runs over 1 s are not repeated)\n"
             "  --out DIR           where fclib.csv and the profiles go (default .)\n"
             "  --solutions DIR     write each final r, one number per line, contact by contact\n"
@@ -68,8 +68,9 @@ static void usage(FILE *f)
             "configurations: pgs (PGS, De Saxce steps), jacobi, apgd, spg (each with outer Coulomb\n"
             "updates), and any of them with ':U' for U updates (e.g. apgd:50) or with '-relax' for the\n"
             "convex relaxation alone (e.g. apgd-relax); newton (semismooth Newton on the Alart-Curnier\n"
-            "function, exact Coulomb directly, at most 1000 iterations; no ':U' or '-relax'). The default\n"
-            "configuration is apgd.\n"
+            "function, exact Coulomb directly, at most 1000 iterations; no ':U' or '-relax'); auto (the\n"
+            "default configuration, mo_fc_solve_auto: apgd, then newton, then pgs as each stagnates; the\n"
+            "stages that ran are the CSV's last column, e.g. apgd:500>newton:6).\n"
             "\n"
             "usage: moreau-bench convergence SCENE [options]\n"
             "  --steps N           steps before the measured one, with the reference solver (default 120)\n"
@@ -136,6 +137,7 @@ static void progress(bool show, int done, int total, const char *what)
 typedef struct config {
     char name[32];
     mo_solver_settings s;
+    bool chain; /* the default configuration, mo_fc_solve_auto (s: its settings) */
 } config;
 
 static int parse_config(const char *tok, int max_it, config *c)
@@ -154,6 +156,15 @@ static int parse_config(const char *tok, int max_it, config *c)
         updates = atoi(colon + 1);
         *colon = '\0';
         if (updates < 1) return -1;
+    }
+    c->chain = !strcmp(base, "auto");
+    if (c->chain) {
+        /* the default configuration: no ':U' or '-relax' (its stages have their own) */
+        if (relax || colon) return -1;
+        c->s = mo_fc_default_settings();
+        c->s.max_iterations = max_it;
+        snprintf(c->name, sizeof c->name, "%.31s", tok);
+        return 0;
     }
     c->s = mo_default_solver_settings();
     if (!mo_solver_from_name(base, &c->s.kind)) return -1;
@@ -196,6 +207,8 @@ typedef struct result {
     double time;  /* s */
     int iterations;
     double error;
+    int nstages;      /* solvers that ran (mo_fc_result.stage_count) */
+    char stages[64];  /* and their iterations, "apgd:500>newton:6" */
 } result;
 
 /* rho_s(tau) for tau at the sorted ratios; writes an SVG and prints rho(1), rho(2), rho(10) */
@@ -325,7 +338,7 @@ static int bench_fclib(int argc, char **argv)
     }
     const char *dir = argv[0], *out = ".", *sol_dir = NULL, *sic_path = NULL;
     char cfg_names[MAX_CONFIGS][32];
-    int ncfg = parse_list("pgs,jacobi,apgd,spg", cfg_names, MAX_CONFIGS);
+    int ncfg = parse_list("auto,pgs,jacobi,apgd,spg", cfg_names, MAX_CONFIGS);
     double tols[MAX_TOLS] = {1e-4, 1e-6};
     int ntol = 2, max_it = 50000, repeat = 3;
     bool show = isatty(2);
@@ -392,7 +405,7 @@ static int bench_fclib(int argc, char **argv)
     snprintf(path, sizeof path, "%s/fclib.csv", out);
     FILE *csv = bench_open_write(path);
     if (!csv) return 1;
-    fprintf(csv, "problem,solver,tolerance,converged,iterations,time_ms,error,contacts\n");
+    fprintf(csv, "problem,solver,tolerance,converged,iterations,time_ms,error,contacts,stages\n");
     result *res = calloc((size_t)(nf * ncfg * ntol), sizeof(result));
     int total = nf * ncfg * ntol, done = 0;
     for (int f = 0; f < nf; f++) {
@@ -419,7 +432,9 @@ static int bench_fclib(int argc, char **argv)
                 for (int k = 0; k < repeat && k < 16; k++) {
                     memset(r, 0, sizeof(double) * (size_t)m);
                     double t0 = bench_now_s();
-                    if (mo_fc_solve(&fc, &s, r, NULL, &fr, NULL, NULL, err, sizeof err) != MO_OK) {
+                    mo_status st = cfg[c].chain ? mo_fc_solve_auto(&fc, &s, r, NULL, &fr, err, sizeof err)
+                                                : mo_fc_solve(&fc, &s, r, NULL, &fr, NULL, NULL, err, sizeof err);
+                    if (st != MO_OK) {
                         fprintf(stderr, "\nmoreau-bench: %s: %s\n", files[f], err);
                         break;
                     }
@@ -433,8 +448,14 @@ static int bench_fclib(int argc, char **argv)
                 rs->time = times[nrun / 2];
                 rs->iterations = fr.iterations;
                 rs->error = fr.error;
-                fprintf(csv, "%s,%s,%g,%d,%d,%.6g,%.6e,%d\n", files[f], cfg[c].name, tols[t], fr.converged,
-                        fr.iterations, 1e3 * rs->time, fr.error, fc.nc);
+                /* the solvers that ran, with their iterations: "apgd:500>newton:6" */
+                int at = 0;
+                for (int k = 0; k < fr.stage_count && at < (int)sizeof rs->stages - 1; k++)
+                    at += snprintf(rs->stages + at, sizeof rs->stages - (size_t)at, "%s%s:%d", k ? ">" : "",
+                                   mo_solver_name(fr.stage_kind[k]), fr.stage_iterations[k]);
+                rs->nstages = fr.stage_count;
+                fprintf(csv, "%s,%s,%g,%d,%d,%.6g,%.6e,%d,%s\n", files[f], cfg[c].name, tols[t], fr.converged,
+                        fr.iterations, 1e3 * rs->time, fr.error, fc.nc, rs->stages);
                 fflush(csv);
                 if (sol_dir) {
                     char sp[4096 + 256]; /* room for sol_dir (4096) and the name: gcc 12 -Wformat-truncation */
@@ -499,11 +520,14 @@ static int bench_fclib(int argc, char **argv)
             double ours = INFINITY, theirs = INFINITY;
             for (int c = 0; c < ncfg; c++) {
                 const result *rs = &all[f * ns + c];
+                /* a chain's stages when more than one ran */
+                char via[80] = "";
+                if (rs->nstages > 1) snprintf(via, sizeof via, " (%s)", rs->stages);
                 if (rs->solved) {
-                    printf(" %.3g ms / %d it |", 1e3 * rs->time, rs->iterations);
+                    printf(" %.3g ms / %d it%s |", 1e3 * rs->time, rs->iterations, via);
                     if (rs->time < ours) ours = rs->time;
                 } else {
-                    printf(" not solved (%.1e) |", rs->error);
+                    printf(" not solved (%.1e)%s |", rs->error, via);
                 }
             }
             for (int k = 0; k < nss; k++)

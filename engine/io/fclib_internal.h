@@ -37,4 +37,23 @@ mo_status mo_fc_reduce_global(mo_fc_problem *p, const char *what, char *err, siz
 mo_status mo_fc_read_dat(const char *path, const char *buf, size_t len, mo_fc_problem *out, char *err,
                          size_t err_size);
 
+/* res as one stage of solver k (its iterations, error and seconds already set) */
+static inline void mo_fc_result_one_stage(mo_fc_result *res, mo_solver_kind k)
+{
+    res->stage_count = 1;
+    res->stage_kind[0] = k;
+    res->stage_iterations[0] = res->iterations;
+    res->stage_error[0] = res->error;
+    res->stage_seconds[0] = res->seconds;
+}
+
+/* the semismooth Newton method of mo_fc_solve (fclib_newton.c), which is this
+ * with stall_window = 0. With stall_window > 0 it also stops, keeping its best
+ * iterate, when a window of stall_window Newton iterations (counted from its
+ * first) ends with a best Siconos error above stall_factor times the best at
+ * the window's start (mo_fc_solve_auto's Newton stage). */
+mo_status mo_fc_newton_run(const mo_fc_problem *fc, const mo_solver_settings *s, int stall_window,
+                           double stall_factor, double *r, double *u, mo_fc_result *res, double *err_history,
+                           double *ccp_history, char *err, size_t err_size);
+
 #endif

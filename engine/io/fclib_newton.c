@@ -54,7 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "solver/solver.h"
-#include "moreau/fclib.h"
+#include "io/fclib_internal.h"
 #ifdef MO_HAVE_UMFPACK
 #include <umfpack.h>
 #endif
@@ -315,6 +315,13 @@ mo_status mo_fc_solve_newton(const mo_fc_problem *fc, const mo_solver_settings *
                              mo_fc_result *res, double *err_history, double *ccp_history, char *err,
                              size_t err_size)
 {
+    return mo_fc_newton_run(fc, s, 0, 0.0, r, u, res, err_history, ccp_history, err, err_size);
+}
+
+mo_status mo_fc_newton_run(const mo_fc_problem *fc, const mo_solver_settings *s, int stall_window,
+                           double stall_factor, double *r, double *u, mo_fc_result *res, double *err_history,
+                           double *ccp_history, char *err, size_t err_size)
+{
     double t0 = mo_now();
     const int nc = fc->nc, m = 3 * nc;
 #ifndef MO_HAVE_UMFPACK
@@ -379,7 +386,7 @@ mo_status mo_fc_solve_newton(const mo_fc_problem *fc, const mo_solver_settings *
         if (!isfinite(r[i])) r[i] = 0.0;
     double e = mo_fc_error(fc, r, uu);
     double psi = 0.5 * nt_phi(&c, r, uu, phi, c.gr, c.gu);
-    double best_e = e;
+    double best_e = e, mark_e = e; /* mark_e: the best error when the current stall window began */
     memcpy(best, r, (size_t)m * sizeof(double));
     int hist = 0, it = 0;
     if (err_history) err_history[hist] = e;
@@ -455,6 +462,11 @@ mo_status mo_fc_solve_newton(const mo_fc_problem *fc, const mo_solver_settings *
         if (ccp_history) ccp_history[hist] = sqrt(2.0 * psi);
         hist++;
         if (!isfinite(e)) break;
+        /* stagnation (mo_fc_solve_auto): a window that did not cut the best error by stall_factor ends the run */
+        if (stall_window > 0 && it % stall_window == 0) {
+            if (!(best_e <= stall_factor * mark_e)) break;
+            mark_e = best_e;
+        }
     }
 #ifdef MO_HAVE_UMFPACK
     if (symbolic) umfpack_di_free_symbolic(&symbolic);
@@ -471,6 +483,7 @@ mo_status mo_fc_solve_newton(const mo_fc_problem *fc, const mo_solver_settings *
         res->ccp_residual = sqrt(nt_phi(&c, r, uu, phi, NULL, NULL));
         res->seconds = mo_now() - t0;
         res->history_count = hist;
+        mo_fc_result_one_stage(res, MO_SOLVER_NEWTON);
     }
 done:
     free(c.rho_n); free(c.rho_t); free(c.eta); free(c.gr); free(c.gu);

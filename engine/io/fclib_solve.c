@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "solver/solver.h"
-#include "moreau/fclib.h"
+#include "io/fclib_internal.h"
 
 /* largest eigenvalue of a symmetric 3x3 matrix (the symmetric part of a contact's W block) */
 static double sym3_lambda_max(const double *a)
@@ -184,6 +184,7 @@ mo_status mo_fc_solve(const mo_fc_problem *fc, const mo_solver_settings *s, doub
         res->ccp_residual = o.residual;
         res->seconds = mo_now() - t0;
         res->history_count = o.hist_count;
+        mo_fc_result_one_stage(res, s->kind);
     }
     free(own_hist);
     free(block_row); free(kind); free(eta); free(zero); free(hi); free(diag); free(gamma); free(uu); free(scratch);

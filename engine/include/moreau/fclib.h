@@ -108,17 +108,31 @@ MO_API double mo_fc_error(const mo_fc_problem *p, const double *r, double *u);
  * mo_world_last_error(w); w must not be NULL. */
 MO_API mo_status mo_world_contact_problem(mo_world *w, mo_fc_problem *out);
 
+/* most solvers one solve runs in turn (mo_fc_solve_auto: apgd, newton, pgs) */
+#define MO_FC_MAX_STAGES 3
+
 /* Result of one solve of an outside problem. */
 typedef struct mo_fc_result {
-    int iterations;        /* solver iterations / sweeps (all outer updates together) */
+    int iterations;        /* solver iterations / sweeps (all outer updates together; all stages together) */
     bool converged;        /* error <= settings.tolerance (false when the tolerance is 0) */
     double error;          /* mo_fc_error of the returned r (W as given) */
-    double ccp_residual;   /* the convex relaxation's residual of the returned r */
+    double ccp_residual;   /* the convex relaxation's residual of the returned r (newton: |Phi|;
+                            * mo_fc_solve_auto: the figure of the stage that found the returned r) */
     double seconds;        /* wall time of the solve (setup included, reading excluded) */
     int history_count;     /* entries written to the history arrays */
+    /* which solvers ran, in order: one stage for mo_fc_solve (settings.kind), one to MO_FC_MAX_STAGES for
+     * mo_fc_solve_auto ("apgd", then "newton", then "pgs": mo_solver_name of stage_kind) */
+    int stage_count;                               /* stages that ran, in [1, MO_FC_MAX_STAGES] */
+    mo_solver_kind stage_kind[MO_FC_MAX_STAGES];   /* the solver of each stage */
+    int stage_iterations[MO_FC_MAX_STAGES];        /* its iterations (sum: iterations) */
+    double stage_error[MO_FC_MAX_STAGES];          /* the smallest Siconos error when it stopped (all stages so
+                                                    * far: each starts from the best iterate before it) */
+    double stage_seconds[MO_FC_MAX_STAGES];        /* its wall time */
 } mo_fc_result;
 
-/* Solves the local problem with any Moreau solver. p, s and r must not be NULL
+/* Solves the local problem with one Moreau solver (the default configuration,
+ * which switches between solvers, is mo_fc_solve_auto below; its settings are
+ * mo_fc_default_settings()). p, s and r must not be NULL
  * (refused); res (may be NULL) gets the figures. r (3nc) is the starting
  * guess on entry (zeros for a cold start; non-finite entries are taken as 0)
  * and the reaction on exit; u (3nc, may be NULL) gets W r + q. s is checked
@@ -148,6 +162,46 @@ typedef struct mo_fc_result {
 MO_API mo_status mo_fc_solve(const mo_fc_problem *p, const mo_solver_settings *s, double *r, double *u,
                              mo_fc_result *res, double *err_history, double *ccp_history, char *err,
                              size_t err_size);
+
+/* The settings of the default configuration for outside problems:
+ * mo_default_solver_settings() with kind MO_SOLVER_APGD, coulomb_updates 200,
+ * max_iterations 50000, tolerance 1e-4 (on the Siconos error), warm_start
+ * false. Pass them to mo_fc_solve_auto (the default: APGD, then the
+ * semismooth Newton method, then PGS as each stagnates), or to mo_fc_solve
+ * for APGD alone. */
+MO_API mo_solver_settings mo_fc_default_settings(void);
+
+/* The default configuration ("auto" in moreau-bench fclib): APGD, switching
+ * to the semismooth Newton method and then to PGS when a stage stagnates, so
+ * that a problem any of the three solves is solved at a cost near the best
+ * one's (docs/fclib.md has the measurements). How it decides:
+ *
+ * 1. APGD (200 outer Coulomb updates per window; settings.apgd,
+ *    diagonal_scaling apply) runs in windows of 250 iterations, each window
+ *    one mo_fc_solve warm-started from the best iterate so far. It stops when
+ *    the Siconos error is <= tolerance (solved: no other stage runs), when a
+ *    window ends with a best Siconos error above 0.5 times the best at the
+ *    window's start (stagnation), or when it has used max_iterations.
+ * 2. The semismooth Newton method (as mo_fc_solve with MO_SOLVER_NEWTON),
+ *    warm-started from the best iterate so far, at most min(max_iterations,
+ *    1000) iterations; it stops when solved, or when a window of 20 Newton
+ *    iterations ends with a best error above 0.5 times the best at its start.
+ *    Skipped (not a stage) when the build cannot run it on this problem (over
+ *    300 contacts without UMFPACK).
+ * 3. PGS with De Saxce steps (settings.omega) from the best iterate so far,
+ *    at most max_iterations sweeps.
+ *
+ * r returns the iterate with the smallest Siconos error of all stages. The
+ * arguments and refusals are mo_fc_solve's (p, s, r must not be NULL; s is
+ * checked as mo_fc_solve checks it), except that s->kind, s->coulomb_updates,
+ * s->friction (always the exact cone) and s->warm_start are the
+ * configuration's own, and no histories are kept (mo_fc_solve gives each
+ * solver's). With tolerance 0 nothing counts as solved: each stage runs until
+ * it stagnates, the last to its cap. res (may be NULL) gets the figures and
+ * the stages that ran (stage_count, stage_kind...: "apgd -> newton" is
+ * stage_count 2, stage_kind {APGD, NEWTON}). */
+MO_API mo_status mo_fc_solve_auto(const mo_fc_problem *p, const mo_solver_settings *s, double *r, double *u,
+                                  mo_fc_result *res, char *err, size_t err_size);
 
 #ifdef __cplusplus
 }
