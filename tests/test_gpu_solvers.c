@@ -1,0 +1,311 @@
+/* test_gpu_solvers.c: the solvers on a device against the CPU backend.
+ *
+ *   test_gpu_solvers device   the CUDA module ($MOREAU_CUDA_MODULE): skips (77)
+ *                             without a usable device, fails instead when
+ *                             MOREAU_REQUIRE_GPU=1
+ *   test_gpu_solvers fake     the same checks through tests/fake_cuda (the
+ *                             module's interface on host memory, summing in its
+ *                             own order), so libmoreau's device path runs on
+ *                             every machine; plus the failure paths
+ *
+ *   1 the device's operations against the references (ops_check.h), to 1e-12
+ *   2 Jacobi, APGD and P-SPG-FB on the device and on the CPU on steps of
+ *     stack20, heavy_stack, pile1000 and chain1000 and on the shared FCLIB
+ *     problems: the same iteration counts, every recorded residual and the
+ *     final impulses and velocities to 1e-10 relative
+ *   3 worlds: stack20 stepped with the cuda backend follows the CPU world
+ *     (poses to 1e-9 m after 60 steps) and its statistics say cuda; auto on a
+ *     problem below MO_BACKEND_AUTO_MIN_ROWS runs on the CPU
+ *   4 (fake) refusals and failures: settings that do not run on the device,
+ *     a missing module, a device failure inside a step (the step fails with
+ *     the device's sentence, the bodies keep their state, the next step runs). */
+#include "ops_check.h"
+#include "backend/device.h"
+
+static double tol_rel = 1e-10;
+
+static bool close_rel(const double *a, const double *b, int m, double tol, double *worst)
+{
+    double d = 0.0, n = 0.0;
+    for (int i = 0; i < m; i++) {
+        d = fmax(d, fabs(a[i] - b[i]));
+        n = fmax(n, fabs(b[i]));
+    }
+    *worst = n > 0.0 ? d / n : d;
+    return *worst <= tol || !(n > 0.0 || d > 0.0);
+}
+
+typedef struct solved {
+    double *gamma, *v, *rh, *eh, *scratch;
+    mo_solve_out o;
+} solved;
+
+static void solve_on(mo_device *dev, mo_solver_fn fn, const mo_problem *p, const mo_solver_settings *s,
+                     const double *gamma0, solved *r)
+{
+    r->gamma = malloc(((size_t)p->m + 1) * sizeof(double));
+    memcpy(r->gamma, gamma0, (size_t)p->m * sizeof(double));
+    r->v = calloc((size_t)p->n + 1, sizeof(double));
+    r->rh = calloc((size_t)s->max_iterations + 1, sizeof(double));
+    r->eh = calloc((size_t)s->max_iterations + 1, sizeof(double));
+    r->scratch = malloc(mo_solver_scratch_size(p) * sizeof(double));
+    memset(&r->o, 0, sizeof r->o);
+    r->o.gamma = r->gamma;
+    r->o.v = p->n > 0 ? r->v : NULL;
+    r->o.res_hist = r->rh;
+    r->o.err_hist = r->eh;
+    r->o.scratch = r->scratch;
+    r->o.device = dev;
+    fn(p, s, &r->o);
+}
+
+static void solved_free(solved *r)
+{
+    free(r->gamma);
+    free(r->v);
+    free(r->rh);
+    free(r->eh);
+    free(r->scratch);
+}
+
+static int solves = 0;
+static double worst_seen = 0.0;
+
+/* one solver on the device and on the CPU: same iterations, histories, impulses and velocities */
+static void agree(mo_device *dev, const char *cname, const char *sname, mo_solver_fn fn, const mo_problem *p,
+                  const mo_solver_settings *s, const double *gamma0)
+{
+    solved a, b;
+    solve_on(dev, fn, p, s, gamma0, &a);
+    solve_on(NULL, fn, p, s, gamma0, &b);
+    double wg = 0.0, wv = 0.0, wr = 0.0;
+    bool ok = !a.o.device_failed && a.o.iterations == b.o.iterations && a.o.hist_count == b.o.hist_count;
+    ok = close_rel(a.gamma, b.gamma, p->m, tol_rel, &wg) && ok;
+    ok = close_rel(a.v, b.v, p->n, tol_rel, &wv) && ok;
+    for (int k = 0; k < b.o.hist_count && k < a.o.hist_count; k++) {
+        double rel = fabs(a.rh[k] - b.rh[k]) / fmax(fabs(b.rh[k]), DBL_MIN);
+        if (rel > wr) wr = rel;
+    }
+    ok = ok && wr <= tol_rel;
+    CHECK(ok);
+    if (!ok)
+        fprintf(stderr, "  %s, %s: device %d it%s, cpu %d it; gamma %.3g, v %.3g, residuals %.3g relative%s%s\n",
+                cname, sname, a.o.iterations, a.o.device_failed ? " (failed)" : "", b.o.iterations, wg, wv, wr,
+                a.o.device_failed ? ": " : "", a.o.device_failed ? dev->err : "");
+    worst_seen = fmax(worst_seen, fmax(wg, fmax(wv, wr)));
+    solves++;
+    solved_free(&a);
+    solved_free(&b);
+}
+
+static void agree_all(mo_device *dev, const tcase *c)
+{
+    mo_solver_settings s = mo_default_solver_settings();
+    s.max_iterations = 40;
+    s.record_residuals = true;
+    agree(dev, c->name, "jacobi", mo_solver_jacobi, &c->p, &s, c->gamma0);
+    agree(dev, c->name, "apgd", mo_solver_apgd, &c->p, &s, c->gamma0);
+    mo_solver_settings t = s;
+    t.spg.step_rule = MO_SPG_ABBMIN;
+    agree(dev, c->name, "spg", mo_solver_spg, &c->p, &s, c->gamma0);
+    agree(dev, c->name, "spg abbmin", mo_solver_spg, &c->p, &t, c->gamma0);
+}
+
+/* 1, 2 */
+static void problems(mo_device *dev, int fclib_max_rows)
+{
+    const struct {
+        const char *scene;
+        int steps;
+    } scenes[] = {{"stack20", 30}, {"heavy_stack", 30}, {"pile1000", 150}, {"chain1000", 5}};
+    for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++) {
+        tcase c;
+        if (!scene_case(&c, scenes[i].scene, scenes[i].steps)) {
+            CHECK(!"scene case");
+            case_free(&c);
+            continue;
+        }
+        if (c.p.m <= 4000) {
+            mo_solve_out o;
+            memset(&o, 0, sizeof o);
+            o.gamma = c.gamma0;
+            mo_ops ops;
+            CHECK(mo_ops_device(&ops, dev, &c.p, &o, 4) == 0);
+            conformance(&ops, c.name, 1e-12);
+        }
+        agree_all(dev, &c);
+        case_free(&c);
+    }
+    char *names[64];
+    int nf = fclib_list(names, 64), nfc = 0;
+    for (int i = 0; i < nf; i++) {
+        tcase c;
+        if (fclib_case(&c, names[i], fclib_max_rows)) {
+            nfc++;
+            mo_solve_out o;
+            memset(&o, 0, sizeof o);
+            o.gamma = c.gamma0;
+            mo_ops ops;
+            CHECK(mo_ops_device(&ops, dev, &c.p, &o, 4) == 0);
+            conformance(&ops, c.name, 1e-12);
+            agree_all(dev, &c);
+        }
+        case_free(&c);
+        free(names[i]);
+    }
+    printf("%d solves on the device agree with the CPU (%d FCLIB problems); worst relative difference %.3g\n",
+           solves, nfc, worst_seen);
+}
+
+/* 3 */
+static mo_world *stack_world(mo_backend b, mo_solver_kind k)
+{
+    mo_world_def d = mo_default_world_def();
+    d.solver.kind = k;
+    d.solver.max_iterations = 60;
+    d.backend = b;
+    mo_world *w = NULL;
+    char err[512];
+    if (mo_world_create(&d, &w, err, sizeof err) != MO_OK) {
+        fprintf(stderr, "world: %s\n", err);
+        return NULL;
+    }
+    mo_scene sc;
+    if (mo_scene_build("stack20", w, &sc, err, sizeof err) != MO_OK) {
+        mo_world_destroy(w);
+        return NULL;
+    }
+    mo_scene_free(&sc);
+    return w;
+}
+
+static double max_pose_diff(const mo_world *a, const mo_world *b)
+{
+    double worst = 0.0;
+    for (int i = 0; i < a->body_count; i++) {
+        if (!a->bodies[i].alive) continue;
+        for (int k = 0; k < 3; k++) worst = fmax(worst, fabs(a->bodies[i].k.x[k] - b->bodies[i].k.x[k]));
+    }
+    return worst;
+}
+
+static void worlds(void)
+{
+    const mo_solver_kind kinds[] = {MO_SOLVER_JACOBI, MO_SOLVER_APGD, MO_SOLVER_SPG};
+    for (int s = 0; s < 3; s++) {
+        mo_world *g = stack_world(MO_BACKEND_CUDA, kinds[s]), *c = stack_world(MO_BACKEND_CPU, kinds[s]);
+        CHECK(g && c);
+        if (!g || !c) continue;
+        CHECK(mo_world_backend(g) == MO_BACKEND_CUDA && mo_world_device_name(g)[0] != '\0');
+        bool all_cuda = true;
+        for (int i = 0; i < 60; i++) {
+            CHECK(mo_world_step(g) == MO_OK && mo_world_step(c) == MO_OK);
+            all_cuda = all_cuda && mo_world_last_stats(g).backend == MO_BACKEND_CUDA &&
+                       mo_world_last_stats(c).backend == MO_BACKEND_CPU;
+        }
+        double dx = max_pose_diff(g, c);
+        printf("stack20, %s, 60 steps: cuda against cpu, poses differ by %.3g m\n", mo_solver_name(kinds[s]), dx);
+        CHECK(all_cuda);
+        CHECK(dx <= 1e-9);
+        mo_world_destroy(g);
+        mo_world_destroy(c);
+    }
+    /* auto: stack20's 240 rows are below MO_BACKEND_AUTO_MIN_ROWS, so the CPU runs them */
+    mo_world *a = stack_world(MO_BACKEND_AUTO, MO_SOLVER_APGD);
+    CHECK(a && mo_world_step(a) == MO_OK && mo_world_last_stats(a).backend == MO_BACKEND_CPU);
+    CHECK(a && mo_world_device_name(a)[0] != '\0');
+    mo_world_destroy(a);
+}
+
+/* 4 (fake device) */
+static void refusals_and_failures(const char *module)
+{
+    mo_world *w = stack_world(MO_BACKEND_CPU, MO_SOLVER_PGS);
+    CHECK(w != NULL);
+    if (!w) return;
+    /* pgs does not run on the device: refused, the world unchanged */
+    CHECK(mo_world_set_backend(w, MO_BACKEND_CUDA) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(!strcmp(mo_world_last_error(w), "solver 'pgs' runs on the cpu backend only; the cuda backend runs jacobi, "
+                                          "apgd, spg"));
+    CHECK(mo_world_backend(w) == MO_BACKEND_CPU && mo_world_device_name(w)[0] == '\0');
+    mo_solver_settings s = mo_world_solver(w);
+    s.kind = MO_SOLVER_APGD;
+    s.friction = MO_FRICTION_POLYHEDRAL;
+    CHECK(mo_world_set_solver(w, &s) == MO_OK);
+    CHECK(mo_world_set_backend(w, MO_BACKEND_CUDA) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(!strcmp(mo_world_last_error(w), "polyhedral friction runs on the cpu backend only in this version (the "
+                                          "cuda backend solves the cone and box models)"));
+    s.friction = MO_FRICTION_CONE;
+    s.diagonal_scaling = true;
+    CHECK(mo_world_set_solver(w, &s) == MO_OK);
+    CHECK(mo_world_set_backend(w, MO_BACKEND_CUDA) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(!strcmp(mo_world_last_error(w), "diagonal_scaling runs on the cpu backend only in this version"));
+    s.diagonal_scaling = false;
+    CHECK(mo_world_set_solver(w, &s) == MO_OK);
+    CHECK(mo_world_set_backend(w, MO_BACKEND_CUDA) == MO_OK);
+    /* while on cuda, settings that do not run there are refused */
+    mo_solver_settings p = s;
+    p.kind = MO_SOLVER_PGS;
+    CHECK(mo_world_set_solver(w, &p) == MO_ERR_INVALID_ARGUMENT && mo_world_solver(w).kind == MO_SOLVER_APGD);
+    const char *bad[] = {"solver.kind=pgs"};
+    CHECK(mo_world_set_settings(w, bad, 1) == MO_ERR_INVALID_ARGUMENT && mo_world_solver(w).kind == MO_SOLVER_APGD);
+    /* a device failure inside a step: the step fails with the device's sentence, the bodies keep their state */
+    CHECK(mo_world_step(w) == MO_OK);
+    uint64_t before = mo_world_state_hash(w);
+    double t0 = mo_world_time(w);
+    setenv("MOREAU_FAKE_CUDA_FAIL", "7", 1);
+    CHECK(mo_world_step(w) == MO_ERR_UNSUPPORTED);
+    unsetenv("MOREAU_FAKE_CUDA_FAIL");
+    const char *e = mo_world_last_error(w);
+    const char *want = "mo_world_step: the cuda backend failed at step 1 (";
+    CHECK(!strncmp(e, want, strlen(want)) && strstr(e, "): fake device: injected failure (MOREAU_FAKE_CUDA_FAIL)"));
+    if (strncmp(e, want, strlen(want))) fprintf(stderr, "  got: %s\n", e);
+    CHECK(mo_world_state_hash(w) == before && mo_world_time(w) == t0);
+    CHECK(mo_world_step(w) == MO_OK && mo_world_last_stats(w).backend == MO_BACKEND_CUDA);
+    /* back to cpu: the device is closed */
+    CHECK(mo_world_set_backend(w, MO_BACKEND_CPU) == MO_OK && mo_world_device_name(w)[0] == '\0');
+    CHECK(mo_world_step(w) == MO_OK && mo_world_last_stats(w).backend == MO_BACKEND_CPU);
+    /* a missing module: cuda is an error naming the path, auto runs on the CPU */
+    setenv("MOREAU_CUDA_MODULE", "/nonexistent/moreau/libmoreau_cuda.so", 1);
+    CHECK(mo_world_set_backend(w, MO_BACKEND_CUDA) == MO_ERR_UNSUPPORTED);
+    e = mo_world_last_error(w);
+    want = "backend 'cuda': CUDA module not found at /nonexistent/moreau/libmoreau_cuda.so: ";
+    CHECK(!strncmp(e, want, strlen(want)));
+    CHECK(mo_world_backend(w) == MO_BACKEND_CPU);
+    CHECK(mo_world_set_backend(w, MO_BACKEND_AUTO) == MO_OK && mo_world_device_name(w)[0] == '\0');
+    CHECK(mo_world_step(w) == MO_OK && mo_world_last_stats(w).backend == MO_BACKEND_CPU);
+    mo_world_def d = mo_default_world_def();
+    d.backend = MO_BACKEND_CUDA;
+    d.solver.kind = MO_SOLVER_APGD;
+    mo_world *none = NULL;
+    char err[512];
+    CHECK(mo_world_create(&d, &none, err, sizeof err) == MO_ERR_UNSUPPORTED && none == NULL);
+    CHECK(!strncmp(err, want, strlen(want)));
+    setenv("MOREAU_CUDA_MODULE", module, 1);
+    mo_world_destroy(w);
+}
+
+int main(int argc, char **argv)
+{
+    const bool fake = argc > 1 && !strcmp(argv[1], "fake");
+    const char *req = getenv("MOREAU_REQUIRE_GPU");
+    const bool require = !fake && req && !strcmp(req, "1");
+    const char *module = getenv("MOREAU_CUDA_MODULE");
+    mo_device *dev = NULL;
+    char err[512];
+    if (mo_device_open(&dev, err, sizeof err) != MO_OK) {
+        if (fake || require) {
+            fprintf(stderr, "test_gpu_solvers: %s%s\n", require ? "MOREAU_REQUIRE_GPU=1 and no device: " : "", err);
+            return 1;
+        }
+        printf("test_gpu_solvers: skipped, no usable device: %s\n", err);
+        return 77;
+    }
+    printf("device: %s (module %s)\n", dev->name, dev->module_path);
+    /* the fake device runs on this machine's CPU: the larger FCLIB problems only on a real one */
+    problems(dev, fake ? 3000 : 1 << 30);
+    mo_device_close(dev);
+    worlds();
+    if (fake) refusals_and_failures(module ? module : "");
+    return check_result(fake ? "gpu_solvers (fake device)" : "gpu_solvers");
+}
