@@ -42,6 +42,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "kernels/cone.h"
 #include "kernels/dynamics.h"
@@ -156,7 +157,17 @@ MO_CUDA_EXPORT int mo_cuda_device_count(int *count, char *name, size_t name_size
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess) {
         cudaGetLastError(); /* reset the last-error state for later calls */
-        return fail_cuda(err, err_size, "cudaGetDeviceCount", e);
+        int rc = fail_cuda(err, err_size, "cudaGetDeviceCount", e);
+        /* the versions tell a missing or old driver from the rest: the driver's CUDA version is 0
+         * without a driver, older than the runtime's when the driver needs an update */
+        int drv = 0, rt = 0;
+        cudaDriverGetVersion(&drv);
+        cudaRuntimeGetVersion(&rt);
+        size_t used = err ? strlen(err) : 0;
+        if (err && used < err_size)
+            snprintf(err + used, err_size - used, "; driver CUDA version %d.%d, runtime %d.%d%s", drv / 1000,
+                     (drv % 1000) / 10, rt / 1000, (rt % 1000) / 10, drv == 0 ? " (no NVIDIA driver loaded)" : "");
+        return rc;
     }
     if (count) *count = n;
     if (n > 0 && name && name_size) {

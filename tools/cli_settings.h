@@ -9,8 +9,22 @@
 #define MO_CLI_SETTINGS_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <moreau/moreau.h>
+
+/* Programs run from the build tree find the CUDA module built beside them
+ * (MO_BUILD_CUDA_MODULE, set by tools/meson.build when the module is built)
+ * unless $MOREAU_CUDA_MODULE names one; installed ones use libmoreau's
+ * install path. */
+static inline void cli_cuda_module_default(void)
+{
+#ifdef MO_BUILD_CUDA_MODULE
+    const char *e = getenv("MOREAU_CUDA_MODULE");
+    if ((!e || !e[0]) && access(MO_BUILD_CUDA_MODULE, F_OK) == 0) setenv("MOREAU_CUDA_MODULE", MO_BUILD_CUDA_MODULE, 1);
+#endif
+}
 
 #define CLI_MAX_SETTINGS 128
 

@@ -90,6 +90,7 @@ static double now_s(void)
 
 int main(int argc, char **argv)
 {
+    cli_cuda_module_default();
     if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
         usage(stdout);
         return 0;
@@ -262,7 +263,7 @@ int main(int argc, char **argv)
 
     double *t_step = calloc((size_t)steps + 1, sizeof(double)), *t_stage[5];
     for (int k = 0; k < 5; k++) t_stage[k] = calloc((size_t)steps + 1, sizeof(double));
-    long long iter_sum = 0, pair_sum = 0, contact_sum = 0, halving_sum = 0, halved_steps = 0;
+    long long iter_sum = 0, pair_sum = 0, contact_sum = 0, halving_sum = 0, halved_steps = 0, device_steps = 0;
     double max_pen_metric = 0.0, max_contact_pen = 0.0, max_joint = 0.0, wall0 = 0.0;
     mo_step_stats st;
     memset(&st, 0, sizeof st);
@@ -344,6 +345,7 @@ int main(int argc, char **argv)
         }
         t_step[s] = tot;
         iter_sum += st.iterations;
+        device_steps += st.backend == MO_BACKEND_CUDA;
         halving_sum += st.halvings;
         if (st.halvings) halved_steps++;
         pair_sum += st.pairs;
@@ -393,6 +395,8 @@ int main(int argc, char **argv)
     mo_world_get_setting(w, "threads", threads, sizeof threads);
     printf("scene=%s steps=%d h=%.6f solver=%s friction=%s iterations=%d warm_start=%d threads=%s substeps=%d\n", scene, steps, h,
            mo_solver_name(ss.kind), friction, ss.max_iterations, (int)ss.warm_start, threads, mo_world_substeps(w));
+    printf("backend=%s device=\"%s\" steps_solved_on_device=%lld\n", mo_backend_name(mo_world_backend(w)),
+           mo_world_device_name(w), device_steps);
     printf("ms_per_step median=%.4f mean=%.4f", med, steps ? 1e3 * total_s / steps : 0.0);
     for (int k = 0; k < 5; k++) printf(" %s=%.4f", names[k], med_stage[k]);
     printf("\n");

@@ -122,11 +122,12 @@ static mo_status probe(cuda_module *m, mo_gpu_info *info, char *err, size_t err_
     if (info) memcpy(info->module_path, m->path, sizeof info->module_path);
     rc = m->device_count(&n, name, sizeof name, msg, sizeof msg);
     if (rc != MO_CUDA_OK) {
-        mo_cuda_set_err(err, err_size, "no CUDA device: %s", msg[0] ? msg : "the module gave no reason");
+        mo_cuda_set_err(err, err_size, "no CUDA device: %s (module %s)", msg[0] ? msg : "the module gave no reason",
+                        m->path);
         return MO_ERR_UNSUPPORTED;
     }
     if (n <= 0) {
-        mo_cuda_set_err(err, err_size, "no CUDA device: cudaGetDeviceCount found 0 devices");
+        mo_cuda_set_err(err, err_size, "no CUDA device: cudaGetDeviceCount found 0 devices (module %s)", m->path);
         return MO_ERR_UNSUPPORTED;
     }
     if (info) {
