@@ -178,6 +178,8 @@ void app_apply_solver(app *a)
     }
     a->solver_kind = s.kind;
     a->solver_iterations = app_solver_budget(&s, s.kind);
+    if (a->backend_override && mo_world_backend(a->w) != a->backend && mo_world_set_backend(a->w, a->backend) != MO_OK)
+        app_message(a, "%s", mo_world_last_error(a->w));
 }
 
 /* loads path; keeps the current scene when it fails. reset: same scene again, camera kept */

@@ -40,8 +40,9 @@ void app_draw_hud(app *a)
     snprintf(buf, sizeof buf, "contacts %d  rows %d  pairs %d  penetration %.2g m", s->contacts, s->rows, s->pairs,
              s->max_penetration);
     gfx_text(g, 8, y, buf, 0xffffffffu, TEXT_SCALE), y += LINE_H;
-    snprintf(buf, sizeof buf, "solver %s  iterations %d / %d  residual %.3g  coulomb %.3g%s", mo_solver_name(ss.kind),
-             s->iterations, app_solver_budget(&ss, ss.kind), s->residual, s->coulomb_error, s->converged ? "  converged" : "");
+    snprintf(buf, sizeof buf, "solver %s on %s  iterations %d / %d  residual %.3g  coulomb %.3g%s",
+             mo_solver_name(ss.kind), mo_backend_name(s->backend), s->iterations, app_solver_budget(&ss, ss.kind),
+             s->residual, s->coulomb_error, s->converged ? "  converged" : "");
     gfx_text(g, 8, y, buf, 0xffffffffu, TEXT_SCALE), y += LINE_H;
     snprintf(buf, sizeof buf, "ms: predict %.2f collide %.2f assemble %.2f solve %.2f integrate %.2f = %.2f",
              1e3 * s->t_predict, 1e3 * s->t_collide, 1e3 * s->t_assemble, 1e3 * s->t_solve, 1e3 * s->t_integrate,
@@ -124,8 +125,9 @@ void app_draw_help(app *a)
         "1 contacts 2 normals 3 forces 4 joints 5 AABBs 6 wireframe 7 residuals\n"
         "8 FEM strain colours (|E|_F per node, scale in the HUD)\n"
         "Tab / shift+Tab solver   [ ] iterations /2 x2   G plots   H help\n"
-        "C collision shapes instead of URDF visuals   Esc / Q quit";
-    float w = 74 * CHAR_W + 24, h = 8 * LINE_H + 24, x = 0.5f * ((float)a->W - w), y = 0.5f * ((float)a->H - h);
+        "B backend cpu / cuda / auto   C collision shapes instead of URDF visuals\n"
+        "Esc / Q quit";
+    float w = 74 * CHAR_W + 24, h = 9 * LINE_H + 24, x = 0.5f * ((float)a->W - w), y = 0.5f * ((float)a->H - h);
     gfx_rect(a->g, x, y, w, h, 0x101820e8u);
     gfx_text(a->g, x + 12, y + 12, help, 0xffffffffu, TEXT_SCALE);
 }

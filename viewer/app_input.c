@@ -224,6 +224,21 @@ static void set_iterations(app *a, int it)
     app_message(a, "solver %s, %d iterations", mo_solver_name(a->solver_kind), a->solver_iterations);
 }
 
+/* B: the next backend (cpu -> cuda -> auto); a refusal (no device, a solver that runs on the CPU only)
+ * is shown and the world keeps its backend */
+static void next_backend(app *a)
+{
+    mo_backend b = (mo_backend)(((int)mo_world_backend(a->w) + 1) % MO_BACKEND_COUNT);
+    if (mo_world_set_backend(a->w, b) != MO_OK) {
+        app_message(a, "%s", mo_world_last_error(a->w));
+        return;
+    }
+    a->backend_override = true;
+    a->backend = b;
+    const char *dev = mo_world_device_name(a->w);
+    app_message(a, "backend %s%s%s%s", mo_backend_name(b), dev[0] ? " (" : "", dev, dev[0] ? ")" : "");
+}
+
 static void do_action(app *a, int act)
 {
     if (act >= ACT_SOLVER0 && act < ACT_SOLVER0 + MO_SOLVER_COUNT) set_solver(a, (mo_solver_kind)(act - ACT_SOLVER0));
@@ -324,6 +339,7 @@ void app_key(app *a, int key, int action, int mods)
         app_message(a, "%s", a->show_collision ? "collision shapes" : "URDF visuals (where a scene loaded them)");
         break;
     case GLFW_KEY_G: a->show_plots = !a->show_plots; break;
+    case GLFW_KEY_B: next_backend(a); break;
     default: break;
     }
 }

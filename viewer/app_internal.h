@@ -42,6 +42,8 @@ struct app {
     double speed, accum;
     int step_requests;
     bool solver_override;
+    bool backend_override;     /* B chose a backend: kept across reloads */
+    mo_backend backend;
     mo_solver_kind solver_kind;
     int solver_iterations;
     /* statistics */

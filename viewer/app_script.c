@@ -201,8 +201,10 @@ void app_script_run(app *a)
                        a->pitch * 180 / VM_PI, a->dist, a->target[0], a->target[1], a->target[2]);
             } else if (!strcmp(tok[1], "solver")) {
                 mo_solver_settings s = mo_world_solver(a->w);
-                printf("solver %s %d record %d last_iterations %d residuals %d\n", mo_solver_name(s.kind),
-                       app_solver_budget(&s, s.kind), s.record_residuals ? 1 : 0, a->st.iterations, a->res_count);
+                printf("solver %s %d record %d last_iterations %d residuals %d backend %s last_backend %s\n",
+                       mo_solver_name(s.kind), app_solver_budget(&s, s.kind), s.record_residuals ? 1 : 0,
+                       a->st.iterations, a->res_count, mo_backend_name(mo_world_backend(a->w)),
+                       mo_backend_name(a->st.backend));
             } else if ((!strcmp(tok[1], "body") || !strcmp(tok[1], "project")) && nt == 3) {
                 mo_body_id id;
                 mo_vec3 p;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <moreau/moreau.h>
 
@@ -119,6 +120,11 @@ static void resolve_scene(const char *arg, char *out, size_t n)
 
 int main(int argc, char **argv)
 {
+#ifdef MO_BUILD_CUDA_MODULE
+    /* run from the build tree: the CUDA module built beside it, unless $MOREAU_CUDA_MODULE names one */
+    const char *cm = getenv("MOREAU_CUDA_MODULE");
+    if ((!cm || !cm[0]) && access(MO_BUILD_CUDA_MODULE, F_OK) == 0) setenv("MOREAU_CUDA_MODULE", MO_BUILD_CUDA_MODULE, 1);
+#endif
     const char *scene_arg = NULL, *shot = NULL, *script = NULL, *record = NULL;
     const char *sets[64];
     int nsets = 0;

@@ -524,6 +524,45 @@ static void test_set(void)
                            "minres, cholesky, newton") != NULL);
 }
 
+/* B: the backend cycles cpu -> cuda -> auto -> cpu, kept by a reset; the HUD's solver line and the
+   statistics say where the solve ran. On the test device (tests/fake_cuda, $MOREAU_TEST_FAKE_CUDA) so
+   that it runs without a GPU; a solver that runs on the CPU only is refused with the engine's sentence */
+static void test_backend(void)
+{
+    const char *fake = getenv("MOREAU_TEST_FAKE_CUDA");
+    if (!fake || !fake[0]) {
+        printf("backend: no fake device module given, not run\n");
+        return;
+    }
+    setenv("MOREAU_CUDA_MODULE", fake, 1);
+    const char *s = write_script("backend", "frames 1\nprint solver\nkey b\nframes 1\nprint solver\n"
+                                            "key r\nframes 1\nprint solver\nkey b\nframes 1\nprint solver\n"
+                                            "key b\nframes 1\nprint solver\n");
+    int code = run("backend", NULL, data("box.lua"), "--headless", "--script", s, "--size", "64x64", "--set",
+                   "solver.kind=apgd", NULL);
+    CHECK(code == 0);
+    if (code == 0) {
+        const char *want[5][2] = {{"cpu", "cpu"}, {"cuda", "cuda"}, {"cuda", "cuda"}, {"auto", "cpu"}, {"cpu", "cpu"}};
+        for (int i = 0; i < 5; i++) {
+            char b[64], l[64];
+            snprintf(b, sizeof b, "%s", word("solver", i, "backend "));
+            snprintf(l, sizeof l, "%s", word("solver", i, "last_backend "));
+            CHECK(!strcmp(b, want[i][0]) && !strcmp(l, want[i][1]));
+            if (strcmp(b, want[i][0]) || strcmp(l, want[i][1]))
+                fprintf(stderr, "backend line %d: backend %s last_backend %s\n", i, b, l);
+        }
+        CHECK(strstr(err_text, "moreau-view: backend cuda (Moreau fake device (host memory))") != NULL);
+    }
+    const char *s2 = write_script("backend_pgs", "frames 1\nkey b\nframes 1\nprint solver\n");
+    code = run("backend_pgs", NULL, data("box.lua"), "--headless", "--script", s2, "--size", "64x64", "--set",
+               "solver.kind=pgs", NULL);
+    CHECK(code == 0);
+    CHECK(strstr(err_text, "moreau-view: solver 'pgs' runs on the cpu backend only; the cuda backend runs jacobi, "
+                           "apgd, spg") != NULL);
+    CHECK(!strcmp(word("solver", 0, "backend "), "cpu"));
+    unsetenv("MOREAU_CUDA_MODULE");
+}
+
 /* --record writes one PNG per frame; --frames + --screenshot */
 static void test_record(void)
 {
@@ -899,6 +938,7 @@ int main(int argc, char **argv)
     test_errors();
     test_record();
     test_set();
+    test_backend();
     if (scenes_dir) test_urdf_visuals();
     test_particles();
     test_fem_render();
