@@ -23,6 +23,12 @@
  *       with the Newton solver and with PGS, APGD, P-SPG-FB, beside the paper's
  *       figures; CSV and markdown tables.
  *
+ *   moreau-bench gpu [options]
+ *       the solvers over the backend operations on the CPU (one thread, all
+ *       threads) and the CUDA device, per step and per iteration, on sphere
+ *       piles of about 10^3 to 10^5 contacts, against the card's bandwidth
+ *       floor (bench_gpu.c); CSV and SVG.
+ *
  * Times are wall-clock medians over --repeat runs (a run over 1 s is not
  * repeated); the machine is whatever this runs on: quote it with the figures. */
 #include <ctype.h>
@@ -43,6 +49,7 @@
 #include <moreau/scene.h>
 
 #include "bench_table2.h"
+#include "bench_gpu.h"
 #include "bench_util.h"
 #include "cli_settings.h"
 #include "bench_cantilever.h"
@@ -96,6 +103,8 @@ static void usage(FILE *f)
             "  --progress / --quiet\n"
             "\n");
     bench_table2_usage(f);
+    fprintf(f, "\n");
+    bench_gpu_usage(f);
     fprintf(f, "\n");
     bench_cantilever_usage(f);
 }
@@ -1025,6 +1034,10 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "scenes")) return bench_scenes(argc - 2, argv + 2);
     if (!strcmp(argv[1], "table2")) return bench_table2(argc - 2, argv + 2);
     if (!strcmp(argv[1], "cantilever")) return bench_cantilever(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "gpu")) {
+        cli_cuda_module_default();
+        return bench_gpu(argc - 2, argv + 2);
+    }
     fprintf(stderr, "moreau-bench: unknown benchmark '%s' (fclib, convergence, scenes, table2, cantilever)\n", argv[1]);
     usage(stderr);
     return 2;

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# gpu-check.sh: the GPU half of Moreau's checks (issue 17), in one run on a
+# machine with an NVIDIA GPU, stage by stage, within about 8 minutes on one
+# H100 with 16 cores:
+#
+#   1 the machine: GPU, driver, nvcc, cores
+#   2 dependencies: libccd and qhull (the engine's only required libraries)
+#     and pkgconf, unpacked from the .debs in .gpudeps/debs into /tmp when the
+#     machine lacks them (the device machines are bare and offline: the .debs
+#     travel with the tree, fetched here by --prepare)
+#   3 build: -Dcuda=enabled -Dgpu_arch=90 (H100/H200), what the GPU tests and
+#     the benchmark need (no viewer, Lua, URDF or mesh importers)
+#   4 tests with MOREAU_REQUIRE_GPU=1 (a skip is a failure): gpu (the module's
+#     self-test), gpu_solvers (every solver on the device against the CPU on
+#     the scenes and the FCLIB problems), gpu_solvers_fake, ops
+#   5 moreau-bench gpu: every GPU solver against the CPU (one thread, all
+#     threads) on pile:1000 and piles sized for about 10^4 and 10^5 contacts
+#
+# Usage:
+#   tools/gpu-check.sh --prepare   here, with Debian's apt: fetch the .debs and
+#                                  copy ../shared/data/fclib into .gpudeps/
+#                                  (ignored by git; carry .gpudeps to the machine)
+#   tools/gpu-check.sh OUTDIR      there: summary.md, tests.log, the benchmark's
+#                                  gpu.csv / gpu.svg / bench.txt into OUTDIR
+# GPU_CHECK_USE_DEBS=1 unpacks the carried .debs even where the libraries are
+# installed (to try that path on the CPU machine).
+# Exit status: 0 when every stage passed, else 1 (all stages still run).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+debs=(libccd2 libccd-dev libqhull-r8.0 libqhull-dev libqhull8.0 libqhullcpp8.0 pkgconf pkgconf-bin libpkgconf3)
+
+if [ "${1:-}" = "--prepare" ]; then
+    mkdir -p .gpudeps/debs
+    (cd .gpudeps/debs && apt-get download "${debs[@]}") || { echo "gpu-check: apt-get download failed"; exit 1; }
+    rm -rf .gpudeps/fclib
+    if [ -d ../shared/data/fclib ]; then cp -r ../shared/data/fclib .gpudeps/fclib; fi
+    du -sh .gpudeps
+    exit 0
+fi
+if [ $# -ne 1 ]; then
+    sed -n '2,29p' "$0"
+    exit 2
+fi
+out=$1
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+status=0
+stage() { echo "=== [$(date +%H:%M:%S), ${SECONDS}s] $*"; }
+summary() { echo "$*" >> "$out/summary.md"; }
+: > "$out/summary.md"
+summary "# gpu-check $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+
+stage "1 machine"
+gpu=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)
+echo "GPU: $gpu"
+export PATH="/usr/local/cuda/bin:$PATH"
+nv=$(nvcc --version 2>&1 | tail -1)
+echo "nvcc: $nv; cores: $(nproc)"
+summary "- GPU: $gpu; nvcc: $nv; $(nproc) cores"
+
+stage "2 dependencies"
+have() { command -v pkg-config >/dev/null && pkg-config --exists "$@"; }
+if [ -n "${GPU_CHECK_USE_DEBS:-}" ] || ! have ccd qhull_r; then
+    if ! ls .gpudeps/debs/*.deb >/dev/null 2>&1; then
+        echo "gpu-check: libccd/qhull missing and no .gpudeps/debs (run tools/gpu-check.sh --prepare here, carry .gpudeps)"
+        summary "- dependencies: missing, no .debs carried"
+        exit 1
+    fi
+    dep=/tmp/moreau-deps
+    rm -rf $dep && mkdir -p $dep
+    for f in .gpudeps/debs/*.deb; do dpkg -x "$f" $dep; done
+    for pc in $dep/usr/lib/x86_64-linux-gnu/pkgconfig/*.pc $dep/usr/share/pkgconfig/*.pc; do
+        [ -f "$pc" ] && sed -i "s|^prefix=/usr|prefix=$dep/usr|" "$pc"
+    done
+    export PKG_CONFIG="$dep/usr/bin/pkgconf"
+    export PKG_CONFIG_PATH="$dep/usr/lib/x86_64-linux-gnu/pkgconfig:$dep/usr/share/pkgconfig"
+    export LD_LIBRARY_PATH="$dep/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    export LIBRARY_PATH="$dep/usr/lib/x86_64-linux-gnu"
+    export PATH="$dep/usr/bin:$PATH"
+    echo "unpacked $(ls .gpudeps/debs/*.deb | wc -l) .debs into $dep"
+    summary "- dependencies: libccd, qhull, pkgconf from the carried Debian 12 .debs"
+else
+    summary "- dependencies: found on the machine"
+fi
+# the tests read the FCLIB problems from ../shared/data/fclib
+if [ ! -d ../shared/data/fclib ] && [ -d .gpudeps/fclib ]; then
+    mkdir -p ../shared/data && ln -sfn "$root/.gpudeps/fclib" ../shared/data/fclib
+fi
+
+stage "3 build (-Dcuda=enabled -Dgpu_arch=90)"
+rm -rf build-gpu
+if meson setup build-gpu -Dcuda=enabled -Dgpu_arch=90 -Dviewer=disabled -Dlua=disabled -Durdf=disabled \
+       -Dmeshes=disabled --buildtype=release > "$out/build.log" 2>&1 && ninja -C build-gpu >> "$out/build.log" 2>&1; then
+    echo "built in ${SECONDS}s"
+    summary "- build: ok"
+else
+    tail -40 "$out/build.log"
+    summary "- build: FAILED (build.log)"
+    exit 1
+fi
+
+stage "4 tests (MOREAU_REQUIRE_GPU=1)"
+MOREAU_REQUIRE_GPU=1 meson test -C build-gpu gpu gpu_solvers gpu_solvers_fake ops --print-errorlogs \
+    > "$out/tests.log" 2>&1
+trc=$?
+grep -E "^ *[0-9]+/[0-9]+ " "$out/tests.log"
+# the device's own lines: the agreement figures and the worlds
+grep -hE "^device:|solves on the device|cuda against cpu|max_diff|self-test" build-gpu/meson-logs/testlog.txt | head -20
+if [ $trc -eq 0 ]; then summary "- tests: gpu, gpu_solvers, gpu_solvers_fake, ops passed"; else
+    status=1
+    summary "- tests: FAILED (tests.log)"
+fi
+summary '```'
+grep -E "^ *[0-9]+/[0-9]+ " "$out/tests.log" >> "$out/summary.md"
+grep -hE "^device:|solves on the device|cuda against cpu" build-gpu/meson-logs/testlog.txt >> "$out/summary.md"
+summary '```'
+
+stage "5 moreau-bench gpu"
+if build-gpu/tools/moreau-bench gpu --spheres 1000,4000,40000 --warmup 150 --steps 3 --out "$out" \
+       > "$out/bench.txt" 2> "$out/bench.err"; then
+    cat "$out/bench.txt"
+    summary '```'
+    cat "$out/bench.txt" >> "$out/summary.md"
+    summary '```'
+else
+    tail -20 "$out/bench.err"
+    summary "- moreau-bench gpu: FAILED (bench.err)"
+    status=1
+fi
+
+stage "done, status $status"
+exit $status
