@@ -191,9 +191,9 @@ int bench_gpu(int argc, char **argv)
         }
         mo_scene_free(&sc);
         fprintf(stderr, "gpu: %s: %d warm-up steps\n", name, warmup);
-        char th[32];
-        snprintf(th, sizeof th, "threads=%d", threads);
-        const char *warm[1] = {th};
+        char wth[32];
+        snprintf(wth, sizeof wth, "threads=%d", threads);
+        const char *warm[1] = {wth};
         mo_world_set_settings(w, warm, 1);
         for (int i = 0; i < warmup; i++) mo_world_step(w);
         mo_step_stats st0 = mo_world_last_stats(w);
