@@ -9,7 +9,8 @@
  *                             every machine; plus the failure paths
  *
  *   1 the device's operations against the references (ops_check.h), to 1e-12
- *   2 Jacobi, APGD and P-SPG-FB on the device and on the CPU on steps of
+ *   2 Jacobi, APGD (alone and in mo_solve's outer Coulomb updates) and
+ *     P-SPG-FB on the device and on the CPU on steps of
  *     stack20, heavy_stack, pile1000 and chain1000 and on the shared FCLIB
  *     problems: the same iteration counts, every recorded residual and the
  *     final impulses and velocities to 1e-10 relative, or (where the method
@@ -50,7 +51,7 @@ static void solve_on(mo_device *dev, mo_solver_fn fn, const mo_problem *p, const
     r->v = calloc((size_t)p->n + 1, sizeof(double));
     r->rh = calloc((size_t)s->max_iterations + 1, sizeof(double));
     r->eh = calloc((size_t)s->max_iterations + 1, sizeof(double));
-    r->scratch = malloc(mo_solver_scratch_size(p) * sizeof(double));
+    r->scratch = malloc(mo_solve_scratch_size(p, s) * sizeof(double));
     memset(&r->o, 0, sizeof r->o);
     r->o.gamma = r->gamma;
     r->o.v = p->n > 0 ? r->v : NULL;
@@ -135,6 +136,15 @@ static void agree(mo_device *dev, const char *cname, const char *sname, mo_solve
     solved_free(&b);
 }
 
+/* mo_solve's outer Coulomb updates (3) around APGD: each inner solve uploads the shifted problem */
+static void apgd_updates(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
+{
+    mo_solver_settings t = *s;
+    t.kind = MO_SOLVER_APGD;
+    t.coulomb_updates = 3;
+    mo_solve(p, &t, o);
+}
+
 static void agree_all(mo_device *dev, const tcase *c)
 {
     mo_solver_settings s = mo_default_solver_settings();
@@ -146,6 +156,10 @@ static void agree_all(mo_device *dev, const tcase *c)
     t.spg.step_rule = MO_SPG_ABBMIN;
     agree(dev, c->name, "spg", mo_solver_spg, &c->p, &s, c->gamma0);
     agree(dev, c->name, "spg abbmin", mo_solver_spg, &c->p, &t, c->gamma0);
+    t = s;
+    t.kind = MO_SOLVER_APGD; /* the scratch is sized for these settings */
+    t.coulomb_updates = 3;
+    agree(dev, c->name, "apgd, 3 outer Coulomb updates", apgd_updates, &c->p, &t, c->gamma0);
 }
 
 /* 1, 2 */
