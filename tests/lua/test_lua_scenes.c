@@ -210,6 +210,16 @@ static void test_errors(void)
                  "local b = body{ mass = 1, inertia = {1, 1, 1} }\njoint{ name = 'h', type = 'revolute', b = b, limit = {1, -1} }\n",
                  "t.lua:2: joint 'h': ");
     expect_error("world twice", "world{}\nworld{}\n", "t.lua:2: world: world{} must come once");
+    /* the backend is a setting like any other: names checked, cuda with a solver that runs on the CPU only
+     * refused with the engine's sentence, cuda without a module an error naming the module (never a CPU run) */
+    expect_error("backend name", "world{ backend = \"gpu\" }\n", "t.lua:1: world: backend 'gpu' is not one of cpu, cuda, auto");
+    expect_error("backend solver", "world{ backend = \"cuda\" }\n",
+                 "t.lua:1: world: solver 'pgs' runs on the cpu backend only; the cuda backend runs jacobi, apgd, spg");
+    setenv("MOREAU_CUDA_MODULE", "/nonexistent/libmoreau_cuda.so", 1);
+    expect_error("backend module", "world{ backend = \"cuda\", solver = { kind = \"apgd\" } }\n",
+                 "t.lua:1: world: backend 'cuda': CUDA module not found at /nonexistent/libmoreau_cuda.so");
+    expect_ok("backend auto", "world{ backend = \"auto\", solver = { kind = \"apgd\" } }\n");
+    unsetenv("MOREAU_CUDA_MODULE");
     expect_error("world after body", "ground{}\nworld{ gravity = {0, 0, -1} }\n", "t.lua:2: world: world{} must come once");
     expect_error("bad time step", "world{ time_step = -1 }\n", "t.lua:1: world: ");
     expect_error("bad solver", "world{ solver = { kind = 'magic' } }\n", "t.lua:1: world solver: kind 'magic' is not one of pgs, jacobi, apgd, spg, cg, minres, cholesky, newton");
