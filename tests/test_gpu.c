@@ -22,7 +22,7 @@
  * disagreement (a wrong branch, a missing term, a float conversion) is far
  * larger than 1e-12 on outputs of size 1e-3 to 1e2.
  *
- * Exit 0 pass, 1 fail, 77 skip. */
+ * Exit 0 pass, 1 fail, 77 skip (a failure instead when MOREAU_REQUIRE_GPU=1). */
 #include "moreau/moreau.h"
 
 #include <math.h>
@@ -141,6 +141,11 @@ int main(void)
 
     if (check_failures) return check_result_counted("test_gpu");
     if (st != MO_OK) {
+        const char *req = getenv("MOREAU_REQUIRE_GPU");
+        if (req && !strcmp(req, "1")) { /* a GPU machine must not pass by skipping */
+            fprintf(stderr, "test_gpu: MOREAU_REQUIRE_GPU=1 and no device: %s\n", err);
+            return 1;
+        }
         printf("test_gpu: %d error-path checks passed; skipping the device part: %s\n", check_count, err);
         return 77;
     }
