@@ -286,4 +286,43 @@ static void conformance(const mo_ops *O, const char *name, double tol)
     free(got);
 }
 
+/* ---- one solve, into its own buffers ---- */
+
+typedef struct solved {
+    double *gamma, *v, *rh, *eh, *scratch;
+    mo_solve_out o;
+} solved;
+
+/* fn on p under s from gamma0 on device dev (NULL: the CPU), histories recorded; the scratch is
+ * mo_solve's for s and starts as NaN, so that a solver reading before writing shows */
+static void solve_on(struct mo_device *dev, mo_solver_fn fn, const mo_problem *p, const mo_solver_settings *s,
+                     const double *gamma0, solved *r)
+{
+    r->gamma = malloc(((size_t)p->m + 1) * sizeof(double));
+    memcpy(r->gamma, gamma0, (size_t)p->m * sizeof(double));
+    r->v = calloc((size_t)p->n + 1, sizeof(double));
+    r->rh = calloc((size_t)s->max_iterations + 1, sizeof(double));
+    r->eh = calloc((size_t)s->max_iterations + 1, sizeof(double));
+    size_t ss = mo_solve_scratch_size(p, s);
+    r->scratch = malloc(ss * sizeof(double));
+    for (size_t i = 0; i < ss; i++) r->scratch[i] = NAN;
+    memset(&r->o, 0, sizeof r->o);
+    r->o.gamma = r->gamma;
+    r->o.v = p->n > 0 ? r->v : NULL;
+    r->o.res_hist = r->rh;
+    r->o.err_hist = r->eh;
+    r->o.scratch = r->scratch;
+    r->o.device = dev;
+    fn(p, s, &r->o);
+}
+
+static void solved_free(solved *r)
+{
+    free(r->gamma);
+    free(r->v);
+    free(r->rh);
+    free(r->eh);
+    free(r->scratch);
+}
+
 #endif

@@ -38,39 +38,6 @@ static bool close_rel(const double *a, const double *b, int m, double tol, doubl
     return *worst <= tol || !(n > 0.0 || d > 0.0);
 }
 
-typedef struct solved {
-    double *gamma, *v, *rh, *eh, *scratch;
-    mo_solve_out o;
-} solved;
-
-static void solve_on(mo_device *dev, mo_solver_fn fn, const mo_problem *p, const mo_solver_settings *s,
-                     const double *gamma0, solved *r)
-{
-    r->gamma = malloc(((size_t)p->m + 1) * sizeof(double));
-    memcpy(r->gamma, gamma0, (size_t)p->m * sizeof(double));
-    r->v = calloc((size_t)p->n + 1, sizeof(double));
-    r->rh = calloc((size_t)s->max_iterations + 1, sizeof(double));
-    r->eh = calloc((size_t)s->max_iterations + 1, sizeof(double));
-    r->scratch = malloc(mo_solve_scratch_size(p, s) * sizeof(double));
-    memset(&r->o, 0, sizeof r->o);
-    r->o.gamma = r->gamma;
-    r->o.v = p->n > 0 ? r->v : NULL;
-    r->o.res_hist = r->rh;
-    r->o.err_hist = r->eh;
-    r->o.scratch = r->scratch;
-    r->o.device = dev;
-    fn(p, s, &r->o);
-}
-
-static void solved_free(solved *r)
-{
-    free(r->gamma);
-    free(r->v);
-    free(r->rh);
-    free(r->eh);
-    free(r->scratch);
-}
-
 static int solves = 0;
 static double worst_seen = 0.0;
 
@@ -162,6 +129,21 @@ static void agree_all(mo_device *dev, const tcase *c)
     agree(dev, c->name, "apgd, 3 outer Coulomb updates", apgd_updates, &c->p, &t, c->gamma0);
 }
 
+/* the device's operations on c against the references (when ops: the dense reference is O(m^2)), then
+ * every solver against the CPU */
+static void check_case(mo_device *dev, const tcase *c, bool ops_too)
+{
+    if (ops_too) {
+        mo_solve_out o;
+        memset(&o, 0, sizeof o);
+        o.gamma = c->gamma0;
+        mo_ops ops;
+        CHECK(mo_ops_device(&ops, dev, &c->p, &o, 4) == 0);
+        conformance(&ops, c->name, 1e-12);
+    }
+    agree_all(dev, c);
+}
+
 /* 1, 2 */
 static void problems(mo_device *dev, int fclib_max_rows)
 {
@@ -176,15 +158,7 @@ static void problems(mo_device *dev, int fclib_max_rows)
             case_free(&c);
             continue;
         }
-        if (c.p.m <= 4000) {
-            mo_solve_out o;
-            memset(&o, 0, sizeof o);
-            o.gamma = c.gamma0;
-            mo_ops ops;
-            CHECK(mo_ops_device(&ops, dev, &c.p, &o, 4) == 0);
-            conformance(&ops, c.name, 1e-12);
-        }
-        agree_all(dev, &c);
+        check_case(dev, &c, c.p.m <= 4000);
         case_free(&c);
     }
     char *names[64];
@@ -193,13 +167,7 @@ static void problems(mo_device *dev, int fclib_max_rows)
         tcase c;
         if (fclib_case(&c, names[i], fclib_max_rows)) {
             nfc++;
-            mo_solve_out o;
-            memset(&o, 0, sizeof o);
-            o.gamma = c.gamma0;
-            mo_ops ops;
-            CHECK(mo_ops_device(&ops, dev, &c.p, &o, 4) == 0);
-            conformance(&ops, c.name, 1e-12);
-            agree_all(dev, &c);
+            check_case(dev, &c, true);
         }
         case_free(&c);
         free(names[i]);

@@ -23,48 +23,14 @@
 
 /* ---- 2 iterates against the pre-ops solvers ---- */
 
-typedef struct run_out {
-    double *gamma, *v, *rh, *eh, *scratch;
-    mo_solve_out o;
-} run_out;
-
-static void run(mo_solver_fn fn, const mo_problem *p, const mo_solver_settings *s, const double *gamma0, run_out *r)
-{
-    const size_t m1 = (size_t)p->m + 1;
-    r->gamma = malloc(m1 * sizeof(double));
-    memcpy(r->gamma, gamma0, (size_t)p->m * sizeof(double));
-    r->v = calloc((size_t)p->n + 1, sizeof(double));
-    r->rh = calloc((size_t)s->max_iterations + 1, sizeof(double));
-    r->eh = calloc((size_t)s->max_iterations + 1, sizeof(double));
-    size_t ss = mo_solver_scratch_size(p);
-    r->scratch = malloc(ss * sizeof(double));
-    for (size_t i = 0; i < ss; i++) r->scratch[i] = NAN; /* what a solver reads before writing shows */
-    memset(&r->o, 0, sizeof r->o);
-    r->o.gamma = r->gamma;
-    r->o.v = p->n > 0 ? r->v : NULL;
-    r->o.res_hist = r->rh;
-    r->o.err_hist = r->eh;
-    r->o.scratch = r->scratch;
-    fn(p, s, &r->o);
-}
-
-static void run_free(run_out *r)
-{
-    free(r->gamma);
-    free(r->v);
-    free(r->rh);
-    free(r->eh);
-    free(r->scratch);
-}
-
 static int compared = 0;
 
 static void compare(const char *cname, const char *variant, mo_solver_fn now, mo_solver_fn before,
                     const mo_problem *p, const mo_solver_settings *s, const double *gamma0)
 {
-    run_out a, b;
-    run(now, p, s, gamma0, &a);
-    run(before, p, s, gamma0, &b);
+    solved a, b;
+    solve_on(NULL, now, p, s, gamma0, &a);
+    solve_on(NULL, before, p, s, gamma0, &b);
     bool ok = a.o.iterations == b.o.iterations && a.o.converged == b.o.converged &&
               a.o.hist_count == b.o.hist_count && same(a.gamma, b.gamma, p->m) && same(a.v, b.v, p->n) &&
               same(a.rh, b.rh, a.o.hist_count) && same(a.eh, b.eh, a.o.hist_count) &&
@@ -75,8 +41,8 @@ static void compare(const char *cname, const char *variant, mo_solver_fn now, mo
         fprintf(stderr, "  %s, %s: ops %d it res %.17g, before %d it res %.17g, gamma rel diff %.3g\n", cname,
                 variant, a.o.iterations, a.o.residual, b.o.iterations, b.o.residual, rel_diff(a.gamma, b.gamma, p->m));
     compared++;
-    run_free(&a);
-    run_free(&b);
+    solved_free(&a);
+    solved_free(&b);
 }
 
 static void compare_all(const tcase *c, const mo_problem *p, const char *form)

@@ -41,12 +41,8 @@ static void cpu_block_mean_diag(const mo_ops *o, double *y)
 {
     const mo_problem *p = o->p;
     for (int k = 0; k < p->nblocks; k++) {
-        int r0 = p->block_row[k], nr = p->block_row[k + 1] - r0;
-        double avg = 0.0;
-        for (int i = 0; i < nr; i++) avg += p->diag[r0 + i];
-        avg /= (double)nr;
-        if (!(avg > 0.0)) avg = 1.0;
-        for (int i = 0; i < nr; i++) y[r0 + i] = avg;
+        const double avg = mo_problem_block_mean_diag(p, k);
+        for (int i = p->block_row[k]; i < p->block_row[k + 1]; i++) y[i] = avg;
     }
 }
 

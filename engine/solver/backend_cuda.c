@@ -138,11 +138,7 @@ int mo_ops_device(mo_ops *ops, mo_device *d, const mo_problem *p, mo_solve_out *
             sd /= (double)nr;
         }
         scale[k] = sd;
-        /* the block mean of diag(N) (backend_cpu.c's block_mean_diag) */
-        double avg = 0.0;
-        for (int i = 0; i < nr; i++) avg += p->diag[r0 + i];
-        avg /= (double)nr;
-        mean[k] = avg > 0.0 ? avg : 1.0;
+        mean[k] = mo_problem_block_mean_diag(p, k);
         if (p->block_inv && p->block_inv[k] >= 0 && p->block_inv[k] + (long)nr * nr > n_inv)
             n_inv = p->block_inv[k] + (long)nr * nr;
     }

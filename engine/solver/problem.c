@@ -29,6 +29,15 @@ void mo_problem_row_velocity(const mo_problem *p, const double *v, const double 
     }
 }
 
+double mo_problem_block_mean_diag(const mo_problem *p, int k)
+{
+    int r0 = p->block_row[k], nr = p->block_row[k + 1] - r0;
+    double avg = 0.0;
+    for (int i = 0; i < nr; i++) avg += p->diag[r0 + i];
+    avg /= (double)nr;
+    return avg > 0.0 ? avg : 1.0;
+}
+
 void mo_problem_block_solve(const mo_problem *p, int k, const double *in, double *out)
 {
     int r0 = p->block_row[k], nr = p->block_row[k + 1] - r0;

@@ -192,6 +192,8 @@ bool mo_solve_begin(const mo_problem *p, mo_solve_out *o);
  * iterate's residual and Coulomb error into o, then mo_solve_finish_v */
 void mo_solve_finish_best(const mo_problem *p, mo_solve_out *o, const double *best, int iterations, double residual,
                           double coulomb);
+/* the mean of diag(N) over block k's rows when > 0, else 1 (SPG's preconditioner, the ops' block_mean_diag) */
+double mo_problem_block_mean_diag(const mo_problem *p, int k);
 /* v = v~ + M^-1 J^T gamma */
 void mo_problem_velocity(const mo_problem *p, const double *gamma, double *v);
 /* u = J v + Sigma gamma + b  (= N gamma + r when v = v~ + M^-1 J^T gamma) */

@@ -78,13 +78,8 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
     /* the scales, on the host from diag(N) (the same block means) */
     double dmax = 0.0, pmax = 0.0;
     for (int k = 0; k < p->nblocks; k++) {
-        int r0 = p->block_row[k], nr = p->block_row[k + 1] - r0;
-        double avg = 0.0;
-        for (int i = 0; i < nr; i++) avg += p->diag[r0 + i];
-        avg /= (double)nr;
-        if (!(avg > 0.0)) avg = 1.0;
-        const double pdi = c->preconditioner ? avg : 1.0;
-        for (int i = r0; i < r0 + nr; i++) {
+        const double pdi = c->preconditioner ? mo_problem_block_mean_diag(p, k) : 1.0;
+        for (int i = p->block_row[k]; i < p->block_row[k + 1]; i++) {
             if (p->diag[i] > dmax) dmax = p->diag[i];
             double q = p->diag[i] / pdi;
             if (q > pmax) pmax = q;
