@@ -52,7 +52,8 @@ summary() { echo "$*" >> "$out/summary.md"; }
 summary "# gpu-check $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 
 stage "1 machine"
-gpu=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)
+gpu=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -1)
+[ -n "$gpu" ] || gpu="none found (no nvidia-smi answer)"
 echo "GPU: $gpu"
 export PATH="/usr/local/cuda/bin:$PATH"
 nv=$(nvcc --version 2>&1 | tail -1)
@@ -104,7 +105,8 @@ stage "4 tests (MOREAU_REQUIRE_GPU=1)"
 MOREAU_REQUIRE_GPU=1 meson test -C build-gpu gpu gpu_solvers gpu_solvers_fake ops --print-errorlogs \
     > "$out/tests.log" 2>&1
 trc=$?
-grep -E "^ *[0-9]+/[0-9]+ " "$out/tests.log"
+# each test once (meson repeats the failures in its summary)
+grep -E "^ *[0-9]+/[0-9]+ " "$out/tests.log" | awk '!seen[$0]++'
 # the device's own lines: the agreement figures and the worlds
 grep -hE "^device:|solves on the device|cuda against cpu|max_diff|self-test" build-gpu/meson-logs/testlog.txt | head -20
 if [ $trc -eq 0 ]; then summary "- tests: gpu, gpu_solvers, gpu_solvers_fake, ops passed"; else
@@ -112,7 +114,7 @@ if [ $trc -eq 0 ]; then summary "- tests: gpu, gpu_solvers, gpu_solvers_fake, op
     summary "- tests: FAILED (tests.log)"
 fi
 summary '```'
-grep -E "^ *[0-9]+/[0-9]+ " "$out/tests.log" >> "$out/summary.md"
+grep -E "^ *[0-9]+/[0-9]+ " "$out/tests.log" | awk '!seen[$0]++' >> "$out/summary.md"
 grep -hE "^device:|solves on the device|cuda against cpu" build-gpu/meson-logs/testlog.txt >> "$out/summary.md"
 summary '```'
 
