@@ -247,6 +247,11 @@ __global__ void k_pstep(long m, double *w, const double *x, double a, const doub
     GRID_STRIDE(i, m) w[i] = x[i] - a * g[i] / d[i];
 }
 
+__global__ void k_ediv(long m, double *y, const double *x, const double *d)
+{
+    GRID_STRIDE(i, m) y[i] = x[i] / d[i];
+}
+
 /* y = Sigma x + J t (jt = J t from SpMV, or NULL when J has no entries: y = Sigma x as the CPU's empty rows) */
 __global__ void k_sigma_add(long m, double *y, const double *sigma, const double *x, const double *jt)
 {
@@ -1030,6 +1035,11 @@ static void ops_pstep(void *ctx, double *w, const double *x, double a, const dou
     ELEMENTWISE("pstep", w && x && g && d, k_pstep, w, x, a, g, d);
 }
 
+static void ops_ediv(void *ctx, double *y, const double *x, const double *d)
+{
+    ELEMENTWISE("ediv", y && x && d, k_ediv, y, x, d);
+}
+
 #undef ELEMENTWISE
 
 static void ops_dot3(void *ctx, const double *x1, const double *y1, const double *x2, const double *y2,
@@ -1177,5 +1187,6 @@ MO_CUDA_EXPORT int mo_cuda_solver_fns(mo_cuda_fns *f, char *err, size_t err_size
     f->to_host = ops_to_host;
     f->to_device = ops_to_device;
     f->velocity = ops_velocity;
+    f->ediv = ops_ediv;
     return MO_CUDA_OK;
 }

@@ -17,13 +17,16 @@
  *     amplifies a last-bit difference beyond that) within 10 times the CPU's
  *     own change under a 1e-15 relative perturbation of r
  *   3 worlds: stack20 stepped with the cuda backend follows the CPU world
- *     (poses to 1e-9 m after 60 steps) and its statistics say cuda; auto on a
- *     problem below MO_BACKEND_AUTO_MIN_ROWS runs on the CPU
+ *     (poses to 1e-9 m after 60 steps) and its statistics say cuda; so do the
+ *     heavy stack and an FEM cantilever with Newton, whose inner PCR solves
+ *     run on the device; auto on a problem below MO_BACKEND_AUTO_MIN_ROWS runs
+ *     on the CPU
  *   4 (fake) refusals and failures: settings that do not run on the device,
  *     a missing module, a device failure inside a step (the step fails with
  *     the device's sentence, the bodies keep their state, the next step runs). */
 #include "ops_check.h"
 #include "backend/device.h"
+#include "fem_box.h"
 
 static double tol_rel = 1e-10;
 
@@ -178,7 +181,7 @@ static void problems(mo_device *dev, int fclib_max_rows)
 }
 
 /* 3 */
-static mo_world *stack_world(mo_backend b, mo_solver_kind k)
+static mo_world *scene_world(const char *scene, mo_backend b, mo_solver_kind k)
 {
     mo_world_def d = mo_default_world_def();
     d.solver.kind = k;
@@ -191,12 +194,58 @@ static mo_world *stack_world(mo_backend b, mo_solver_kind k)
         return NULL;
     }
     mo_scene sc;
-    if (mo_scene_build("stack20", w, &sc, err, sizeof err) != MO_OK) {
+    if (mo_scene_build(scene, w, &sc, err, sizeof err) != MO_OK) {
         mo_world_destroy(w);
         return NULL;
     }
     mo_scene_free(&sc);
     return w;
+}
+
+static mo_world *stack_world(mo_backend b, mo_solver_kind k)
+{
+    return scene_world("stack20", b, k);
+}
+
+/* a corotational cantilever (8 x 2 x 2 cells, 0.4 x 0.1 x 0.1 m, E 1e6 Pa) fixed at x = 0, under gravity,
+ * stepped by Newton with PCR on backend b. The inner solves run to 1e-12: with the default 20 PCR
+ * iterations they stop far from converged, and the swinging beam then amplifies any rounding (a 1e-15
+ * change of gravity moves the CPU run's nodes by 1e-7 m in 30 steps, the stand-in device's sums by 1.3e-6 m);
+ * converged, both agree to 4e-16 m */
+static mo_world *fem_world(mo_backend b)
+{
+    mo_world_def d = mo_default_world_def();
+    d.solver.kind = MO_SOLVER_NEWTON;
+    d.solver.newton.linear_iterations = 200;
+    d.solver.newton.linear_tolerance = 1e-12;
+    d.backend = b;
+    mo_world *w = NULL;
+    if (mo_world_create(&d, &w, NULL, 0) != MO_OK) return NULL;
+    box_mesh m;
+    box_mesh_make(&m, 8, 2, 2, (mo_vec3){0, -0.05, 0.5}, (mo_vec3){0.4, 0.1, 0.1});
+    int fixed[9], nf = 0;
+    for (int k = 0; k <= 2; k++)
+        for (int j = 0; j <= 2; j++) fixed[nf++] = node_index(&m, 0, j, k);
+    const mo_fem_material_def mat = {1e6, 0.3, 1000.0, MO_FEM_COROTATIONAL};
+    mo_fem_mesh_def fd = box_mesh_def(&m, &mat, fixed, nf);
+    mo_fem_mesh_id id;
+    mo_status st = mo_fem_mesh_create(w, &fd, &id);
+    box_mesh_free(&m);
+    if (st != MO_OK) {
+        mo_world_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
+static double max_particle_diff(const mo_world *a, const mo_world *b)
+{
+    double worst = 0.0;
+    for (int i = 0; i < a->particle_count; i++) {
+        if (!a->particles[i].alive) continue;
+        for (int k = 0; k < 3; k++) worst = fmax(worst, fabs(a->particles[i].x[k] - b->particles[i].x[k]));
+    }
+    return worst;
 }
 
 static double max_pose_diff(const mo_world *a, const mo_world *b)
@@ -230,6 +279,35 @@ static void worlds(void)
         mo_world_destroy(g);
         mo_world_destroy(c);
     }
+    /* Newton: its inner PCR solves on the device, on the heavy stack (1 : 512) and an FEM cantilever */
+    {
+        mo_world *g = scene_world("heavy_stack", MO_BACKEND_CUDA, MO_SOLVER_NEWTON);
+        mo_world *c = scene_world("heavy_stack", MO_BACKEND_CPU, MO_SOLVER_NEWTON);
+        CHECK(g && c);
+        if (g && c) {
+            bool all_cuda = true;
+            for (int i = 0; i < 60; i++) {
+                CHECK(mo_world_step(g) == MO_OK && mo_world_step(c) == MO_OK);
+                all_cuda = all_cuda && mo_world_last_stats(g).backend == MO_BACKEND_CUDA;
+            }
+            double dx = max_pose_diff(g, c);
+            printf("heavy_stack, newton + pcr, 60 steps: cuda against cpu, poses differ by %.3g m\n", dx);
+            CHECK(all_cuda && dx <= 1e-9);
+        }
+        mo_world_destroy(g);
+        mo_world_destroy(c);
+        g = fem_world(MO_BACKEND_CUDA);
+        c = fem_world(MO_BACKEND_CPU);
+        CHECK(g && c);
+        if (g && c) {
+            for (int i = 0; i < 30; i++) CHECK(mo_world_step(g) == MO_OK && mo_world_step(c) == MO_OK);
+            double dx = max_particle_diff(g, c);
+            printf("FEM cantilever, newton + pcr, 30 steps: cuda against cpu, nodes differ by %.3g m\n", dx);
+            CHECK(mo_world_last_stats(g).backend == MO_BACKEND_CUDA && dx <= 1e-9);
+        }
+        mo_world_destroy(g);
+        mo_world_destroy(c);
+    }
     /* auto: stack20's 240 rows are below MO_BACKEND_AUTO_MIN_ROWS, so the CPU runs them */
     mo_world *a = stack_world(MO_BACKEND_AUTO, MO_SOLVER_APGD);
     CHECK(a && mo_world_step(a) == MO_OK && mo_world_last_stats(a).backend == MO_BACKEND_CPU);
@@ -246,7 +324,7 @@ static void refusals_and_failures(const char *module)
     /* pgs does not run on the device: refused, the world unchanged */
     CHECK(mo_world_set_backend(w, MO_BACKEND_CUDA) == MO_ERR_INVALID_ARGUMENT);
     CHECK(!strcmp(mo_world_last_error(w), "solver 'pgs' runs on the cpu backend only; the cuda backend runs jacobi, "
-                                          "apgd, spg"));
+                                          "apgd, spg, newton"));
     CHECK(mo_world_backend(w) == MO_BACKEND_CPU && mo_world_device_name(w)[0] == '\0');
     mo_solver_settings s = mo_world_solver(w);
     s.kind = MO_SOLVER_APGD;
@@ -261,6 +339,14 @@ static void refusals_and_failures(const char *module)
     CHECK(mo_world_set_backend(w, MO_BACKEND_CUDA) == MO_ERR_INVALID_ARGUMENT);
     CHECK(!strcmp(mo_world_last_error(w), "diagonal_scaling runs on the cpu backend only in this version"));
     s.diagonal_scaling = false;
+    CHECK(mo_world_set_solver(w, &s) == MO_OK);
+    mo_solver_settings gs = s;
+    gs.kind = MO_SOLVER_NEWTON;
+    gs.newton.linear = MO_NEWTON_GAUSS_SEIDEL;
+    CHECK(mo_world_set_solver(w, &gs) == MO_OK);
+    CHECK(mo_world_set_backend(w, MO_BACKEND_CUDA) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(!strcmp(mo_world_last_error(w), "the newton solver's inner solver 'gauss_seidel' runs on the cpu backend "
+                                          "only; the cuda backend runs pcr, pcg, jacobi"));
     CHECK(mo_world_set_solver(w, &s) == MO_OK);
     CHECK(mo_world_set_backend(w, MO_BACKEND_CUDA) == MO_OK);
     /* while on cuda, settings that do not run there are refused */

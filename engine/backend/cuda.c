@@ -457,5 +457,8 @@ void mo_device_close(mo_device *d)
     mo_buf_free(&d->block_scale);
     mo_buf_free(&d->block_mean);
     mo_buf_free(&d->host_vec);
+    mo_buf_free(&d->sys_val);
+    mo_buf_free(&d->sys_wval);
+    mo_buf_free(&d->zeros);
     free(d);
 }

@@ -163,6 +163,7 @@ typedef struct mo_cuda_fns {
     void (*to_device)(void *ctx, double *dev, const double *host, long count);
     /* J form: v = v~ + W^T gamma on the device, copied to v_host (n) (synchronises) */
     void (*velocity)(void *ctx, const double *gamma, double *v_host);
+    void (*ediv)(void *ctx, double *y, const double *x, const double *d);     /* y = x / d element-wise */
 } mo_cuda_fns;
 
 /* the entry points, found with dlsym under these names:

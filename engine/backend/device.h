@@ -20,6 +20,7 @@ typedef struct mo_device {
     char err[384];             /* the last failure's sentence */
     /* host staging of an upload and of host() views: grown on demand, kept */
     mo_buf block_scale, block_mean, host_vec;
+    mo_buf sys_val, sys_wval, zeros; /* a Newton system's scaled J, M~^-1 J^T; zeros for its bounds and v~ */
     long uploads;              /* problems uploaded so far (tests, statistics) */
 } mo_device;
 

@@ -96,6 +96,11 @@ static void cpu_pstep(const mo_ops *o, double *w, const double *x, double a, con
     for (int i = 0; i < o->m; i++) w[i] = x[i] - a * g[i] / d[i];
 }
 
+static void cpu_ediv(const mo_ops *o, double *y, const double *x, const double *d)
+{
+    for (int i = 0; i < o->m; i++) y[i] = x[i] / d[i];
+}
+
 static double cpu_dot(const mo_ops *o, const double *x, const double *y)
 {
     double s = 0.0;
@@ -153,21 +158,10 @@ static void cpu_finish(const mo_ops *o, mo_solve_out *out)
     mo_solve_finish_v(o->p, out);
 }
 
-void mo_ops_cpu(mo_ops *ops, const mo_problem *p, mo_solve_out *out, int nvec)
+void mo_ops_cpu_vectors(mo_ops *ops, int m)
 {
     memset(ops, 0, sizeof *ops);
-    ops->p = p;
-    ops->m = p->m;
-    ops->gamma = out->gamma;
-    ops->r = p->r;
-    for (int i = 0; i < nvec && i < MO_OPS_MAX_VECS; i++) ops->vec[i] = out->scratch + (size_t)i * (size_t)p->m;
-    ops->cpu_work = out->scratch + (size_t)nvec * (size_t)p->m;
-    ops->impl = NULL;
-    ops->apply = cpu_apply;
-    ops->project = cpu_project;
-    ops->block_solve = cpu_block_solve;
-    ops->block_mean_diag = cpu_block_mean_diag;
-    ops->residuals = cpu_residuals;
+    ops->m = m;
     ops->copy = cpu_copy;
     ops->seed = cpu_seed;
     ops->scale = cpu_scale;
@@ -177,6 +171,7 @@ void mo_ops_cpu(mo_ops *ops, const mo_problem *p, mo_solve_out *out, int nvec)
     ops->sub = cpu_sub;
     ops->extrap = cpu_extrap;
     ops->pstep = cpu_pstep;
+    ops->ediv = cpu_ediv;
     ops->dot = cpu_dot;
     ops->dot3 = cpu_dot3;
     ops->wdot = cpu_wdot;
@@ -184,5 +179,20 @@ void mo_ops_cpu(mo_ops *ops, const mo_problem *p, mo_solve_out *out, int nvec)
     ops->host = cpu_host;
     ops->upload = cpu_upload;
     ops->download = cpu_download;
+}
+
+void mo_ops_cpu(mo_ops *ops, const mo_problem *p, mo_solve_out *out, int nvec)
+{
+    mo_ops_cpu_vectors(ops, p->m);
+    ops->p = p;
+    ops->gamma = out->gamma;
+    ops->r = p->r;
+    for (int i = 0; i < nvec && i < MO_OPS_MAX_VECS; i++) ops->vec[i] = out->scratch + (size_t)i * (size_t)p->m;
+    ops->cpu_work = out->scratch + (size_t)nvec * (size_t)p->m;
+    ops->apply = cpu_apply;
+    ops->project = cpu_project;
+    ops->block_solve = cpu_block_solve;
+    ops->block_mean_diag = cpu_block_mean_diag;
+    ops->residuals = cpu_residuals;
     ops->finish = cpu_finish;
 }

@@ -10,12 +10,18 @@
  * (FCLIB's W). Facet and scaled problems (polyhedral friction,
  * diagonal_scaling) are built over a base problem and are not uploaded in
  * this version: mo_ops_device refuses them with a sentence, and
- * mo_device_supports tells the world before a step. */
+ * mo_device_supports tells the world before a step.
+ *
+ * A Newton system (newton.h) goes up as the J form too: A = h^2 Jm M~^-1
+ * Jm^T + diag(cd) is (h Jm)(h M~^-1 Jm^T)^T + Sigma with Sigma = cd, the
+ * masked rows empty; PCR, PCG and Jacobi (newton_linear.c) then run on it
+ * through the same operations, b up and x down once per linear solve. */
 #include <math.h>
 #include <float.h>
 #include <stdio.h>
 #include <string.h>
 #include "solver/ops.h"
+#include "solver/newton.h"
 #include "backend/device.h"
 
 #define DEV(o) ((mo_device *)(o)->impl)
@@ -44,6 +50,10 @@ static void d_extrap(const mo_ops *o, double *w, const double *x, double b, cons
 static void d_pstep(const mo_ops *o, double *w, const double *x, double a, const double *g, const double *d)
 {
     DEV(o)->fns.pstep(DEV(o)->ctx, w, x, a, g, d);
+}
+static void d_ediv(const mo_ops *o, double *y, const double *x, const double *d)
+{
+    DEV(o)->fns.ediv(DEV(o)->ctx, y, x, d);
 }
 static double d_dot(const mo_ops *o, const double *x, const double *y)
 {
@@ -99,6 +109,39 @@ static void d_finish(const mo_ops *o, mo_solve_out *out)
     if (out->v && o->p->row_ptr && o->p->n > 0) d->fns.velocity(d->ctx, o->gamma, out->v);
     int rc = d->fns.error(d->ctx, d->err, sizeof d->err);
     if (rc != MO_CUDA_OK) out->device_failed = true;
+}
+
+/* the function table over device d for vectors of m and nvec work vectors (after an upload) */
+static void fill_ops(mo_ops *ops, mo_device *d, int m, int nvec)
+{
+    memset(ops, 0, sizeof *ops);
+    ops->m = m;
+    ops->impl = d;
+    ops->gamma = d->fns.vec(d->ctx, MO_CUDA_VEC_GAMMA);
+    ops->r = d->fns.vec(d->ctx, MO_CUDA_VEC_R);
+    for (int i = 0; i < nvec && i < MO_OPS_MAX_VECS; i++) ops->vec[i] = d->fns.vec(d->ctx, i);
+    ops->apply = d_apply;
+    ops->project = d_project;
+    ops->block_solve = d_block_solve;
+    ops->block_mean_diag = d_block_mean_diag;
+    ops->residuals = d_residuals;
+    ops->copy = d_copy;
+    ops->seed = d_seed;
+    ops->scale = d_scale;
+    ops->divide = d_divide;
+    ops->axpy = d_axpy;
+    ops->waxpy = d_waxpy;
+    ops->sub = d_sub;
+    ops->extrap = d_extrap;
+    ops->pstep = d_pstep;
+    ops->ediv = d_ediv;
+    ops->dot = d_dot;
+    ops->dot3 = d_dot3;
+    ops->wdot = d_wdot;
+    ops->idot = d_idot;
+    ops->host = d_host;
+    ops->upload = d_upload;
+    ops->download = d_download;
 }
 
 bool mo_device_supports(const mo_problem *p, char *why, size_t why_size)
@@ -173,34 +216,57 @@ int mo_ops_device(mo_ops *ops, mo_device *d, const mo_problem *p, mo_solve_out *
     cp.gamma = out->gamma;
     if (d->fns.upload(d->ctx, &cp, d->err, sizeof d->err) != MO_CUDA_OK) return -1;
     d->uploads++;
-    memset(ops, 0, sizeof *ops);
+    fill_ops(ops, d, m, nvec);
     ops->p = p;
-    ops->m = m;
-    ops->impl = d;
-    ops->gamma = d->fns.vec(d->ctx, MO_CUDA_VEC_GAMMA);
-    ops->r = d->fns.vec(d->ctx, MO_CUDA_VEC_R);
-    for (int i = 0; i < nvec && i < MO_OPS_MAX_VECS; i++) ops->vec[i] = d->fns.vec(d->ctx, i);
-    ops->apply = d_apply;
-    ops->project = d_project;
-    ops->block_solve = d_block_solve;
-    ops->block_mean_diag = d_block_mean_diag;
-    ops->residuals = d_residuals;
-    ops->copy = d_copy;
-    ops->seed = d_seed;
-    ops->scale = d_scale;
-    ops->divide = d_divide;
-    ops->axpy = d_axpy;
-    ops->waxpy = d_waxpy;
-    ops->sub = d_sub;
-    ops->extrap = d_extrap;
-    ops->pstep = d_pstep;
-    ops->dot = d_dot;
-    ops->dot3 = d_dot3;
-    ops->wdot = d_wdot;
-    ops->idot = d_idot;
-    ops->host = d_host;
-    ops->upload = d_upload;
-    ops->download = d_download;
     ops->finish = d_finish;
     return 0;
+}
+
+int mo_ops_device_newton(mo_ops *ops, mo_device *d, const mo_newton_system *s, const double *b, int nvec)
+{
+    const int m = s->m, n = s->n;
+    const size_t nnz = m > 0 ? (size_t)s->row_ptr[m] : 0, big = (size_t)(m > n ? m : n) + 1;
+    if (mo_buf_reserve(&d->sys_val, (nnz + 1) * sizeof(double)) ||
+        mo_buf_reserve(&d->sys_wval, (nnz + 1) * sizeof(double)) ||
+        mo_buf_reserve(&d->zeros, big * sizeof(double)) ||
+        mo_buf_reserve(&d->host_vec, ((size_t)m + 1) * sizeof(double))) {
+        snprintf(d->err, sizeof d->err, "out of host memory staging a Newton system of %d rows for the CUDA device", m);
+        return -1;
+    }
+    /* A = h^2 Jm M~^-1 Jm^T + diag(cd) = (h Jm)(h M~^-1 Jm^T)^T + Sigma: the J form with scaled rows */
+    double *val = (double *)d->sys_val.p, *wval = (double *)d->sys_wval.p, *zeros = (double *)d->zeros.p;
+    memset(zeros, 0, big * sizeof(double));
+    for (int r = 0; r < m; r++)
+        for (int k = s->row_ptr[r]; k < s->row_ptr[r + 1]; k++) {
+            val[k] = s->mask[r] ? 0.0 : s->h * s->val[k];
+            wval[k] = s->mask[r] ? 0.0 : s->h * s->wval[k];
+        }
+    mo_cuda_problem cp;
+    memset(&cp, 0, sizeof cp);
+    cp.struct_size = sizeof cp;
+    cp.m = m;
+    cp.n = n;
+    cp.nvec = nvec;
+    cp.row_ptr = s->row_ptr;
+    cp.col = s->col;
+    cp.val = val;
+    cp.wval = wval;
+    cp.sigma = s->cd;
+    cp.v_tilde = zeros;
+    cp.r = b;
+    cp.lo = zeros;
+    cp.hi = zeros;
+    cp.gamma = zeros;
+    if (d->fns.upload(d->ctx, &cp, d->err, sizeof d->err) != MO_CUDA_OK) return -1;
+    d->uploads++;
+    fill_ops(ops, d, m, nvec);
+    d->fns.to_device(d->ctx, ops->vec[nvec - 1], s->diag, m);
+    return 0;
+}
+
+int mo_ops_device_end(const mo_ops *ops, double *x)
+{
+    mo_device *d = DEV(ops);
+    d->fns.to_host(d->ctx, x, ops->gamma, ops->m);
+    return d->fns.error(d->ctx, d->err, sizeof d->err) == MO_CUDA_OK ? 0 : -1;
 }

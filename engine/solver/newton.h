@@ -44,6 +44,7 @@ typedef struct mo_newton_system {
     const double *msc;         /* (n) M~^-1 = msc M^-1 (the geometric stiffness on particle DOFs) */
     void **chol;               /* MO_NEWTON_CHOLESKY's cache across calls (the owner's slot, created on first use,
                                 * freed by mo_newton_chol_free), or NULL: nothing kept */
+    struct mo_device *device;  /* PCR, PCG and Jacobi run on this device (backend/device.h), or NULL: the CPU */
 } mo_newton_system;
 
 /* y = A x; work holds n doubles */
@@ -56,7 +57,8 @@ size_t mo_newton_linear_scratch(int n, int m);
  * ns->linear_iterations iterations (fewer when ns->linear_tolerance is
  * reached); hist (may be NULL) gets |b - A x|_D / |b|_D after each iteration,
  * |r|_D = sqrt(r^T diag(A)^-1 r), the norm PCR minimises (monotone).
- * Returns the iterations done; *rel the final relative residual. */
+ * Returns the iterations done; *rel the final relative residual; -1 when
+ * s->device failed (its sentence in the device's err). */
 int mo_newton_linear_solve(const mo_newton_system *s, const mo_newton_settings *ns, const double *b, double *x,
                            double *scratch, double *hist, double *rel);
 

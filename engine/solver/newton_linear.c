@@ -8,12 +8,14 @@
  *
  * applied matrix-free as two sparse products (the rows of J and of M~^-1 J^T,
  * same pattern) and a diagonal: PCR (the paper's, §8.2), PCG, damped Jacobi
- * and Gauss-Seidel, each with a fixed iteration budget. The step itself
+ * and Gauss-Seidel, each with a fixed iteration budget; PCR, PCG and Jacobi
+ * over the backend operations, so they run on a device too. The step itself
  * (rows at the predicted positions, residuals, the Newton loop) is in
  * step/newton.c. */
 #include <math.h>
 #include <string.h>
 #include "solver/newton.h"
+#include "solver/ops.h"
 #include "core/parallel.h"
 
 mo_ncp_val mo_ncp_eval(mo_ncp_function f, double a, double b)
@@ -85,105 +87,128 @@ static double dnorm(const double *r, const double *diag, int m)
     return sqrt(s);
 }
 
-static double dot(const double *a, const double *b, int m)
+/* ---- PCR, PCG and damped Jacobi over the backend operations (ops.h) ----
+ * b, x and diag are vectors of the ops (the host arrays themselves on the
+ * CPU, device copies on a device); vec[0..5] are their work vectors. On the
+ * CPU each operation is the loop these solvers had before the ops, so the
+ * iterates are the same bit for bit (scene_hashes' Newton rows). */
+
+/* the Newton system's product on the CPU: ops->impl is the system */
+static void cpu_system_apply(const mo_ops *o, const double *x, double *y)
 {
-    double s = 0.0;
-    for (int i = 0; i < m; i++) s += a[i] * b[i];
-    return s;
+    mo_newton_apply((const mo_newton_system *)o->impl, x, y, o->cpu_work);
 }
 
 /* preconditioned conjugate residual (Saad, Alg. 6.20 with a left diagonal
  * preconditioner P = diag(A)^-1): minimises the P-norm of the residual over
  * the Krylov space, one product with A per iteration */
-static int pcr(const mo_newton_system *s, const mo_newton_settings *ns, const double *b, double *x, double *w,
+static int pcr(const mo_ops *O, const mo_newton_settings *ns, const double *b, double *x, const double *diag,
                double *hist, double bn, double *rel)
 {
-    const int m = s->m;
-    double *r = w, *z = w + m, *p = w + 2 * m, *ap = w + 3 * m, *az = w + 4 * m, *q = w + 5 * m, *work = w + 6 * m;
-    memcpy(r, b, (size_t)m * sizeof(double));
-    for (int i = 0; i < m; i++) z[i] = r[i] / s->diag[i];
-    memcpy(p, z, (size_t)m * sizeof(double));
-    mo_newton_apply(s, z, az, work);
-    memcpy(ap, az, (size_t)m * sizeof(double));
-    double zaz = dot(z, az, m);
+    double *r = O->vec[0], *z = O->vec[1], *p = O->vec[2], *ap = O->vec[3], *az = O->vec[4], *q = O->vec[5];
+    O->copy(O, r, b);
+    O->ediv(O, z, r, diag);
+    O->copy(O, p, z);
+    O->apply(O, z, az);
+    O->copy(O, ap, az);
+    double zaz = O->dot(O, z, az);
     int it = 0;
     *rel = 1.0;
     while (it < ns->linear_iterations) {
-        for (int i = 0; i < m; i++) q[i] = ap[i] / s->diag[i];
-        double den = dot(ap, q, m);
+        O->ediv(O, q, ap, diag);
+        double den = O->dot(O, ap, q);
         if (!(den > 0.0) || !(zaz > 0.0)) break; /* converged to round-off (or a breakdown) */
         double alpha = zaz / den;
-        for (int i = 0; i < m; i++) {
-            x[i] += alpha * p[i];
-            r[i] -= alpha * ap[i];
-            z[i] -= alpha * q[i];
-        }
+        O->axpy(O, x, alpha, p);
+        O->axpy(O, r, -alpha, ap);
+        O->axpy(O, z, -alpha, q);
         it++;
-        *rel = dnorm(r, s->diag, m) / bn;
+        *rel = sqrt(O->idot(O, r, r, diag)) / bn;
         if (hist) hist[it - 1] = *rel;
         if (*rel <= ns->linear_tolerance) break;
-        mo_newton_apply(s, z, az, work);
-        double zaz1 = dot(z, az, m), beta = zaz1 / zaz;
+        O->apply(O, z, az);
+        double zaz1 = O->dot(O, z, az), beta = zaz1 / zaz;
         zaz = zaz1;
-        for (int i = 0; i < m; i++) {
-            p[i] = z[i] + beta * p[i];
-            ap[i] = az[i] + beta * ap[i];
-        }
+        O->waxpy(O, p, z, beta, p);
+        O->waxpy(O, ap, az, beta, ap);
     }
     return it;
 }
 
 /* preconditioned conjugate gradient, diagonal preconditioner */
-static int pcg(const mo_newton_system *s, const mo_newton_settings *ns, const double *b, double *x, double *w,
+static int pcg(const mo_ops *O, const mo_newton_settings *ns, const double *b, double *x, const double *diag,
                double *hist, double bn, double *rel)
 {
-    const int m = s->m;
-    double *r = w, *z = w + m, *p = w + 2 * m, *ap = w + 3 * m, *work = w + 6 * m;
-    memcpy(r, b, (size_t)m * sizeof(double));
-    for (int i = 0; i < m; i++) z[i] = r[i] / s->diag[i];
-    memcpy(p, z, (size_t)m * sizeof(double));
-    double rz = dot(r, z, m);
+    double *r = O->vec[0], *z = O->vec[1], *p = O->vec[2], *ap = O->vec[3];
+    O->copy(O, r, b);
+    O->ediv(O, z, r, diag);
+    O->copy(O, p, z);
+    double rz = O->dot(O, r, z);
     int it = 0;
     *rel = 1.0;
     while (it < ns->linear_iterations) {
-        mo_newton_apply(s, p, ap, work);
-        double den = dot(p, ap, m);
+        O->apply(O, p, ap);
+        double den = O->dot(O, p, ap);
         if (!(den > 0.0) || !(rz > 0.0)) break;
         double alpha = rz / den;
-        for (int i = 0; i < m; i++) {
-            x[i] += alpha * p[i];
-            r[i] -= alpha * ap[i];
-            z[i] = r[i] / s->diag[i];
-        }
+        O->axpy(O, x, alpha, p);
+        O->axpy(O, r, -alpha, ap);
+        O->ediv(O, z, r, diag);
         it++;
-        *rel = dnorm(r, s->diag, m) / bn;
+        *rel = sqrt(O->idot(O, r, r, diag)) / bn;
         if (hist) hist[it - 1] = *rel;
         if (*rel <= ns->linear_tolerance) break;
-        double rz1 = dot(r, z, m), beta = rz1 / rz;
+        double rz1 = O->dot(O, r, z), beta = rz1 / rz;
         rz = rz1;
-        for (int i = 0; i < m; i++) p[i] = z[i] + beta * p[i];
+        O->waxpy(O, p, z, beta, p);
     }
     return it;
 }
 
-/* damped Jacobi: x += omega D^-1 (b - A x) */
-static int jacobi(const mo_newton_system *s, const mo_newton_settings *ns, const double *b, double *x, double *w,
+/* damped Jacobi: x += omega D^-1 (b - A x) (x - (-omega) r / d is that sum exactly) */
+static int jacobi(const mo_ops *O, const mo_newton_settings *ns, const double *b, double *x, const double *diag,
                   double *hist, double bn, double *rel)
 {
-    const int m = s->m;
-    double *r = w, *ax = w + m, *work = w + 6 * m;
-    memcpy(r, b, (size_t)m * sizeof(double));
+    double *r = O->vec[0], *ax = O->vec[1];
+    O->copy(O, r, b);
     int it = 0;
     *rel = 1.0;
     while (it < ns->linear_iterations) {
-        for (int i = 0; i < m; i++) x[i] += ns->jacobi_omega * r[i] / s->diag[i];
-        mo_newton_apply(s, x, ax, work);
-        for (int i = 0; i < m; i++) r[i] = b[i] - ax[i];
+        O->pstep(O, x, x, -ns->jacobi_omega, r, diag);
+        O->apply(O, x, ax);
+        O->sub(O, r, b, ax);
         it++;
-        *rel = dnorm(r, s->diag, m) / bn;
+        *rel = sqrt(O->idot(O, r, r, diag)) / bn;
         if (hist) hist[it - 1] = *rel;
         if (*rel <= ns->linear_tolerance) break;
     }
+    return it;
+}
+
+/* one of the three over the ops of s: the CPU's (scratch holds the work vectors, then the product's work
+ * space), or s->device's (b up, x down once); -1 when the device failed */
+static int over_ops(const mo_newton_system *s, const mo_newton_settings *ns, const double *b, double *x,
+                    double *scratch, double *hist, double bn, double *rel)
+{
+    mo_ops ops;
+    const double *bv = b, *dv = s->diag;
+    double *xv = x;
+    if (s->device) {
+        if (mo_ops_device_newton(&ops, s->device, s, b, 7)) return -1;
+        bv = ops.r;
+        xv = ops.gamma;
+        dv = ops.vec[6];
+    } else {
+        mo_ops_cpu_vectors(&ops, s->m);
+        ops.impl = (void *)s;
+        ops.apply = cpu_system_apply;
+        for (int i = 0; i < 6; i++) ops.vec[i] = scratch + (size_t)i * (size_t)s->m;
+        ops.cpu_work = scratch + 6 * (size_t)s->m;
+    }
+    int it = ns->linear == MO_NEWTON_PCG      ? pcg(&ops, ns, bv, xv, dv, hist, bn, rel)
+             : ns->linear == MO_NEWTON_JACOBI ? jacobi(&ops, ns, bv, xv, dv, hist, bn, rel)
+                                              : pcr(&ops, ns, bv, xv, dv, hist, bn, rel);
+    if (s->device && mo_ops_device_end(&ops, x)) return -1;
     return it;
 }
 
@@ -237,13 +262,13 @@ int mo_newton_linear_solve(const mo_newton_system *s, const mo_newton_settings *
             if (hist) hist[0] = *rel;
             return 1;
         }
-        memset(x, 0, (size_t)s->m * sizeof(double)); /* not positive definite or no memory: PCR */
-        return pcr(s, ns, b, x, scratch, hist, bn, rel);
+        memset(x, 0, (size_t)s->m * sizeof(double)); /* not positive definite or no memory: PCR (on the CPU) */
+        mo_newton_settings pr = *ns;
+        pr.linear = MO_NEWTON_PCR;
+        mo_newton_system cpu = *s;
+        cpu.device = NULL;
+        return over_ops(&cpu, &pr, b, x, scratch, hist, bn, rel);
     }
-    switch (ns->linear) {
-    case MO_NEWTON_PCG: return pcg(s, ns, b, x, scratch, hist, bn, rel);
-    case MO_NEWTON_JACOBI: return jacobi(s, ns, b, x, scratch, hist, bn, rel);
-    case MO_NEWTON_GAUSS_SEIDEL: return gauss_seidel(s, ns, b, x, scratch, hist, bn, rel);
-    default: return pcr(s, ns, b, x, scratch, hist, bn, rel);
-    }
+    if (ns->linear == MO_NEWTON_GAUSS_SEIDEL) return gauss_seidel(s, ns, b, x, scratch, hist, bn, rel);
+    return over_ops(s, ns, b, x, scratch, hist, bn, rel);
 }

@@ -60,6 +60,7 @@ struct mo_ops {
     void (*extrap)(const mo_ops *o, double *w, const double *x, double b, const double *z); /* w = x + b * (x - z) */
     void (*pstep)(const mo_ops *o, double *w, const double *x, double a, const double *g, const double *d);
     /*                                                                             w = x - a * g / d */
+    void (*ediv)(const mo_ops *o, double *y, const double *x, const double *d); /* y = x / d */
     /* sums, each over i = 0 .. m-1 in order on the CPU */
     double (*dot)(const mo_ops *o, const double *x, const double *y);           /* x . y */
     void (*dot3)(const mo_ops *o, const double *x1, const double *y1, const double *x2, const double *y2,
@@ -81,6 +82,9 @@ struct mo_ops {
 /* the ops of p for a solve into out: the CPU backend (out->scratch holds the nvec vectors, then the
  * products' work space; ops->gamma is out->gamma) */
 void mo_ops_cpu(mo_ops *ops, const mo_problem *p, mo_solve_out *out, int nvec);
+/* only the CPU's vector operations and transfers for vectors of m (ops zeroed first): the base of other
+ * CPU tables (the Newton system's, newton_linear.c) */
+void mo_ops_cpu_vectors(mo_ops *ops, int m);
 /* the ops of p for a solve into out with nvec (<= MO_OPS_MAX_VECS) work vectors: on out->device when
  * set (the problem and warm start uploaded), else the CPU's. 0; -1 when the device cannot take the
  * problem or failed (out->device_failed set, its sentence in the device): the solver then stops with
@@ -93,6 +97,15 @@ void mo_ops_failed(mo_solve_out *out);
 struct mo_device;
 bool mo_device_supports(const mo_problem *p, char *why, size_t why_size);
 int mo_ops_device(mo_ops *ops, struct mo_device *d, const mo_problem *p, mo_solve_out *out, int nvec);
+/* the ops of a Newton system s (newton.h) on device d: A uploaded as a J-form problem (J and M~^-1 J^T scaled
+ * by h, the masked rows empty, Sigma = cd), b as ops->r, x = 0 as ops->gamma, diag(A) as vec[nvec - 1];
+ * 0, or -1 with the sentence in d->err */
+struct mo_newton_system;
+int mo_ops_device_newton(mo_ops *ops, struct mo_device *d, const struct mo_newton_system *s, const double *b,
+                         int nvec);
+/* the end of a device solve: ops->gamma into x (m), then the device's first failure: 0, or -1 with its
+ * sentence in the device's err */
+int mo_ops_device_end(const mo_ops *ops, double *x);
 /* vector i (0 .. nvec-1) of m doubles */
 static inline double *mo_ops_vec(const mo_ops *o, int i)
 {

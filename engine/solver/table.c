@@ -34,8 +34,9 @@ static const mo_solver_row rows[MO_SOLVER_COUNT] = {
     [MO_SOLVER_CHOLESKY] = {"cholesky", KRYLOV, mo_solver_cholesky, mo_cholesky_available,
                             "solver 'cholesky' needs CHOLMOD, which this build of Moreau does not have (install "
                             "libsuitesparse-dev and configure with -Dcholmod=enabled); use 'minres' or 'cg' instead"},
+    /* on the device: the inner linear solves (PCR, PCG, Jacobi) of each Newton iteration */
     [MO_SOLVER_NEWTON] = {"newton", MO_SOLVER_CAP_CONTACTS | MO_SOLVER_CAP_BILATERAL | MO_SOLVER_CAP_FEM |
-                                        MO_SOLVER_CAP_POSITION | MO_SOLVER_CAP_CPU,
+                                        MO_SOLVER_CAP_POSITION | MO_SOLVER_CAP_CPU | MO_SOLVER_CAP_CUDA,
                           NULL},
 };
 
@@ -93,6 +94,14 @@ int mo_solver_device_check(const mo_solver_settings *s, char *err, size_t n)
             if (rows[k].caps & MO_SOLVER_CAP_CUDA)
                 at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", at ? ", " : "", rows[k].name);
         snprintf(err, n, "solver '%s' runs on the cpu backend only; the cuda backend runs %s", r->name, list);
+        return 0;
+    }
+    if ((r->caps & MO_SOLVER_CAP_POSITION) && s->newton.linear != MO_NEWTON_PCR && s->newton.linear != MO_NEWTON_PCG &&
+        s->newton.linear != MO_NEWTON_JACOBI) {
+        static const char *const linear[] = {"pcr", "pcg", "jacobi", "gauss_seidel", "cholesky"};
+        const int l = (int)s->newton.linear;
+        snprintf(err, n, "the newton solver's inner solver '%s' runs on the cpu backend only; the cuda backend runs "
+                 "pcr, pcg, jacobi", l >= 0 && l < 5 ? linear[l] : "?");
         return 0;
     }
     if (s->friction == MO_FRICTION_POLYHEDRAL && (r->caps & MO_SOLVER_CAP_FACETS)) {

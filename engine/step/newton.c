@@ -81,6 +81,7 @@
 #include "step/step.h"
 #include "solver/newton.h"
 #include "core/parallel.h"
+#include "backend/device.h"
 
 
 #define PHI_A_MIN 1e-9       /* phi_a below this: the NCP row is zeroed (lambda side) */
@@ -660,7 +661,8 @@ int mo_step_newton(const mo_step_ctx *ctx, const mo_problem *p)
 
     mo_newton_system sys = {n, m, w->def.threads, h, s.rp, s.col, s.val, s.wval, s.mask, s.cd, s.adiag,
                             s.nown, (const int *)w->owner_dof.p, (const int *)w->owner_ndof.p,
-                            (const double *)w->owner_inv_mass.p, s.mblk, s.msc, &b->chol};
+                            (const double *)w->owner_inv_mass.p, s.mblk, s.msc, &b->chol, mo_step_device(w, m)};
+    st->backend = sys.device ? MO_BACKEND_CUDA : MO_BACKEND_CPU;
     int it = 0, lin_total = 0, lcount = 0;
     double res = 0.0;
     bool converged = false;
@@ -681,6 +683,11 @@ int mo_step_newton(const mo_step_ctx *ctx, const mo_problem *p)
         schur(w, p, &s, ns->regularisation);
         double rel = 0.0;
         int li = mo_newton_linear_solve(&sys, ns, s.rhs, s.dl, s.scratch, lhist ? lhist + lcount : NULL, &rel);
+        if (li < 0) {
+            mo_set_error(w, "mo_world_step: the cuda backend failed at step %llu (Newton iteration %d, %d rows): %s",
+                         (unsigned long long)w->step_index, it, m, sys.device->err);
+            return -2;
+        }
         lin_total += li;
         if (lhist) lcount += li;
         ehist[it] = rel;

@@ -7,14 +7,12 @@
 #include "step/step.h"
 #include "backend/device.h"
 
-/* the device this solve runs on: the world's, when its backend is cuda, or auto with a problem of
- * at least MO_BACKEND_AUTO_MIN_ROWS rows and settings that run there; else NULL (the CPU) */
-static mo_device *solve_device(const mo_world *w, const mo_problem *p)
+mo_device *mo_step_device(const mo_world *w, int rows)
 {
     if (!w->device || w->def.backend == MO_BACKEND_CPU) return NULL;
     if (w->def.backend == MO_BACKEND_CUDA) return w->device; /* the settings were checked against it */
     char why[8];
-    if (p->m < MO_BACKEND_AUTO_MIN_ROWS || !mo_solver_device_check(&w->def.solver, why, sizeof why)) return NULL;
+    if (rows < MO_BACKEND_AUTO_MIN_ROWS || !mo_solver_device_check(&w->def.solver, why, sizeof why)) return NULL;
     return w->device;
 }
 
@@ -41,7 +39,7 @@ int mo_step_solve(const mo_step_ctx *ctx, const mo_problem *p)
         o.res_hist = (double *)w->res_hist.p;
         o.err_hist = (double *)w->err_hist.p;
     }
-    o.device = solve_device(w, p);
+    o.device = mo_step_device(w, p->m);
     mo_solve(p, s, &o);
     if (o.device_failed) {
         mo_set_error(w, "mo_world_step: the cuda backend failed at step %llu (%d rows): %s",

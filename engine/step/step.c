@@ -23,7 +23,8 @@ static int step_once(mo_world *w, double h)
     if (mo_step_assemble(&ctx, &p)) return -1;
     double t3 = mo_now();
     if (mo_solver_has(w->def.solver.kind, MO_SOLVER_CAP_POSITION)) { /* the position-level step replaces the solve */
-        if (mo_step_newton(&ctx, &p)) return -1;
+        int rc = mo_step_newton(&ctx, &p);
+        if (rc) return rc; /* -1 out of memory, -2 the device failed */
     } else if (mo_step_solve(&ctx, &p)) {
         return -2; /* the device failed: nothing integrated, the sentence in w->err */
     }

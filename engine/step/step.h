@@ -28,10 +28,14 @@ int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p);
 /* 4. solve.c: the velocity-level solve of p on the world's backend, impulses kept for warm starting;
  * 0, or -1 when the device failed (w->err has its sentence, w->v not valid) */
 int mo_step_solve(const mo_step_ctx *ctx, const mo_problem *p);
+/* solve.c: the device a solve of a problem of `rows` rows runs on: the world's when its backend is cuda,
+ * or auto with at least MO_BACKEND_AUTO_MIN_ROWS rows and settings that run there; else NULL (the CPU) */
+struct mo_device *mo_step_device(const mo_world *w, int rows);
 /* 4'. newton.c (MO_SOLVER_NEWTON): the position-level non-smooth Newton step
  * that replaces mo_step_solve: reads the assembled rows of p, leaves v+ in
  * w->v for mo_step_integrate, forces (times h) in the joints' and contacts'
- * impulses; 0, or -1 out of memory. Its buffers are w->newton. */
+ * impulses; 0, -1 out of memory, or -2 when the device of its inner solves
+ * failed (w->err has the sentence). Its buffers are w->newton. */
 int mo_step_newton(const mo_step_ctx *ctx, const mo_problem *p);
 /* 5. integrate.c: positions from the new velocity, the statistics */
 void mo_step_integrate(const mo_step_ctx *ctx);

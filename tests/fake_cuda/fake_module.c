@@ -323,6 +323,7 @@ ELEMENTWISE(axpy, (void *ctx, double *y, double a, const double *x), y[i] += a *
 ELEMENTWISE(waxpy, (void *ctx, double *w, const double *x, double a, const double *y), w[i] = x[i] + a * y[i])
 ELEMENTWISE(sub, (void *ctx, double *w, const double *x, const double *y), w[i] = x[i] - y[i])
 ELEMENTWISE(extrap, (void *ctx, double *w, const double *x, double b, const double *z), w[i] = x[i] + b * (x[i] - z[i]))
+ELEMENTWISE(ediv, (void *ctx, double *y, const double *x, const double *d), y[i] = x[i] / d[i])
 ELEMENTWISE(pstep, (void *ctx, double *w, const double *x, double a, const double *g, const double *d),
             w[i] = x[i] - a * g[i] / d[i])
 
@@ -380,5 +381,6 @@ EXPORT int mo_cuda_solver_fns(mo_cuda_fns *fn, char *err, size_t err_size)
     fn->to_host = to_host;
     fn->to_device = to_device;
     fn->velocity = velocity;
+    fn->ediv = ediv;
     return MO_CUDA_OK;
 }

@@ -236,7 +236,8 @@ enum {
     MO_SOLVER_CAP_BILATERAL_SOLVE = 1u << 9, /* a Krylov or direct solve of the bilateral rows, other rows by block
                                               * Gauss-Seidel alternation; position projections use it */
     MO_SOLVER_CAP_CPU = 1u << 10,            /* runs on the CPU backend */
-    MO_SOLVER_CAP_CUDA = 1u << 11,           /* is written over the backend operations, so it runs on the CUDA backend */
+    MO_SOLVER_CAP_CUDA = 1u << 11,           /* is written over the backend operations, so it runs on the CUDA backend
+                                              * (newton: its inner PCR, PCG or Jacobi solves) */
 };
 /* The MO_SOLVER_CAP_* flags of solver k; 0 for unknown kinds. */
 MO_API unsigned mo_solver_caps(mo_solver_kind k);
@@ -247,8 +248,9 @@ MO_API unsigned mo_solver_caps(mo_solver_kind k);
 typedef enum mo_backend {
     MO_BACKEND_CPU = 0,  /* the CPU (the reference; every solver) */
     MO_BACKEND_CUDA,     /* the CUDA module on device 0 (solvers with MO_SOLVER_CAP_CUDA: jacobi, apgd, spg, on the
-                          * cone or box friction model without diagonal_scaling); asking for it without a usable
-                          * module and device is an error with a sentence, never a CPU run */
+                          * cone or box friction model without diagonal_scaling; newton's inner pcr, pcg or jacobi
+                          * solves); asking for it without a usable module and device is an error with a sentence,
+                          * never a CPU run */
     MO_BACKEND_AUTO,     /* the device when one is usable, the solver and settings run there and the step has at
                           * least MO_BACKEND_AUTO_MIN_ROWS rows; else the CPU. mo_step_stats.backend says which ran */
     MO_BACKEND_COUNT     /* number of backends (not a backend) */
