@@ -4,17 +4,19 @@
 # H100 with 16 cores:
 #
 #   1 the machine: GPU, driver, nvcc, cores
-#   2 dependencies: libccd and qhull (the engine's only required libraries)
-#     and pkgconf, unpacked from the .debs in .gpudeps/debs into /tmp when the
+#   2 dependencies: libccd and qhull (the engine's only required libraries),
+#     Lua 5.4 (the scene files of stage 6) and pkgconf, unpacked from the .debs in .gpudeps/debs into /tmp when the
 #     machine lacks them (the device machines are bare and offline: the .debs
 #     travel with the tree, fetched here by --prepare)
-#   3 build: -Dcuda=enabled -Dgpu_arch=90 (H100/H200), what the GPU tests and
-#     the benchmark need (no viewer, Lua, URDF or mesh importers)
+#   3 build: -Dcuda=enabled -Dgpu_arch=90 (H100/H200), what the GPU tests, the
+#     benchmark and the scenes need (no viewer, URDF or mesh importers)
 #   4 tests with MOREAU_REQUIRE_GPU=1 (a skip is a failure): gpu (the module's
 #     self-test), gpu_solvers (every solver on the device against the CPU on
 #     the scenes and the FCLIB problems), gpu_solvers_fake, ops
 #   5 moreau-bench gpu: every GPU solver against the CPU (one thread, all
 #     threads) on pile:1000 and piles sized for about 10^4 and 10^5 contacts
+#   6 the Newton paper's arch and heavy stack with Newton + PCR on the device
+#     and on the CPU: their claims (--check) and ms per step
 #
 # Usage:
 #   tools/gpu-check.sh --prepare   here, with Debian's apt: fetch the .debs and
@@ -28,7 +30,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-debs=(libccd2 libccd-dev libqhull-r8.0 libqhull-dev libqhull8.0 libqhullcpp8.0 pkgconf pkgconf-bin libpkgconf3)
+debs=(libccd2 libccd-dev libqhull-r8.0 libqhull-dev libqhull8.0 libqhullcpp8.0 pkgconf pkgconf-bin libpkgconf3
+      liblua5.4-0 liblua5.4-dev)
 
 if [ "${1:-}" = "--prepare" ]; then
     mkdir -p .gpudeps/debs
@@ -62,7 +65,7 @@ summary "- GPU: $gpu; nvcc: $nv; $(nproc) cores"
 
 stage "2 dependencies"
 have() { command -v pkg-config >/dev/null && pkg-config --exists "$@"; }
-if [ -n "${GPU_CHECK_USE_DEBS:-}" ] || ! have ccd qhull_r; then
+if [ -n "${GPU_CHECK_USE_DEBS:-}" ] || ! have ccd qhull_r lua5.4; then
     if ! ls .gpudeps/debs/*.deb >/dev/null 2>&1; then
         echo "gpu-check: libccd/qhull missing and no .gpudeps/debs (run tools/gpu-check.sh --prepare here, carry .gpudeps)"
         summary "- dependencies: missing, no .debs carried"
@@ -80,7 +83,7 @@ if [ -n "${GPU_CHECK_USE_DEBS:-}" ] || ! have ccd qhull_r; then
     export LIBRARY_PATH="$dep/usr/lib/x86_64-linux-gnu"
     export PATH="$dep/usr/bin:$PATH"
     echo "unpacked $(ls .gpudeps/debs/*.deb | wc -l) .debs into $dep"
-    summary "- dependencies: libccd, qhull, pkgconf from the carried Debian 12 .debs"
+    summary "- dependencies: libccd, qhull, Lua 5.4, pkgconf from the carried Debian 12 .debs"
 else
     summary "- dependencies: found on the machine"
 fi
@@ -91,7 +94,7 @@ fi
 
 stage "3 build (-Dcuda=enabled -Dgpu_arch=90)"
 rm -rf build-gpu
-if meson setup build-gpu -Dcuda=enabled -Dgpu_arch=90 -Dviewer=disabled -Dlua=disabled -Durdf=disabled \
+if meson setup build-gpu -Dcuda=enabled -Dgpu_arch=90 -Dviewer=disabled -Dlua=enabled -Durdf=disabled \
        -Dmeshes=disabled --buildtype=release > "$out/build.log" 2>&1 && ninja -C build-gpu >> "$out/build.log" 2>&1; then
     echo "built in ${SECONDS}s"
     summary "- build: ok"
@@ -130,6 +133,21 @@ else
     summary "- moreau-bench gpu: FAILED (bench.err)"
     status=1
 fi
+
+stage "6 the Newton paper's scenes on the device (Newton + PCR, --check)"
+summary '```'
+for sc in arch heavy_stack; do
+    for b in cuda cpu; do
+        line=$(build-gpu/tools/moreau-run scenes/$sc.lua --set solver=newton --backend $b --check --quiet 2>&1)
+        rc=$?
+        echo "$line" > "build-gpu/scene-$sc-$b.log" # $OUT takes 8 files at most: these stay on the machine
+        msg="$sc newton $b: $(echo "$line" | grep -E '^checks:' | head -1); $(echo "$line" | grep -oE 'ms_per_step median=[0-9.]+' ); $(echo "$line" | grep -oE 'steps_solved_on_device=[0-9]+')"
+        echo "$msg"
+        summary "$msg"
+        [ $rc -eq 0 ] || status=1
+    done
+done
+summary '```'
 
 stage "done, status $status"
 exit $status
