@@ -141,7 +141,11 @@ for sc in arch heavy_stack; do
         line=$(build-gpu/tools/moreau-run scenes/$sc.lua --set solver=newton --backend $b --check --quiet 2>&1)
         rc=$?
         echo "$line" > "build-gpu/scene-$sc-$b.log" # $OUT takes 8 files at most: these stay on the machine
-        msg="$sc newton $b: $(echo "$line" | grep -E '^checks:' | head -1); $(echo "$line" | grep -oE 'ms_per_step median=[0-9.]+' ); $(echo "$line" | grep -oE 'steps_solved_on_device=[0-9]+')"
+        if echo "$line" | grep -qE '^checks:'; then
+            msg="$sc newton $b: $(echo "$line" | grep -E '^checks:' | head -1); $(echo "$line" | grep -oE 'ms_per_step median=[0-9.]+'); $(echo "$line" | grep -oE 'steps_solved_on_device=[0-9]+')"
+        else
+            msg="$sc newton $b: did not run: $(echo "$line" | tail -1)"
+        fi
         echo "$msg"
         summary "$msg"
         [ $rc -eq 0 ] || status=1
