@@ -322,6 +322,23 @@ struct term_dot3 {
     }
 };
 
+struct term_step_dots {
+    const double *x, *y, *nx, *g, *r;
+    __device__ void operator()(long i, double *s) const
+    {
+        double d = x[i] - y[i];
+        double e = nx[i] - (g[i] - r[i]);
+        s[0] += d * d;
+        s[1] += d * e;
+        s[2] += e * e;
+    }
+};
+
+struct term_dot_diff {
+    const double *a, *x, *y;
+    __device__ void operator()(long i, double *s) const { s[0] += a[i] * (x[i] - y[i]); }
+};
+
 struct term_wdot {
     const double *x, *d, *y;
     __device__ void operator()(long i, double *s) const { s[0] += x[i] * d[i] * y[i]; }
@@ -1061,6 +1078,38 @@ static void ops_dot3(void *ctx, const double *x1, const double *y1, const double
         for (int k = 0; k < 3; k++) out[k] = s[k];
 }
 
+static void ops_step_dots(void *ctx, const double *x, const double *y, const double *nx, const double *g,
+                          const double *r, double out[3])
+{
+    ops_ctx *c = (ops_ctx *)ctx;
+    double s[3] = {NAN, NAN, NAN};
+    if (ctx_enter(c, "step_dots") && ctx_args(c, "step_dots", x && y && nx && g && r)) {
+        term_step_dots t;
+        t.x = x;
+        t.y = y;
+        t.nx = nx;
+        t.g = g;
+        t.r = r;
+        ctx_sum<3>(c, c->m, t, s, "step_dots");
+    }
+    if (out)
+        for (int k = 0; k < 3; k++) out[k] = s[k];
+}
+
+static double ops_dot_diff(void *ctx, const double *a, const double *x, const double *y)
+{
+    ops_ctx *c = (ops_ctx *)ctx;
+    double s = NAN;
+    if (ctx_enter(c, "dot_diff") && ctx_args(c, "dot_diff", a && x && y)) {
+        term_dot_diff t;
+        t.a = a;
+        t.x = x;
+        t.y = y;
+        ctx_sum<1>(c, c->m, t, &s, "dot_diff");
+    }
+    return s;
+}
+
 static double ops_wdot(void *ctx, const double *x, const double *d, const double *y)
 {
     ops_ctx *c = (ops_ctx *)ctx;
@@ -1188,5 +1237,7 @@ MO_CUDA_EXPORT int mo_cuda_solver_fns(mo_cuda_fns *f, char *err, size_t err_size
     f->to_device = ops_to_device;
     f->velocity = ops_velocity;
     f->ediv = ops_ediv;
+    f->step_dots = ops_step_dots;
+    f->dot_diff = ops_dot_diff;
     return MO_CUDA_OK;
 }

@@ -277,6 +277,23 @@ static void conformance(const mo_ops *O, const char *name, double tol)
              "dot3");
     OP_CHECK(fabs(O->wdot(O, x, z, y) - sw) <= st * (fabs(sw) + 1.0), "wdot");
     OP_CHECK(fabs(O->idot(O, x, y, z) - si) <= st * (fabs(si) + 1.0), "idot");
+    /* step_dots(x, y, nx = z, g = y, r = x) and dot_diff(z, x, y) */
+    double q0 = 0.0, q1 = 0.0, q2 = 0.0, sdd = 0.0, sd3[3];
+    for (int i = 0; i < m; i++) {
+        double d = hx[i] - hy[i], e = hz[i] - (hy[i] - hx[i]);
+        q0 += d * d;
+        q1 += d * e;
+        q2 += e * e;
+        sdd += hz[i] * (hx[i] - hy[i]);
+    }
+    O->step_dots(O, x, y, z, y, x, sd3);
+    OP_CHECK(fabs(sd3[0] - q0) <= st * (fabs(q0) + 1.0) && fabs(sd3[1] - q1) <= st * (fabs(q1) + 1.0) &&
+                 fabs(sd3[2] - q2) <= st * (fabs(q2) + 1.0),
+             "step_dots");
+    OP_CHECK(fabs(O->dot_diff(O, z, x, y) - sdd) <= st * (fabs(sdd) + 1.0), "dot_diff");
+    for (int i = 0; i < m; i++) ref[i] = hx[i] / hz[i];
+    O->ediv(O, w, x, z);
+    OP_CHECK(rel_diff(GOT(w), ref, m) <= tol, "ediv");
 #undef GOT
 #undef OP_CHECK
     free(hx);

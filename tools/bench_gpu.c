@@ -67,10 +67,11 @@ static double card_bandwidth(const char *name)
 /* Bytes one iteration moves at least (see the header): vector passes of the solver's iteration (each an
  * array of m doubles read or written once) and one product with N. Counted from the ops each solver
  * calls per iteration (solver/jacobi.c, apgd.c, spg.c; no backtracking retries): jacobi 12 passes
- * (block_solve 2, waxpy 3, project 2, axpy 3, residuals 2), apgd 39, spg 40. */
+ * (block_solve 2, waxpy 3, project 2, axpy 3, residuals 2); apgd 31 (extrap 3 + 3, axpy 3, waxpy 3,
+ * project 2, step_dots 5, dot_diff 3, copy 2 + 2, waxpy 3, residuals 2); spg 40. */
 static double bytes_model(const char *solver, long m, long n, long nnz)
 {
-    double passes = !strcmp(solver, "jacobi") ? 12.0 : !strcmp(solver, "apgd") ? 39.0 : 40.0;
+    double passes = !strcmp(solver, "jacobi") ? 12.0 : !strcmp(solver, "apgd") ? 31.0 : 40.0;
     /* W^T x: n x m CSR (12 bytes an entry, n + 1 row pointers, x gathered, t written); J t: the same
      * over m rows; then y = Jt + sigma x (3 passes) */
     double product = 2.0 * 12.0 * (double)nnz + 4.0 * (double)(n + m + 2) + 16.0 * (double)(n + m) + 24.0 * (double)m;

@@ -164,6 +164,11 @@ typedef struct mo_cuda_fns {
     /* J form: v = v~ + W^T gamma on the device, copied to v_host (n) (synchronises) */
     void (*velocity)(void *ctx, const double *gamma, double *v_host);
     void (*ediv)(void *ctx, double *y, const double *x, const double *d);     /* y = x / d element-wise */
+    /* fused sums (synchronise): with d = x - y and e = nx - (g - r) per element, out = (sum d d, sum d e,
+     * sum e e); dot_diff = sum a (x - y) */
+    void (*step_dots)(void *ctx, const double *x, const double *y, const double *nx, const double *g,
+                      const double *r, double out[3]);
+    double (*dot_diff)(void *ctx, const double *a, const double *x, const double *y);
 } mo_cuda_fns;
 
 /* the entry points, found with dlsym under these names:

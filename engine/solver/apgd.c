@@ -33,8 +33,8 @@
  *
  * Written over the backend operations (ops.h): the same code runs on the
  * CPU and on a device; only the step-size decisions and the history come
- * back to the host (three fused dots per step test, one residual pair per
- * iteration).
+ * back to the host (the step test's three sums in one fused pass, the restart
+ * test's sum, one residual pair per iteration).
  *
  * Non-symmetric N (outside FCLIB problems): N is used as given in every
  * product, so a fixed point is the solution of the problem as posed; the
@@ -95,7 +95,7 @@ void mo_solver_apgd(const mo_problem *p, const mo_solver_settings *s, mo_solve_o
     if (mo_solve_begin(p, o)) return; /* no rows: nothing to solve */
     mo_ops ops;
     const mo_ops *O = &ops;
-    if (mo_ops_make(&ops, p, o, 12)) {
+    if (mo_ops_make(&ops, p, o, 10)) {
         mo_ops_failed(o);
         return;
     }
@@ -109,8 +109,6 @@ void mo_solver_apgd(const mo_problem *p, const mo_solver_settings *s, mo_solve_o
     double *nx = mo_ops_vec(O, 7);  /* N x_k */
     double *bx = mo_ops_vec(O, 8);  /* the best iterate */
     double *u = mo_ops_vec(O, 9);
-    double *d = mo_ops_vec(O, 10);  /* x - y, then x_k - x_k-1 */
-    double *nd = mo_ops_vec(O, 11); /* N x - N y, and g - r on the way */
     const double *r = O->r;
 
     double rho = initial_rho(O, a, x, nx);
@@ -138,11 +136,8 @@ void mo_solver_apgd(const mo_problem *p, const mo_solver_settings *s, mo_solve_o
             O->waxpy(O, x, y, -rho, g);
             O->project(O, x);
             O->apply(O, x, nx);
-            O->sub(O, d, x, y);
-            O->sub(O, nd, g, r);
-            O->sub(O, nd, nx, nd); /* N x - N y */
-            double dots[3];
-            O->dot3(O, d, d, d, nd, nd, nd, dots);
+            double dots[3]; /* d = x - y, N d = N x - N y = nx - (g - r) */
+            O->step_dots(O, x, y, nx, g, r, dots);
             double dd = dots[0], dnd = dots[1], ndnd = dots[2];
             if (!(dd > 0.0) || tries >= 60) break;
             if (a->adaptive_rho) {
@@ -163,10 +158,7 @@ void mo_solver_apgd(const mo_problem *p, const mo_solver_settings *s, mo_solve_o
         it++;
         /* restart test uses the gradient at y and the step from x_k-1 */
         bool restart = false;
-        if (a->restart) {
-            O->sub(O, d, x, x1);
-            restart = O->dot(O, g, d) > 0.0;
-        }
+        if (a->restart) restart = O->dot_diff(O, g, x, x1) > 0.0;
         /* shift: x_k-2 <- x_k-1, x_k-1 <- x_k (pointer swap through the buffers) */
         double *t0 = x2, *t1 = n2;
         x2 = x1;

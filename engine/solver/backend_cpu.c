@@ -136,6 +136,29 @@ static double cpu_idot(const mo_ops *o, const double *x, const double *y, const 
     return s;
 }
 
+static void cpu_step_dots(const mo_ops *o, const double *x, const double *y, const double *nx, const double *g,
+                          const double *r, double out[3])
+{
+    double dd = 0.0, de = 0.0, ee = 0.0;
+    for (int i = 0; i < o->m; i++) {
+        double d = x[i] - y[i];
+        double e = nx[i] - (g[i] - r[i]);
+        dd += d * d;
+        de += d * e;
+        ee += e * e;
+    }
+    out[0] = dd;
+    out[1] = de;
+    out[2] = ee;
+}
+
+static double cpu_dot_diff(const mo_ops *o, const double *a, const double *x, const double *y)
+{
+    double s = 0.0;
+    for (int i = 0; i < o->m; i++) s += a[i] * (x[i] - y[i]);
+    return s;
+}
+
 static double *cpu_host(const mo_ops *o, double *x)
 {
     (void)o;
@@ -176,6 +199,8 @@ void mo_ops_cpu_vectors(mo_ops *ops, int m)
     ops->dot3 = cpu_dot3;
     ops->wdot = cpu_wdot;
     ops->idot = cpu_idot;
+    ops->step_dots = cpu_step_dots;
+    ops->dot_diff = cpu_dot_diff;
     ops->host = cpu_host;
     ops->upload = cpu_upload;
     ops->download = cpu_download;

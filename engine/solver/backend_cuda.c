@@ -51,6 +51,15 @@ static void d_pstep(const mo_ops *o, double *w, const double *x, double a, const
 {
     DEV(o)->fns.pstep(DEV(o)->ctx, w, x, a, g, d);
 }
+static void d_step_dots(const mo_ops *o, const double *x, const double *y, const double *nx, const double *g,
+                        const double *r, double out[3])
+{
+    DEV(o)->fns.step_dots(DEV(o)->ctx, x, y, nx, g, r, out);
+}
+static double d_dot_diff(const mo_ops *o, const double *a, const double *x, const double *y)
+{
+    return DEV(o)->fns.dot_diff(DEV(o)->ctx, a, x, y);
+}
 static void d_ediv(const mo_ops *o, double *y, const double *x, const double *d)
 {
     DEV(o)->fns.ediv(DEV(o)->ctx, y, x, d);
@@ -139,6 +148,8 @@ static void fill_ops(mo_ops *ops, mo_device *d, int m, int nvec)
     ops->dot3 = d_dot3;
     ops->wdot = d_wdot;
     ops->idot = d_idot;
+    ops->step_dots = d_step_dots;
+    ops->dot_diff = d_dot_diff;
     ops->host = d_host;
     ops->upload = d_upload;
     ops->download = d_download;

@@ -67,6 +67,10 @@ struct mo_ops {
                  const double *x3, const double *y3, double out[3]);            /* three dots, one readback */
     double (*wdot)(const mo_ops *o, const double *x, const double *d, const double *y); /* sum (x d) y */
     double (*idot)(const mo_ops *o, const double *x, const double *y, const double *d); /* sum (x y) / d */
+    /* APGD's step test in one pass: d = x - y, e = nx - (g - r); out = (sum d d, sum d e, sum e e) */
+    void (*step_dots)(const mo_ops *o, const double *x, const double *y, const double *nx, const double *g,
+                      const double *r, double out[3]);
+    double (*dot_diff)(const mo_ops *o, const double *a, const double *x, const double *y); /* sum a (x - y) */
 
     /* ---- the host ---- */
     double *(*host)(const mo_ops *o, double *x);          /* a host array of m to write x's new values into */

@@ -282,6 +282,38 @@ static double idot(void *ctx, const double *x, const double *y, const double *d)
     return chunked(f->p.m, t_idot, v);
 }
 
+static double t_step0(const double *const *v, int i) { double d = v[0][i] - v[1][i]; return d * d; }
+static double t_step1(const double *const *v, int i)
+{
+    return (v[0][i] - v[1][i]) * (v[2][i] - (v[3][i] - v[4][i]));
+}
+static double t_step2(const double *const *v, int i)
+{
+    double e = v[2][i] - (v[3][i] - v[4][i]);
+    return e * e;
+}
+static double t_dot_diff(const double *const *v, int i) { return v[0][i] * (v[1][i] - v[2][i]); }
+
+static void step_dots(void *ctx, const double *x, const double *y, const double *nx, const double *g, const double *r,
+                      double out[3])
+{
+    fake *f = F(ctx);
+    out[0] = out[1] = out[2] = 0.0;
+    if (tick(f)) return;
+    const double *v[5] = {x, y, nx, g, r};
+    out[0] = chunked(f->p.m, t_step0, v);
+    out[1] = chunked(f->p.m, t_step1, v);
+    out[2] = chunked(f->p.m, t_step2, v);
+}
+
+static double dot_diff(void *ctx, const double *a, const double *x, const double *y)
+{
+    fake *f = F(ctx);
+    if (tick(f)) return 0.0;
+    const double *v[3] = {a, x, y};
+    return chunked(f->p.m, t_dot_diff, v);
+}
+
 static void residual_sums(void *ctx, const double *gamma, const double *u, double alpha, double out[4])
 {
     fake *f = F(ctx);
@@ -382,5 +414,7 @@ EXPORT int mo_cuda_solver_fns(mo_cuda_fns *fn, char *err, size_t err_size)
     fn->to_device = to_device;
     fn->velocity = velocity;
     fn->ediv = ediv;
+    fn->step_dots = step_dots;
+    fn->dot_diff = dot_diff;
     return MO_CUDA_OK;
 }
