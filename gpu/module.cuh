@@ -17,6 +17,13 @@
 
 #define MO_CUDA_EXPORT extern "C" __attribute__((visibility("default")))
 
+/* the rows of the largest block (a weld's bilateral group), as solver/solver.h's MO_MAX_BLOCK */
+#define MO_GPU_MAX_BLOCK 6
+
+/* upload_check.cu: p's sizes, forms, CSR patterns and blocks; MO_CUDA_OK with the stored entries of J
+ * (*nnz) and N (*n_nnz), or MO_CUDA_BADARG with one sentence */
+int mo_gpu_check_problem(const mo_cuda_problem *p, int *nnz, int *n_nnz, char *err, size_t err_size);
+
 /* ---- error sentences ------------------------------------------------------ */
 
 static inline int cuda_code(cudaError_t e)
