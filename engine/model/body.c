@@ -143,7 +143,7 @@ mo_status mo_body_create(mo_world *w, const mo_body_def *d, mo_body_id *out)
         return MO_ERR_OUT_OF_MEMORY;
     }
     mo_body *b = &w->bodies[slot];
-    uint32_t gen = b->generation + 1;
+    uint32_t gen = mo_gen_next(w, b->generation);
     memset(b, 0, sizeof *b);
     b->generation = gen;
     b->alive = true;
@@ -164,7 +164,7 @@ mo_status mo_body_create(mo_world *w, const mo_body_def *d, mo_body_id *out)
     if (d->shape.type != MO_SHAPE_NONE && mo_shape_attach(w, slot, &d->shape) < 0) {
         b->alive = false;
         w->body_free[w->body_nfree++] = slot;
-        return strstr(w->err, "out of memory") ? MO_ERR_OUT_OF_MEMORY : MO_ERR_INVALID_ARGUMENT;
+        return strstr(w->err->text, "out of memory") ? MO_ERR_OUT_OF_MEMORY : MO_ERR_INVALID_ARGUMENT;
     }
     if (d->type == MO_BODY_DYNAMIC) {
         b->mass = d->mass;
@@ -195,8 +195,8 @@ bool mo_body_is_valid(const mo_world *w, mo_body_id id) { return mo_body_get(w, 
 
 static mo_status stale_body(const mo_world *w, mo_body_id id)
 {
-    mo_set_error((mo_world *)w, "body id (index %u, generation %u) does not name a live body", id.index,
-                 id.generation);
+    mo_set_error(w, "body id (index %u, generation %u) %s", id.index,
+                 id.generation, mo_id_fault(w, id.generation, "does not name a live body"));
     return MO_ERR_STALE_ID;
 }
 
@@ -399,7 +399,7 @@ mo_status mo_particle_create(mo_world *w, const mo_particle_def *d, mo_particle_
         return MO_ERR_OUT_OF_MEMORY;
     }
     mo_particle *p = &w->particles[slot];
-    uint32_t gen = p->generation + 1;
+    uint32_t gen = mo_gen_next(w, p->generation);
     memset(p, 0, sizeof *p);
     p->generation = gen;
     p->alive = true;
@@ -416,8 +416,8 @@ mo_status mo_particle_create(mo_world *w, const mo_particle_def *d, mo_particle_
 
 static mo_status stale_particle(const mo_world *w, mo_particle_id id)
 {
-    mo_set_error((mo_world *)w, "particle id (index %u, generation %u) does not name a live particle", id.index,
-                 id.generation);
+    mo_set_error(w, "particle id (index %u, generation %u) %s", id.index,
+                 id.generation, mo_id_fault(w, id.generation, "does not name a live particle"));
     return MO_ERR_STALE_ID;
 }
 

@@ -275,7 +275,7 @@ mo_status mo_world_debug_draw(const mo_world *w, const mo_debug_draw *dd, unsign
 {
     if (!w) return MO_ERR_INVALID_ARGUMENT;
     if (!dd || !dd->line || dd->internal_value != MO_DEF_COOKIE) {
-        mo_set_error((mo_world *)w, "mo_world_debug_draw: dd must be a mo_default_debug_draw() with a line callback");
+        mo_set_error(w, "mo_world_debug_draw: dd must be a mo_default_debug_draw() with a line callback");
         return MO_ERR_INVALID_ARGUMENT;
     }
     draw_contacts(w, dd, flags);

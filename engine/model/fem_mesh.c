@@ -76,8 +76,8 @@ int mo_fem_live_meshes(const mo_world *w)
 #define GET_MESH(w, id)                                                                                      \
     fem_mesh *m = mo_fem_mesh_get((w), (id));                                                                       \
     if (!m) {                                                                                                \
-        mo_set_error((mo_world *)(w), "FEM mesh id (index %u, generation %u) does not name a live mesh",     \
-                     (id).index, (id).generation);                                                           \
+        mo_set_error((w), "FEM mesh id (index %u, generation %u) %s",     \
+                     (id).index, (id).generation, mo_id_fault((w), (id).generation, "does not name a live mesh")); \
         return MO_ERR_STALE_ID;                                                                              \
     }
 
@@ -330,7 +330,7 @@ mo_status mo_fem_mesh_create(mo_world *w, const mo_fem_mesh_def *d, mo_fem_mesh_
         nm.node_part[i] = (int)pid.index - 1;
         w->particles[nm.node_part[i]].fem_mesh = slot + 1;
     }
-    nm.generation = fw->m[slot].generation + 1;
+    nm.generation = mo_gen_next(w, fw->m[slot].generation);
     nm.alive = true;
     fw->m[slot] = nm;
     *out = (mo_fem_mesh_id){(uint32_t)slot + 1, nm.generation};
@@ -405,7 +405,7 @@ mo_status mo_fem_mesh_counts(const mo_world *w, mo_fem_mesh_id id, int *nodes, i
 static int node_ok(const mo_world *w, const fem_mesh *m, int node)
 {
     if (node >= 0 && node < m->nnodes) return 1;
-    mo_set_error((mo_world *)w, "FEM node %d is not in [0, %d)", node, m->nnodes);
+    mo_set_error(w, "FEM node %d is not in [0, %d)", node, m->nnodes);
     return 0;
 }
 
@@ -462,8 +462,8 @@ mo_status mo_fem_mesh_attach(mo_world *w, mo_fem_mesh_id id, int node, mo_body_i
     if (!node_ok(w, m, node)) return MO_ERR_INVALID_ARGUMENT;
     mo_body *b = mo_body_get(w, body);
     if (!b) {
-        mo_set_error(w, "FEM node %d: body id (index %u, generation %u) does not name a live body", node, body.index,
-                     body.generation);
+        mo_set_error(w, "FEM node %d: body id (index %u, generation %u) %s", node, body.index,
+                     body.generation, mo_id_fault(w, body.generation, "does not name a live body"));
         return MO_ERR_STALE_ID;
     }
     if (!(compliance >= 0.0) || !isfinite(compliance)) {
@@ -530,7 +530,7 @@ mo_status mo_fem_mesh_attachment(const mo_world *w, mo_fem_mesh_id id, int node,
     if (!node_ok(w, m, node)) return MO_ERR_INVALID_ARGUMENT;
     int i = find_attach(w, (int)id.index - 1, node);
     if (i < 0) {
-        mo_set_error((mo_world *)w, "FEM node %d is not attached to a body", node);
+        mo_set_error(w, "FEM node %d is not attached to a body", node);
         return MO_ERR_INVALID_ARGUMENT;
     }
     const fem_attach *a = &((const fem_ext *)w->fem)->att[i];
@@ -543,11 +543,11 @@ mo_status mo_fem_mesh_element_centroid(const mo_world *w, mo_fem_mesh_id id, int
 {
     GET_MESH(w, id);
     if (element < 0 || element >= m->ntets) {
-        mo_set_error((mo_world *)w, "FEM element %d is not in [0, %d)", element, m->ntets);
+        mo_set_error(w, "FEM element %d is not in [0, %d)", element, m->ntets);
         return MO_ERR_INVALID_ARGUMENT;
     }
     if (!out) {
-        mo_set_error((mo_world *)w, "mo_fem_mesh_element_centroid: out must not be NULL");
+        mo_set_error(w, "mo_fem_mesh_element_centroid: out must not be NULL");
         return MO_ERR_INVALID_ARGUMENT;
     }
     double c[3] = {0.0, 0.0, 0.0};

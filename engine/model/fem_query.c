@@ -71,8 +71,8 @@ mo_status mo_fem_mesh_surface(const mo_world *w, mo_fem_mesh_id id, const int **
 {
     fem_mesh *m = mo_fem_mesh_get(w, id);
     if (!m) {
-        mo_set_error((mo_world *)w, "FEM mesh id (index %u, generation %u) does not name a live mesh", id.index,
-                     id.generation);
+        mo_set_error(w, "FEM mesh id (index %u, generation %u) %s", id.index,
+                     id.generation, mo_id_fault(w, id.generation, "does not name a live mesh"));
         return MO_ERR_STALE_ID;
     }
     if (triangles) *triangles = m->tris;
@@ -85,8 +85,8 @@ mo_status mo_fem_mesh_surface(const mo_world *w, mo_fem_mesh_id id, const int **
 #define GET_MESH_Q(w, id)                                                                                    \
     fem_mesh *m = mo_fem_mesh_get((w), (id));                                                                \
     if (!m) {                                                                                                \
-        mo_set_error((mo_world *)(w), "FEM mesh id (index %u, generation %u) does not name a live mesh",     \
-                     (id).index, (id).generation);                                                           \
+        mo_set_error((w), "FEM mesh id (index %u, generation %u) %s",     \
+                     (id).index, (id).generation, mo_id_fault((w), (id).generation, "does not name a live mesh")); \
         return MO_ERR_STALE_ID;                                                                              \
     }
 
@@ -126,7 +126,7 @@ static double tet_strain(const mo_world *w, const fem_mesh *m, int t)
 static bool out_ok(const mo_world *w, const char *fn, const double *out, int cap)
 {
     if (cap >= 0 && (out || cap == 0)) return true;
-    mo_set_error((mo_world *)w, "%s: out must hold cap (%d) values (cap >= 0, out not NULL when cap > 0)", fn, cap);
+    mo_set_error(w, "%s: out must hold cap (%d) values (cap >= 0, out not NULL when cap > 0)", fn, cap);
     return false;
 }
 
@@ -148,7 +148,7 @@ mo_status mo_fem_mesh_node_strain(const mo_world *w, mo_fem_mesh_id id, double *
     if (n <= 0) return MO_OK;
     int *cnt = (int *)calloc((size_t)n, sizeof(int));
     if (!cnt) {
-        mo_set_error((mo_world *)w, "mo_fem_mesh_node_strain: out of memory");
+        mo_set_error(w, "mo_fem_mesh_node_strain: out of memory");
         return MO_ERR_OUT_OF_MEMORY;
     }
     for (int i = 0; i < n; i++) out[i] = 0.0;
@@ -169,11 +169,11 @@ mo_status mo_fem_mesh_node_mass(const mo_world *w, mo_fem_mesh_id id, int node, 
     if (!w) return MO_ERR_INVALID_ARGUMENT;
     GET_MESH_Q(w, id);
     if (node < 0 || node >= m->nnodes) {
-        mo_set_error((mo_world *)w, "FEM node %d is not in [0, %d)", node, m->nnodes);
+        mo_set_error(w, "FEM node %d is not in [0, %d)", node, m->nnodes);
         return MO_ERR_INVALID_ARGUMENT;
     }
     if (!mass) {
-        mo_set_error((mo_world *)w, "mo_fem_mesh_node_mass: mass must not be NULL");
+        mo_set_error(w, "mo_fem_mesh_node_mass: mass must not be NULL");
         return MO_ERR_INVALID_ARGUMENT;
     }
     *mass = w->particles[m->node_part[node]].mass;

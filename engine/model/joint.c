@@ -111,16 +111,16 @@ mo_status mo_joint_create(mo_world *w, const mo_joint_def *d, mo_joint_id *out)
     }
     mo_body *bb = mo_body_get(w, d->body_b);
     if (!bb) {
-        mo_set_error(w, "joint body_b (index %u, generation %u) does not name a live body", d->body_b.index,
-                     d->body_b.generation);
+        mo_set_error(w, "joint body_b (index %u, generation %u) %s", d->body_b.index,
+                     d->body_b.generation, mo_id_fault(w, d->body_b.generation, "does not name a live body"));
         return MO_ERR_STALE_ID;
     }
     mo_body *ba = NULL;
     if (!mo_body_id_is_null(d->body_a)) {
         ba = mo_body_get(w, d->body_a);
         if (!ba) {
-            mo_set_error(w, "joint body_a (index %u, generation %u) does not name a live body", d->body_a.index,
-                         d->body_a.generation);
+            mo_set_error(w, "joint body_a (index %u, generation %u) %s", d->body_a.index,
+                         d->body_a.generation, mo_id_fault(w, d->body_a.generation, "does not name a live body"));
             return MO_ERR_STALE_ID;
         }
         if (ba == bb) {
@@ -171,7 +171,7 @@ mo_status mo_joint_create(mo_world *w, const mo_joint_def *d, mo_joint_id *out)
         return MO_ERR_OUT_OF_MEMORY;
     }
     mo_joint *j = &w->joints[slot];
-    uint32_t gen = j->generation + 1;
+    uint32_t gen = mo_gen_next(w, j->generation);
     memset(j, 0, sizeof *j);
     j->generation = gen;
     j->alive = true;
@@ -222,8 +222,8 @@ mo_status mo_joint_create(mo_world *w, const mo_joint_def *d, mo_joint_id *out)
 
 static mo_status stale_joint(const mo_world *w, mo_joint_id id)
 {
-    mo_set_error((mo_world *)w, "joint id (index %u, generation %u) does not name a live joint", id.index,
-                 id.generation);
+    mo_set_error(w, "joint id (index %u, generation %u) %s", id.index,
+                 id.generation, mo_id_fault(w, id.generation, "does not name a live joint"));
     return MO_ERR_STALE_ID;
 }
 
@@ -455,7 +455,7 @@ mo_status mo_joint_position(const mo_world *w, mo_joint_id id, double *out)
     case MO_JOINT_PRISMATIC: *out = mo_v3_dot(g.aA, g.d); return MO_OK;
     case MO_JOINT_DISTANCE: *out = mo_v3_norm(g.d); return MO_OK;
     default:
-        mo_set_error((mo_world *)w, "%s joint %u has no scalar position", joint_type_name(j->type), id.index);
+        mo_set_error(w, "%s joint %u has no scalar position", joint_type_name(j->type), id.index);
         return MO_ERR_INVALID_ARGUMENT;
     }
 }

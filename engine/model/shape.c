@@ -168,7 +168,7 @@ int mo_shape_attach(mo_world *w, int body_slot, const mo_shape_def *d)
         return -1;
     }
     mo_shape *s = &w->shapes[slot];
-    uint32_t gen = s->generation + 1;
+    uint32_t gen = mo_gen_next(w, s->generation);
     memset(s, 0, sizeof *s);
     s->generation = gen;
     s->alive = true;
@@ -223,8 +223,8 @@ mo_status mo_shape_create(mo_world *w, mo_body_id body, const mo_shape_def *d, m
     }
     mo_body *b = mo_body_get(w, body);
     if (!b) {
-        mo_set_error(w, "shape body (index %u, generation %u) does not name a live body", body.index,
-                     body.generation);
+        mo_set_error(w, "shape body (index %u, generation %u) %s", body.index,
+                     body.generation, mo_id_fault(w, body.generation, "does not name a live body"));
         return MO_ERR_STALE_ID;
     }
     if (d->type == MO_SHAPE_NONE) {
@@ -233,15 +233,15 @@ mo_status mo_shape_create(mo_world *w, mo_body_id body, const mo_shape_def *d, m
     }
     if (!mo_shape_check_def(w, d, b->type)) return MO_ERR_INVALID_ARGUMENT;
     int slot = mo_shape_attach(w, (int)body.index - 1, d);
-    if (slot < 0) return strstr(w->err, "out of memory") ? MO_ERR_OUT_OF_MEMORY : MO_ERR_INVALID_ARGUMENT;
+    if (slot < 0) return strstr(w->err->text, "out of memory") ? MO_ERR_OUT_OF_MEMORY : MO_ERR_INVALID_ARGUMENT;
     *out = (mo_shape_id){(uint32_t)slot + 1, w->shapes[slot].generation};
     return MO_OK;
 }
 
 static mo_status stale_shape(const mo_world *w, mo_shape_id id)
 {
-    mo_set_error((mo_world *)w, "shape id (index %u, generation %u) does not name a live shape", id.index,
-                 id.generation);
+    mo_set_error(w, "shape id (index %u, generation %u) %s", id.index,
+                 id.generation, mo_id_fault(w, id.generation, "does not name a live shape"));
     return MO_ERR_STALE_ID;
 }
 
@@ -321,7 +321,7 @@ mo_status mo_shape_mass(const mo_world *w, mo_shape_id id, double *mass, mo_vec3
     if (!s) return stale_shape(w, id);
     mo_cl_mass m;
     if (mo_shape_unit_mass(w, (int)id.index - 1, &m)) {
-        mo_set_error((mo_world *)w, "%s shape %u has no volume, so no mass", shape_name(s->type), id.index);
+        mo_set_error(w, "%s shape %u has no volume, so no mass", shape_name(s->type), id.index);
         return MO_ERR_INVALID_ARGUMENT;
     }
     if (mass) *mass = s->density * m.volume;
@@ -404,7 +404,7 @@ mo_status mo_body_set_mass_from_shapes(mo_world *w, mo_body_id id)
 {
     mo_body *b = mo_body_get(w, id);
     if (!b) {
-        mo_set_error(w, "body id (index %u, generation %u) does not name a live body", id.index, id.generation);
+        mo_set_error(w, "body id (index %u, generation %u) %s", id.index, id.generation, mo_id_fault(w, id.generation, "does not name a live body"));
         return MO_ERR_STALE_ID;
     }
     if (b->type != MO_BODY_DYNAMIC) {

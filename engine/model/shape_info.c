@@ -20,8 +20,8 @@ int mo_world_shapes(const mo_world *w, mo_shape_id *out, int cap)
 
 static mo_status stale(const mo_world *w, mo_shape_id id, const char *fn)
 {
-    mo_set_error((mo_world *)w, "%s: shape id (index %u, generation %u) does not name a live shape", fn, id.index,
-                 id.generation);
+    mo_set_error(w, "%s: shape id (index %u, generation %u) %s", fn, id.index,
+                 id.generation, mo_id_fault(w, id.generation, "does not name a live shape"));
     return MO_ERR_STALE_ID;
 }
 
@@ -29,7 +29,7 @@ mo_status mo_shape_get_info(const mo_world *w, mo_shape_id id, mo_shape_info *ou
 {
     if (!w) return MO_ERR_INVALID_ARGUMENT;
     if (!out) {
-        mo_set_error((mo_world *)w, "mo_shape_get_info: out must not be NULL");
+        mo_set_error(w, "mo_shape_get_info: out must not be NULL");
         return MO_ERR_INVALID_ARGUMENT;
     }
     const mo_shape *s = mo_shape_get(w, id);

@@ -20,12 +20,23 @@ const char *mo_status_name(mo_status s)
     return "MO_ERR_UNKNOWN";
 }
 
-void mo_set_error(mo_world *w, const char *fmt, ...)
+void mo_set_error(const mo_world *w, const char *fmt, ...)
 {
+    mo_err_text *e = w->err;
+    while (atomic_flag_test_and_set_explicit(&e->lock, memory_order_acquire)) {
+    }
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(w->err, sizeof w->err, fmt, ap);
+    vsnprintf(e->text, sizeof e->text, fmt, ap);
     va_end(ap);
+    atomic_flag_clear_explicit(&e->lock, memory_order_release);
+}
+
+/* the next world's tag, 1..MO_TAG_MAX round robin */
+static uint32_t next_tag(void)
+{
+    static atomic_uint counter;
+    return atomic_fetch_add(&counter, 1u) % MO_TAG_MAX + 1u;
 }
 
 void mo_world_set_error(mo_world *w, const char *sentence) { mo_set_error(w, "%s", sentence ? sentence : ""); }
@@ -117,7 +128,7 @@ mo_status mo_world_set_backend(mo_world *w, mo_backend b)
 {
     mo_world_def d = w->def;
     d.backend = b;
-    if (!check_world_def(&d, w->err, sizeof w->err)) return MO_ERR_INVALID_ARGUMENT;
+    if (!check_world_def(&d, w->err->text, sizeof w->err->text)) return MO_ERR_INVALID_ARGUMENT;
     mo_status st = backend_switch(w, b);
     if (st == MO_OK) w->def.backend = b;
     return st;
@@ -145,8 +156,12 @@ mo_status mo_world_create(const mo_world_def *def, mo_world **out, char *err, si
         return MO_ERR_OUT_OF_MEMORY;
     }
     w->def = *def;
+    w->tag = next_tag();
+    w->err = calloc(1, sizeof *w->err);
     w->bp = mo_cl_bp_create();
-    if (!w->bp) {
+    if (!w->bp || !w->err) {
+        if (w->bp) mo_cl_bp_destroy(w->bp);
+        free(w->err);
         free(w);
         if (err && err_size) snprintf(err, err_size, "mo_world_create: out of memory");
         return MO_ERR_OUT_OF_MEMORY;
@@ -154,7 +169,7 @@ mo_status mo_world_create(const mo_world_def *def, mo_world **out, char *err, si
     if (def->backend != MO_BACKEND_CPU) {
         mo_status st = backend_switch(w, def->backend);
         if (st != MO_OK) {
-            if (err && err_size) snprintf(err, err_size, "%s", w->err);
+            if (err && err_size) snprintf(err, err_size, "%s", w->err->text);
             mo_world_destroy(w);
             return st;
         }
@@ -190,10 +205,11 @@ void mo_world_destroy(mo_world *w)
     mo_owned_free(&w->proj);
     mo_owned_free(&w->newton);
     mo_fem_world_free(w);
+    free(w->err);
     free(w);
 }
 
-const char *mo_world_last_error(const mo_world *w) { return w ? w->err : "mo_world_last_error: world is NULL"; }
+const char *mo_world_last_error(const mo_world *w) { return w ? w->err->text : "mo_world_last_error: world is NULL"; }
 
 mo_status mo_world_set_gravity(mo_world *w, mo_vec3 g)
 {
@@ -234,8 +250,8 @@ mo_status mo_world_set_solver(mo_world *w, const mo_solver_settings *s)
         mo_set_error(w, "mo_world_set_solver: settings must not be NULL");
         return MO_ERR_INVALID_ARGUMENT;
     }
-    if (!mo_solver_check(s, w->err, sizeof w->err)) return MO_ERR_INVALID_ARGUMENT;
-    if (w->def.backend == MO_BACKEND_CUDA && !mo_solver_device_check(s, w->err, sizeof w->err))
+    if (!mo_solver_check(s, w->err->text, sizeof w->err->text)) return MO_ERR_INVALID_ARGUMENT;
+    if (w->def.backend == MO_BACKEND_CUDA && !mo_solver_device_check(s, w->err->text, sizeof w->err->text))
         return MO_ERR_INVALID_ARGUMENT;
     if (!fem_solver_ok(w, s->kind)) return MO_ERR_INVALID_ARGUMENT;
     w->def.solver = *s;
@@ -244,7 +260,7 @@ mo_status mo_world_set_solver(mo_world *w, const mo_solver_settings *s)
 
 mo_status mo_world_apply_def(mo_world *w, const mo_world_def *d)
 {
-    if (!check_world_def(d, w->err, sizeof w->err)) return MO_ERR_INVALID_ARGUMENT;
+    if (!check_world_def(d, w->err->text, sizeof w->err->text)) return MO_ERR_INVALID_ARGUMENT;
     if (!fem_solver_ok(w, d->solver.kind)) return MO_ERR_INVALID_ARGUMENT;
     if (d->backend != w->def.backend || (d->backend != MO_BACKEND_CPU && !w->device)) {
         mo_status st = backend_switch(w, d->backend);

@@ -12,6 +12,7 @@
 #define MO_WORLD_H
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdbool.h>
 #include "core/core.h"
@@ -123,11 +124,37 @@ typedef struct mo_contact_cache {
     /* the solve's scratch and histories, the joint filter's keys, room for mo_sort_stable */           \
     X(scratch) X(res_hist) X(err_hist) X(joint_pairs) X(sort_tmp)
 
+/* the last error's sentence (mo_set_error), written under a spin lock so that failing calls from
+   several threads on one world do not tear it */
+typedef struct mo_err_text {
+    atomic_flag lock;
+    char text[MO_ERR_LEN];
+} mo_err_text;
+
+/* ids carry their world: a generation is (world tag << MO_GEN_BITS) | per-slot counter. Tags run
+   1..MO_TAG_MAX and repeat after MO_TAG_MAX worlds have been created; tag 0 is no world's. */
+#define MO_GEN_BITS 20u
+#define MO_GEN_MASK ((1u << MO_GEN_BITS) - 1u)
+#define MO_TAG_MAX ((1u << (32u - MO_GEN_BITS)) - 1u)
+
+/* the generation a slot takes when it is (re)used: the counter after old's, never 0 */
+#define mo_gen_next(w, old) \
+    (((w)->tag << MO_GEN_BITS) | ((((old) & MO_GEN_MASK) + 1u > MO_GEN_MASK) ? 1u : (((old) & MO_GEN_MASK) + 1u)))
+/* true when a generation was handed out by another world (a foreign id) */
+#define mo_gen_foreign(w, gen) (((gen) >> MO_GEN_BITS) != 0u && ((gen) >> MO_GEN_BITS) != (w)->tag)
+
+struct mo_world;
+/* the end of a bad-id sentence: what (e.g. "does not name a live body"), or "belongs to another
+   world" when the id's generation carries another world's tag */
+#define mo_id_fault(w, gen, what) (mo_gen_foreign((w), (gen)) ? "belongs to another world" : (what))
+
 typedef struct mo_world {
     mo_world_def def;
     double time;
     uint64_t step_index;
-    char err[MO_ERR_LEN];
+    mo_err_text *err;          /* the last failure's sentence: a separate object, so that const calls that
+                                * fail can write it without casting the world's const away */
+    uint32_t tag;              /* this world's tag in the high bits of every id's generation (mo_gen_next) */
 
     mo_body *bodies; int body_cap, body_count; int *body_free; int body_nfree;
     mo_shape *shapes; int shape_cap, shape_count; int *shape_free; int shape_nfree;
@@ -159,7 +186,7 @@ typedef struct mo_world {
 } mo_world;
 
 /* ---- the model's shared calls ---- */
-void mo_set_error(mo_world *w, const char *fmt, ...)
+void mo_set_error(const mo_world *w, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
