@@ -182,7 +182,7 @@ static void test_settings(void)
     expect_refused(w, &s, "solver friction_facets must be in [4, 64], got 3");
     s = d;
     s.coulomb_updates = -1;
-    expect_refused(w, &s, "solver coulomb_updates must be >= 0, got -1");
+    expect_refused(w, &s, "solver coulomb_updates must be in [0, 1000], got -1");
     s = d;
     s.apgd.rho = (mo_apgd_rho)9;
     expect_refused(w, &s, "APGD rho choice 9 is not a known choice");

@@ -295,13 +295,13 @@ static void test_refusals(void)
     d.tets = tets;
 
     mats[0].young = 0.0;
-    expect_refusal(w, &d, "FEM material 0: Young's modulus must be finite and > 0, got 0");
+    expect_refusal(w, &d, "FEM material 0: Young's modulus must be finite and in (0, 1e+15] Pa, got 0");
     mats[0].young = 1e5;
     mats[1].poisson = 0.5;
     expect_refusal(w, &d, "FEM material 1: Poisson's ratio must be in (-1, 0.5), got 0.5");
     mats[1].poisson = 0.45;
     mats[1].density = -3;
-    expect_refusal(w, &d, "FEM material 1: density must be finite and > 0, got -3");
+    expect_refusal(w, &d, "FEM material 1: density must be finite and in (0, 1e+08] kg/m^3, got -3");
     mats[1].density = 1000;
     int emat[2] = {0, 2};
     d.element_material = emat;

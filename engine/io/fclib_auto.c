@@ -117,7 +117,7 @@ mo_status mo_fc_solve_auto(const mo_fc_problem *fc, const mo_solver_settings *s,
     sa.friction = MO_FRICTION_CONE;
     sa.coulomb_updates = AUTO_APGD_UPDATES;
     sa.warm_start = false;
-    if (!mo_solver_check(&sa, err, err_size)) return MO_ERR_INVALID_ARGUMENT;
+    if (!mo_solver_check_max(&sa, MO_FC_ITERATIONS_MAX, err, err_size)) return MO_ERR_INVALID_ARGUMENT;
     mo_solver_settings sn = sa, sp = sa;
     sn.kind = MO_SOLVER_NEWTON;
     sn.coulomb_updates = 0;

@@ -68,7 +68,7 @@ mo_status mo_fc_solve(const mo_fc_problem *fc, const mo_solver_settings *s, doub
         snprintf(err, err_size, "mo_fc_solve: problem, settings and r must not be NULL");
         return MO_ERR_INVALID_ARGUMENT;
     }
-    if (!mo_solver_check(s, err, err_size)) return MO_ERR_INVALID_ARGUMENT;
+    if (!mo_solver_check_max(s, MO_FC_ITERATIONS_MAX, err, err_size)) return MO_ERR_INVALID_ARGUMENT;
     if (!mo_solver_has(s->kind, MO_SOLVER_CAP_CONTACTS)) {
         snprintf(err, err_size, "mo_fc_solve: solver '%s' solves bilateral rows only; a frictional contact problem "
                  "needs pgs, jacobi, apgd or spg", mo_solver_name(s->kind));

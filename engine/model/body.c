@@ -9,7 +9,7 @@ int mo_body_mass_from_shapes_int(mo_world *w, int slot, double mass);
 
 mo_body *mo_body_get(const mo_world *w, mo_body_id id)
 {
-    if (id.index == 0 || id.index > (uint32_t)w->body_count) return NULL;
+    if (!w || id.index == 0 || id.index > (uint32_t)w->body_count) return NULL;
     mo_body *b = &w->bodies[id.index - 1];
     if (!b->alive || b->generation != id.generation) return NULL;
     return b;
@@ -17,7 +17,7 @@ mo_body *mo_body_get(const mo_world *w, mo_body_id id)
 
 mo_particle *mo_particle_get(const mo_world *w, mo_particle_id id)
 {
-    if (id.index == 0 || id.index > (uint32_t)w->particle_count) return NULL;
+    if (!w || id.index == 0 || id.index > (uint32_t)w->particle_count) return NULL;
     mo_particle *p = &w->particles[id.index - 1];
     if (!p->alive || p->generation != id.generation) return NULL;
     return p;
@@ -36,11 +36,12 @@ mo_body_def mo_default_body_def(void)
     return d;
 }
 
-static bool mat_finite(const mo_mat3 *m)
+/* finite with every entry in [-lim, lim] */
+static bool mat_within(const mo_mat3 *m, double lim)
 {
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
-            if (!isfinite(m->m[i][j])) return false;
+            if (!(fabs(m->m[i][j]) <= lim)) return false;
     return true;
 }
 
@@ -77,9 +78,9 @@ static int check_body_def(mo_world *w, const mo_body_def *d)
         mo_set_error(w, "body type %d is not a known body type", (int)d->type);
         return 0;
     }
-    if (!mo_finite3(d->position)) {
-        mo_set_error(w, "body position must be finite, got (%g, %g, %g)", d->position.x, d->position.y,
-                     d->position.z);
+    if (!mo_within3(d->position, MO_LENGTH_MAX)) {
+        mo_set_error(w, "body position must be finite with coordinates in [-%g, %g] m, got (%g, %g, %g)",
+                     MO_LENGTH_MAX, MO_LENGTH_MAX, d->position.x, d->position.y, d->position.z);
         return 0;
     }
     mo_quat q = d->orientation;
@@ -89,8 +90,12 @@ static int check_body_def(mo_world *w, const mo_body_def *d)
                      q.z);
         return 0;
     }
-    if (!mo_finite3(d->linear_velocity) || !mo_finite3(d->angular_velocity)) {
-        mo_set_error(w, "body velocity must be finite");
+    if (!mo_within3(d->linear_velocity, MO_SPEED_MAX) || !mo_within3(d->angular_velocity, MO_SPEED_MAX)) {
+        mo_set_error(w,
+                     "body velocity must be finite with components in [-%g, %g] m/s and rad/s, got linear (%g, %g, "
+                     "%g), angular (%g, %g, %g)",
+                     MO_SPEED_MAX, MO_SPEED_MAX, d->linear_velocity.x, d->linear_velocity.y, d->linear_velocity.z,
+                     d->angular_velocity.x, d->angular_velocity.y, d->angular_velocity.z);
         return 0;
     }
     if (d->type == MO_BODY_STATIC &&
@@ -108,12 +113,14 @@ static int check_body_def(mo_world *w, const mo_body_def *d)
         return 0;
     }
     if (d->type != MO_BODY_DYNAMIC) return 1;
-    if (!(d->mass > 0.0) || !isfinite(d->mass)) {
-        mo_set_error(w, "body mass must be finite and > 0 for a dynamic body, got %g", d->mass);
+    if (!(d->mass >= MO_MASS_MIN && d->mass <= MO_MASS_MAX)) {
+        mo_set_error(w, "body mass must be finite and in [%g, %g] kg for a dynamic body, got %g", MO_MASS_MIN,
+                     MO_MASS_MAX, d->mass);
         return 0;
     }
-    if (!mat_finite(&d->inertia)) {
-        mo_set_error(w, "body inertia must be finite");
+    if (!mat_within(&d->inertia, MO_INERTIA_MAX)) {
+        mo_set_error(w, "body inertia must be finite with entries in [-%g, %g] kg m^2, got a diagonal of (%g, %g, %g)",
+                     MO_INERTIA_MAX, MO_INERTIA_MAX, d->inertia.m[0][0], d->inertia.m[1][1], d->inertia.m[2][2]);
         return 0;
     }
     if (mat_zero(&d->inertia)) {
@@ -130,11 +137,10 @@ static int check_body_def(mo_world *w, const mo_body_def *d)
 
 mo_status mo_body_create(mo_world *w, const mo_body_def *d, mo_body_id *out)
 {
+    MO_NEED_W(w);
     if (out) *out = (mo_body_id){0, 0};
-    if (!d || !out) {
-        mo_set_error(w, "mo_body_create: def and out must not be NULL");
-        return MO_ERR_INVALID_ARGUMENT;
-    }
+    MO_NEED(w, d, "def");
+    MO_NEED(w, out, "out");
     if (!check_body_def(w, d)) return MO_ERR_INVALID_ARGUMENT;
     int slot = mo_pool_alloc((void **)&w->bodies, sizeof(mo_body), &w->body_cap, &w->body_count, &w->body_free,
                           &w->body_nfree);
@@ -172,12 +178,17 @@ mo_status mo_body_create(mo_world *w, const mo_body_def *d, mo_body_id *out)
         if (mat_zero(&d->inertia)) {
             /* from the shape, scaled to the given mass; the body origin moves to the shape's centre
                of mass when they differ (hulls, meshes) */
-            if (mo_body_mass_from_shapes_int(w, slot, d->mass)) {
+            int rc = mo_body_mass_from_shapes_int(w, slot, d->mass);
+            if (rc) {
                 mo_shape_release(w, b->first_shape);
                 b->alive = false;
                 w->body_free[w->body_nfree++] = slot;
-                mo_set_error(w, "body inertia is zero and its shape has no volume to compute it from%s",
-                             d->shape.type == MO_SHAPE_MESH ? " (the mesh is not closed)" : "");
+                if (rc == -2)
+                    mo_set_error(w, "body inertia from its shape and mass %g kg has entries beyond [-%g, %g] kg m^2",
+                                 d->mass, MO_INERTIA_MAX, MO_INERTIA_MAX);
+                else
+                    mo_set_error(w, "body inertia is zero and its shape has no volume to compute it from%s",
+                                 d->shape.type == MO_SHAPE_MESH ? " (the mesh is not closed)" : "");
                 return MO_ERR_INVALID_ARGUMENT;
             }
         } else {
@@ -201,11 +212,13 @@ static mo_status stale_body(const mo_world *w, mo_body_id id)
 }
 
 #define GET_BODY(w, id)                               \
+    MO_NEED_W(w);                                     \
     mo_body *b = mo_body_get((w), (id));              \
     if (!b) return stale_body((w), (id))
 
 mo_status mo_body_destroy(mo_world *w, mo_body_id id)
 {
+    MO_NEED_W(w);
     GET_BODY(w, id);
     int slot = (int)id.index - 1;
     /* joints attached go with the body */
@@ -222,14 +235,18 @@ mo_status mo_body_destroy(mo_world *w, mo_body_id id)
 
 mo_status mo_body_position(const mo_world *w, mo_body_id id, mo_vec3 *out)
 {
+    MO_NEED_W(w);
     GET_BODY(w, id);
+    MO_NEED(w, out, "out");
     *out = (mo_vec3){b->k.x[0], b->k.x[1], b->k.x[2]};
     return MO_OK;
 }
 
 mo_status mo_body_collision_group(const mo_world *w, mo_body_id id, uint32_t *out)
 {
+    MO_NEED_W(w);
     GET_BODY(w, id);
+    MO_NEED(w, out, "out");
     *out = b->group;
     return MO_OK;
 }
@@ -249,27 +266,34 @@ int mo_world_bodies(const mo_world *w, mo_body_id *out, int cap)
 
 mo_status mo_body_orientation(const mo_world *w, mo_body_id id, mo_quat *out)
 {
+    MO_NEED_W(w);
     GET_BODY(w, id);
+    MO_NEED(w, out, "out");
     *out = (mo_quat){b->k.q[0], b->k.q[1], b->k.q[2], b->k.q[3]};
     return MO_OK;
 }
 
 mo_status mo_body_linear_velocity(const mo_world *w, mo_body_id id, mo_vec3 *out)
 {
+    MO_NEED_W(w);
     GET_BODY(w, id);
+    MO_NEED(w, out, "out");
     *out = (mo_vec3){b->k.v[0], b->k.v[1], b->k.v[2]};
     return MO_OK;
 }
 
 mo_status mo_body_angular_velocity(const mo_world *w, mo_body_id id, mo_vec3 *out)
 {
+    MO_NEED_W(w);
     GET_BODY(w, id);
+    MO_NEED(w, out, "out");
     *out = (mo_vec3){b->k.w[0], b->k.w[1], b->k.w[2]};
     return MO_OK;
 }
 
 mo_status mo_body_mass(const mo_world *w, mo_body_id id, double *mass, mo_mat3 *inertia)
 {
+    MO_NEED_W(w);
     GET_BODY(w, id);
     if (mass) *mass = b->mass;
     if (inertia)
@@ -280,10 +304,17 @@ mo_status mo_body_mass(const mo_world *w, mo_body_id id, double *mass, mo_mat3 *
 
 mo_status mo_body_set_pose(mo_world *w, mo_body_id id, mo_vec3 p, mo_quat q)
 {
+    MO_NEED_W(w);
     GET_BODY(w, id);
     double ql = sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
-    if (!mo_finite3(p) || !isfinite(ql) || ql < 1e-9) {
-        mo_set_error(w, "body %u pose must be finite with a non-zero quaternion", id.index);
+    if (!mo_within3(p, MO_LENGTH_MAX)) {
+        mo_set_error(w, "body %u position must be finite with coordinates in [-%g, %g] m, got (%g, %g, %g)", id.index,
+                     MO_LENGTH_MAX, MO_LENGTH_MAX, p.x, p.y, p.z);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    if (!isfinite(ql) || ql < 1e-9) {
+        mo_set_error(w, "body %u orientation must be a finite non-zero quaternion, got (%g, %g, %g, %g)", id.index,
+                     q.w, q.x, q.y, q.z);
         return MO_ERR_INVALID_ARGUMENT;
     }
     mo_v3_set(b->k.x, p.x, p.y, p.z);
@@ -294,9 +325,13 @@ mo_status mo_body_set_pose(mo_world *w, mo_body_id id, mo_vec3 p, mo_quat q)
 
 mo_status mo_body_set_velocity(mo_world *w, mo_body_id id, mo_vec3 v, mo_vec3 om)
 {
+    MO_NEED_W(w);
     GET_BODY(w, id);
-    if (!mo_finite3(v) || !mo_finite3(om)) {
-        mo_set_error(w, "body %u velocity must be finite", id.index);
+    if (!mo_within3(v, MO_SPEED_MAX) || !mo_within3(om, MO_SPEED_MAX)) {
+        mo_set_error(w,
+                     "body %u velocity must be finite with components in [-%g, %g] m/s and rad/s, got linear (%g, "
+                     "%g, %g), angular (%g, %g, %g)",
+                     id.index, MO_SPEED_MAX, MO_SPEED_MAX, v.x, v.y, v.z, om.x, om.y, om.z);
         return MO_ERR_INVALID_ARGUMENT;
     }
     if (b->type == MO_BODY_STATIC) {
@@ -310,9 +345,13 @@ mo_status mo_body_set_velocity(mo_world *w, mo_body_id id, mo_vec3 v, mo_vec3 om
 
 mo_status mo_body_apply_force(mo_world *w, mo_body_id id, mo_vec3 f, mo_vec3 t)
 {
+    MO_NEED_W(w);
     GET_BODY(w, id);
-    if (!mo_finite3(f) || !mo_finite3(t)) {
-        mo_set_error(w, "body %u force and torque must be finite", id.index);
+    if (!mo_within3(f, MO_FORCE_MAX) || !mo_within3(t, MO_FORCE_MAX)) {
+        mo_set_error(w,
+                     "body %u force must be finite with components in [-%g, %g] N and N m, got force (%g, %g, %g), "
+                     "torque (%g, %g, %g)",
+                     id.index, MO_FORCE_MAX, MO_FORCE_MAX, f.x, f.y, f.z, t.x, t.y, t.z);
         return MO_ERR_INVALID_ARGUMENT;
     }
     b->k.f[0] += f.x; b->k.f[1] += f.y; b->k.f[2] += f.z;
@@ -322,11 +361,14 @@ mo_status mo_body_apply_force(mo_world *w, mo_body_id id, mo_vec3 f, mo_vec3 t)
 
 mo_status mo_body_apply_force_at(mo_world *w, mo_body_id id, mo_vec3 f, mo_vec3 p)
 {
+    MO_NEED_W(w);
     GET_BODY(w, id);
-    if (!mo_finite3(f) || !mo_finite3(p)) {
-        mo_set_error(w, "body %u force and point must be finite", id.index);
+    if (!mo_within3(p, MO_LENGTH_MAX)) {
+        mo_set_error(w, "body %u application point must be finite with coordinates in [-%g, %g] m, got (%g, %g, %g)",
+                     id.index, MO_LENGTH_MAX, MO_LENGTH_MAX, p.x, p.y, p.z);
         return MO_ERR_INVALID_ARGUMENT;
     }
+    if (!mo_within3(f, MO_FORCE_MAX)) return mo_body_apply_force(w, id, f, (mo_vec3){0, 0, 0}); /* its sentence */
     double r[3] = {p.x - b->k.x[0], p.y - b->k.x[1], p.z - b->k.x[2]}, ff[3] = {f.x, f.y, f.z}, t[3];
     mo_v3_cross(t, r, ff);
     return mo_body_apply_force(w, id, f, (mo_vec3){t[0], t[1], t[2]});
@@ -334,7 +376,14 @@ mo_status mo_body_apply_force_at(mo_world *w, mo_body_id id, mo_vec3 f, mo_vec3 
 
 mo_status mo_body_world_point(const mo_world *w, mo_body_id id, mo_vec3 local, mo_vec3 *out)
 {
+    MO_NEED_W(w);
     GET_BODY(w, id);
+    MO_NEED(w, out, "out");
+    if (!mo_within3(local, MO_LENGTH_MAX)) {
+        mo_set_error(w, "%s: local point must be finite with coordinates in [-%g, %g] m, got (%g, %g, %g)", __func__,
+                     MO_LENGTH_MAX, MO_LENGTH_MAX, local.x, local.y, local.z);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
     double l[3] = {local.x, local.y, local.z}, r[3];
     mo_q_rotate(r, b->k.q, l);
     *out = (mo_vec3){b->k.x[0] + r[0], b->k.x[1] + r[1], b->k.x[2] + r[2]};
@@ -343,7 +392,9 @@ mo_status mo_body_world_point(const mo_world *w, mo_body_id id, mo_vec3 local, m
 
 mo_status mo_body_kinetic_energy(const mo_world *w, mo_body_id id, double *out)
 {
+    MO_NEED_W(w);
     GET_BODY(w, id);
+    MO_NEED(w, out, "out");
     if (b->type != MO_BODY_DYNAMIC) {
         *out = 0.0;
         return MO_OK;
@@ -370,22 +421,26 @@ mo_particle_def mo_default_particle_def(void)
 
 mo_status mo_particle_create(mo_world *w, const mo_particle_def *d, mo_particle_id *out)
 {
+    MO_NEED_W(w);
     if (out) *out = (mo_particle_id){0, 0};
-    if (!d || !out) {
-        mo_set_error(w, "mo_particle_create: def and out must not be NULL");
-        return MO_ERR_INVALID_ARGUMENT;
-    }
+    MO_NEED(w, d, "def");
+    MO_NEED(w, out, "out");
     if (d->internal_value != MO_DEF_COOKIE) {
         mo_set_error(w, "particle def was not initialised with mo_default_particle_def()");
         return MO_ERR_INVALID_ARGUMENT;
     }
-    if (!mo_finite3(d->position) || !mo_finite3(d->velocity)) {
-        mo_set_error(w, "particle position and velocity must be finite, got position (%g, %g, %g)", d->position.x,
-                     d->position.y, d->position.z);
+    if (!mo_within3(d->position, MO_LENGTH_MAX)) {
+        mo_set_error(w, "particle position must be finite with coordinates in [-%g, %g] m, got (%g, %g, %g)",
+                     MO_LENGTH_MAX, MO_LENGTH_MAX, d->position.x, d->position.y, d->position.z);
         return MO_ERR_INVALID_ARGUMENT;
     }
-    if (!(d->mass > 0.0) || !isfinite(d->mass)) {
-        mo_set_error(w, "particle mass must be finite and > 0, got %g", d->mass);
+    if (!mo_within3(d->velocity, MO_SPEED_MAX)) {
+        mo_set_error(w, "particle velocity must be finite with components in [-%g, %g] m/s, got (%g, %g, %g)",
+                     MO_SPEED_MAX, MO_SPEED_MAX, d->velocity.x, d->velocity.y, d->velocity.z);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    if (!(d->mass >= MO_MASS_MIN && d->mass <= MO_MASS_MAX)) {
+        mo_set_error(w, "particle mass must be finite and in [%g, %g] kg, got %g", MO_MASS_MIN, MO_MASS_MAX, d->mass);
         return MO_ERR_INVALID_ARGUMENT;
     }
     if (!(d->radius >= 0.0) || !isfinite(d->radius) || !(d->friction >= 0.0) || !isfinite(d->friction)) {
@@ -422,11 +477,13 @@ static mo_status stale_particle(const mo_world *w, mo_particle_id id)
 }
 
 #define GET_PARTICLE(w, id)                                \
+    MO_NEED_W(w);                                          \
     mo_particle *p = mo_particle_get((w), (id));           \
     if (!p) return stale_particle((w), (id))
 
 mo_status mo_particle_destroy(mo_world *w, mo_particle_id id)
 {
+    MO_NEED_W(w);
     GET_PARTICLE(w, id);
     if (p->fem_mesh) { /* issue 7: a node of an FEM mesh */
         mo_set_error(w, "particle %u is a node of an FEM mesh: destroy the mesh instead", id.index);
@@ -439,23 +496,29 @@ mo_status mo_particle_destroy(mo_world *w, mo_particle_id id)
 
 mo_status mo_particle_position(const mo_world *w, mo_particle_id id, mo_vec3 *out)
 {
+    MO_NEED_W(w);
     GET_PARTICLE(w, id);
+    MO_NEED(w, out, "out");
     *out = (mo_vec3){p->x[0], p->x[1], p->x[2]};
     return MO_OK;
 }
 
 mo_status mo_particle_velocity(const mo_world *w, mo_particle_id id, mo_vec3 *out)
 {
+    MO_NEED_W(w);
     GET_PARTICLE(w, id);
+    MO_NEED(w, out, "out");
     *out = (mo_vec3){p->v[0], p->v[1], p->v[2]};
     return MO_OK;
 }
 
 mo_status mo_particle_set_velocity(mo_world *w, mo_particle_id id, mo_vec3 v)
 {
+    MO_NEED_W(w);
     GET_PARTICLE(w, id);
-    if (!mo_finite3(v)) {
-        mo_set_error(w, "particle %u velocity must be finite", id.index);
+    if (!mo_within3(v, MO_SPEED_MAX)) {
+        mo_set_error(w, "particle %u velocity must be finite with components in [-%g, %g] m/s, got (%g, %g, %g)",
+                     id.index, MO_SPEED_MAX, MO_SPEED_MAX, v.x, v.y, v.z);
         return MO_ERR_INVALID_ARGUMENT;
     }
     mo_v3_set(p->v, v.x, v.y, v.z);
@@ -464,9 +527,11 @@ mo_status mo_particle_set_velocity(mo_world *w, mo_particle_id id, mo_vec3 v)
 
 mo_status mo_particle_apply_force(mo_world *w, mo_particle_id id, mo_vec3 f)
 {
+    MO_NEED_W(w);
     GET_PARTICLE(w, id);
-    if (!mo_finite3(f)) {
-        mo_set_error(w, "particle %u force must be finite", id.index);
+    if (!mo_within3(f, MO_FORCE_MAX)) {
+        mo_set_error(w, "particle %u force must be finite with components in [-%g, %g] N, got (%g, %g, %g)", id.index,
+                     MO_FORCE_MAX, MO_FORCE_MAX, f.x, f.y, f.z);
         return MO_ERR_INVALID_ARGUMENT;
     }
     p->f[0] += f.x; p->f[1] += f.y; p->f[2] += f.z;

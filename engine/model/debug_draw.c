@@ -28,7 +28,8 @@ uint32_t mo_debug_draw_residual_color(const mo_debug_draw *dd, double residual)
     double lo = dd && dd->residual_low > 0.0 ? dd->residual_low : 1e-6;
     double hi = dd && dd->residual_high > lo ? dd->residual_high : lo * 1e5;
     double t;
-    if (!(residual > lo)) t = 0.0; /* also NaN-free for 0 and negatives */
+    if (isnan(residual)) t = 1.0; /* a NaN residual is the worst there is */
+    else if (!(residual > lo)) t = 0.0; /* 0 and negatives */
     else if (!(residual < hi)) t = 1.0;
     else t = (log10(residual) - log10(lo)) / (log10(hi) - log10(lo));
     /* green -> yellow -> red */
@@ -273,6 +274,7 @@ static void draw_fem(const mo_world *w, const mo_debug_draw *dd)
 
 mo_status mo_world_debug_draw(const mo_world *w, const mo_debug_draw *dd, unsigned flags)
 {
+    MO_NEED_W(w);
     if (!w) return MO_ERR_INVALID_ARGUMENT;
     if (!dd || !dd->line || dd->internal_value != MO_DEF_COOKIE) {
         mo_set_error(w, "mo_world_debug_draw: dd must be a mo_default_debug_draw() with a line callback");

@@ -107,16 +107,18 @@ static int check_def(mo_world *w, const mo_fem_mesh_def *d, int nnodes, int ntet
     }
     for (int i = 0; i < d->material_count; i++) {
         const mo_fem_material_def *mt = &d->materials[i];
-        if (!(mt->young > 0.0) || !isfinite(mt->young)) {
-            mo_set_error(w, "FEM material %d: Young's modulus must be finite and > 0, got %g", i, mt->young);
+        if (!(mt->young > 0.0 && mt->young <= MO_YOUNG_MAX)) {
+            mo_set_error(w, "FEM material %d: Young's modulus must be finite and in (0, %g] Pa, got %g", i,
+                         MO_YOUNG_MAX, mt->young);
             return -1;
         }
         if (!(mt->poisson > -1.0 && mt->poisson < 0.5)) {
             mo_set_error(w, "FEM material %d: Poisson's ratio must be in (-1, 0.5), got %g", i, mt->poisson);
             return -1;
         }
-        if (!(mt->density > 0.0) || !isfinite(mt->density)) {
-            mo_set_error(w, "FEM material %d: density must be finite and > 0, got %g", i, mt->density);
+        if (!(mt->density > 0.0 && mt->density <= MO_DENSITY_MAX)) {
+            mo_set_error(w, "FEM material %d: density must be finite and in (0, %g] kg/m^3, got %g", i,
+                         MO_DENSITY_MAX, mt->density);
             return -1;
         }
         if (mt->model != MO_FEM_COROTATIONAL && mt->model != MO_FEM_NEO_HOOKEAN && mt->model != MO_FEM_NEO_HOOKEAN_2ROW) {
@@ -170,11 +172,10 @@ static int check_def(mo_world *w, const mo_fem_mesh_def *d, int nnodes, int ntet
 
 mo_status mo_fem_mesh_create(mo_world *w, const mo_fem_mesh_def *d, mo_fem_mesh_id *out)
 {
+    MO_NEED_W(w);
     if (out) *out = (mo_fem_mesh_id){0, 0};
-    if (!d || !out) {
-        mo_set_error(w, "mo_fem_mesh_create: def and out must not be NULL");
-        return MO_ERR_INVALID_ARGUMENT;
-    }
+    MO_NEED(w, d, "def");
+    MO_NEED(w, out, "out");
     if (d->internal_value != MO_DEF_COOKIE) {
         mo_set_error(w, "FEM mesh def was not initialised with mo_default_fem_mesh_def()");
         return MO_ERR_INVALID_ARGUMENT;
@@ -253,7 +254,14 @@ mo_status mo_fem_mesh_create(mo_world *w, const mo_fem_mesh_def *d, mo_fem_mesh_
         X[3 * i + 2] = p[2] + dd.position.z;
     }
     for (int i = 0; i < nm.nmat; i++) {
-        mo_fem_material_init(d->materials[i].young, d->materials[i].poisson, &nm.kmat[i]);
+        if (mo_fem_material_init(d->materials[i].young, d->materials[i].poisson, &nm.kmat[i]) != MO_FEM_OK) {
+            /* the validation above refuses these values first; kept so that a change there cannot leave a
+               material uninitialised */
+            mo_set_error(w, "FEM material %d: Young's modulus %g or Poisson's ratio %g refused by the element model",
+                         i, d->materials[i].young, d->materials[i].poisson);
+            st = MO_ERR_INVALID_ARGUMENT;
+            goto fail;
+        }
         nm.model[i] = d->materials[i].model;
     }
     memcpy(nm.tets, tm.tets, (size_t)nt * 4 * sizeof(int));
@@ -348,6 +356,7 @@ fail:
 
 mo_status mo_fem_mesh_destroy(mo_world *w, mo_fem_mesh_id id)
 {
+    MO_NEED_W(w);
     GET_MESH(w, id);
     for (int i = 0; i < m->nnodes; i++) {
         mo_particle *p = &w->particles[m->node_part[i]];
@@ -365,6 +374,7 @@ mo_status mo_fem_mesh_destroy(mo_world *w, mo_fem_mesh_id id)
 
 mo_status mo_fem_mesh_set_activation(mo_world *w, mo_fem_mesh_id id, int element, double a)
 {
+    MO_NEED_W(w);
     GET_MESH(w, id);
     if (element < 0 || element >= m->ntets) {
         mo_set_error(w, "FEM element %d is not in [0, %d)", element, m->ntets);
@@ -380,6 +390,7 @@ mo_status mo_fem_mesh_set_activation(mo_world *w, mo_fem_mesh_id id, int element
 
 mo_status mo_fem_mesh_set_fixed_velocity(mo_world *w, mo_fem_mesh_id id, int node, mo_vec3 v)
 {
+    MO_NEED_W(w);
     GET_MESH(w, id);
     if (!mo_finite3(v)) {
         mo_set_error(w, "FEM node %d: fixed velocity must be finite", node);
@@ -396,6 +407,7 @@ mo_status mo_fem_mesh_set_fixed_velocity(mo_world *w, mo_fem_mesh_id id, int nod
 
 mo_status mo_fem_mesh_counts(const mo_world *w, mo_fem_mesh_id id, int *nodes, int *elements)
 {
+    MO_NEED_W(w);
     GET_MESH(w, id);
     if (nodes) *nodes = m->nnodes;
     if (elements) *elements = m->ntets;
@@ -411,8 +423,10 @@ static int node_ok(const mo_world *w, const fem_mesh *m, int node)
 
 mo_status mo_fem_mesh_node_position(const mo_world *w, mo_fem_mesh_id id, int node, mo_vec3 *out)
 {
+    MO_NEED_W(w);
     GET_MESH(w, id);
-    if (!node_ok(w, m, node) || !out) return MO_ERR_INVALID_ARGUMENT;
+    if (!node_ok(w, m, node)) return MO_ERR_INVALID_ARGUMENT;
+    MO_NEED(w, out, "out");
     const double *x = w->particles[m->node_part[node]].x;
     *out = (mo_vec3){x[0], x[1], x[2]};
     return MO_OK;
@@ -420,8 +434,10 @@ mo_status mo_fem_mesh_node_position(const mo_world *w, mo_fem_mesh_id id, int no
 
 mo_status mo_fem_mesh_node_particle(const mo_world *w, mo_fem_mesh_id id, int node, mo_particle_id *out)
 {
+    MO_NEED_W(w);
     GET_MESH(w, id);
-    if (!node_ok(w, m, node) || !out) return MO_ERR_INVALID_ARGUMENT;
+    if (!node_ok(w, m, node)) return MO_ERR_INVALID_ARGUMENT;
+    MO_NEED(w, out, "out");
     int s = m->node_part[node];
     *out = (mo_particle_id){(uint32_t)s + 1, w->particles[s].generation};
     return MO_OK;
@@ -429,6 +445,7 @@ mo_status mo_fem_mesh_node_particle(const mo_world *w, mo_fem_mesh_id id, int no
 
 mo_status mo_fem_mesh_volume(const mo_world *w, mo_fem_mesh_id id, double *current, double *rest)
 {
+    MO_NEED_W(w);
     GET_MESH(w, id);
     if (rest) *rest = m->rest_volume;
     if (current) {
@@ -458,6 +475,7 @@ static int find_attach(const mo_world *w, int mesh_slot, int node)
 
 mo_status mo_fem_mesh_attach(mo_world *w, mo_fem_mesh_id id, int node, mo_body_id body, double compliance)
 {
+    MO_NEED_W(w);
     GET_MESH(w, id);
     if (!node_ok(w, m, node)) return MO_ERR_INVALID_ARGUMENT;
     mo_body *b = mo_body_get(w, body);
@@ -512,6 +530,7 @@ mo_status mo_fem_mesh_attach(mo_world *w, mo_fem_mesh_id id, int node, mo_body_i
 
 mo_status mo_fem_mesh_detach(mo_world *w, mo_fem_mesh_id id, int node)
 {
+    MO_NEED_W(w);
     GET_MESH(w, id);
     if (!node_ok(w, m, node)) return MO_ERR_INVALID_ARGUMENT;
     int i = find_attach(w, (int)id.index - 1, node);
@@ -526,6 +545,7 @@ mo_status mo_fem_mesh_detach(mo_world *w, mo_fem_mesh_id id, int node)
 
 mo_status mo_fem_mesh_attachment(const mo_world *w, mo_fem_mesh_id id, int node, mo_body_id *body, mo_vec3 *force)
 {
+    MO_NEED_W(w);
     GET_MESH(w, id);
     if (!node_ok(w, m, node)) return MO_ERR_INVALID_ARGUMENT;
     int i = find_attach(w, (int)id.index - 1, node);
@@ -541,6 +561,7 @@ mo_status mo_fem_mesh_attachment(const mo_world *w, mo_fem_mesh_id id, int node,
 
 mo_status mo_fem_mesh_element_centroid(const mo_world *w, mo_fem_mesh_id id, int element, mo_vec3 *out)
 {
+    MO_NEED_W(w);
     GET_MESH(w, id);
     if (element < 0 || element >= m->ntets) {
         mo_set_error(w, "FEM element %d is not in [0, %d)", element, m->ntets);

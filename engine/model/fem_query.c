@@ -69,6 +69,7 @@ int mo_fem_surface_build(const int *tets, int ntets, int nnodes, int **tris, uns
 
 mo_status mo_fem_mesh_surface(const mo_world *w, mo_fem_mesh_id id, const int **triangles, int *count)
 {
+    MO_NEED_W(w);
     fem_mesh *m = mo_fem_mesh_get(w, id);
     if (!m) {
         mo_set_error(w, "FEM mesh id (index %u, generation %u) %s", id.index,
@@ -132,6 +133,7 @@ static bool out_ok(const mo_world *w, const char *fn, const double *out, int cap
 
 mo_status mo_fem_mesh_element_strain(const mo_world *w, mo_fem_mesh_id id, double *out, int cap)
 {
+    MO_NEED_W(w);
     if (!w) return MO_ERR_INVALID_ARGUMENT;
     GET_MESH_Q(w, id);
     if (!out_ok(w, "mo_fem_mesh_element_strain", out, cap)) return MO_ERR_INVALID_ARGUMENT;
@@ -141,6 +143,7 @@ mo_status mo_fem_mesh_element_strain(const mo_world *w, mo_fem_mesh_id id, doubl
 
 mo_status mo_fem_mesh_node_strain(const mo_world *w, mo_fem_mesh_id id, double *out, int cap)
 {
+    MO_NEED_W(w);
     if (!w) return MO_ERR_INVALID_ARGUMENT;
     GET_MESH_Q(w, id);
     if (!out_ok(w, "mo_fem_mesh_node_strain", out, cap)) return MO_ERR_INVALID_ARGUMENT;
@@ -166,6 +169,7 @@ mo_status mo_fem_mesh_node_strain(const mo_world *w, mo_fem_mesh_id id, double *
 
 mo_status mo_fem_mesh_node_mass(const mo_world *w, mo_fem_mesh_id id, int node, double *mass)
 {
+    MO_NEED_W(w);
     if (!w) return MO_ERR_INVALID_ARGUMENT;
     GET_MESH_Q(w, id);
     if (node < 0 || node >= m->nnodes) {

@@ -33,7 +33,7 @@ mo_joint_def mo_default_joint_def(void)
 
 mo_joint *mo_joint_get(const mo_world *w, mo_joint_id id)
 {
-    if (id.index == 0 || id.index > (uint32_t)w->joint_count) return NULL;
+    if (!w || id.index == 0 || id.index > (uint32_t)w->joint_count) return NULL;
     mo_joint *j = &w->joints[id.index - 1];
     if (!j->alive || j->generation != id.generation) return NULL;
     return j;
@@ -67,21 +67,27 @@ static void perp_pair(const double *a, double *u, double *v)
 
 static int check_motor(mo_world *w, const mo_joint_def *d)
 {
-    if (d->motor == MO_MOTOR_OFF) return 1;
-    if (d->motor != MO_MOTOR_VELOCITY && d->motor != MO_MOTOR_POSITION) {
+    if (d->motor != MO_MOTOR_OFF && d->motor != MO_MOTOR_VELOCITY && d->motor != MO_MOTOR_POSITION) {
         mo_set_error(w, "joint motor mode %d is not a known mode", (int)d->motor);
         return 0;
     }
+    /* the values are kept with the motor off too (a later mode switch uses them): checked in every mode */
+    if (!(fabs(d->target_velocity) <= MO_SPEED_MAX) || !(fabs(d->target_position) <= MO_LENGTH_MAX)) {
+        mo_set_error(w, "joint motor targets must be finite (velocity within %g, position within %g), got %g and %g",
+                     MO_SPEED_MAX, MO_LENGTH_MAX, d->target_velocity, d->target_position);
+        return 0;
+    }
+    if (!(d->max_force >= 0.0)) { /* infinity (the default) is no bound */
+        mo_set_error(w, "joint motor max_force must be >= 0 (infinity: no bound), got %g", d->max_force);
+        return 0;
+    }
+    if (d->motor == MO_MOTOR_OFF) return 1;
     if (d->type != MO_JOINT_REVOLUTE && d->type != MO_JOINT_PRISMATIC) {
         mo_set_error(w, "%s joint cannot have a motor (only revolute and prismatic joints)", joint_type_name(d->type));
         return 0;
     }
-    if (!isfinite(d->target_velocity) || !isfinite(d->target_position)) {
-        mo_set_error(w, "joint motor targets must be finite");
-        return 0;
-    }
     if (!(d->max_force > 0.0)) {
-        mo_set_error(w, "joint motor max_force must be > 0, got %g", d->max_force);
+        mo_set_error(w, "joint motor max_force must be > 0 for a running motor, got %g", d->max_force);
         return 0;
     }
     if (d->motor == MO_MOTOR_POSITION &&
@@ -96,11 +102,10 @@ static int check_motor(mo_world *w, const mo_joint_def *d)
 
 mo_status mo_joint_create(mo_world *w, const mo_joint_def *d, mo_joint_id *out)
 {
+    MO_NEED_W(w);
     if (out) *out = (mo_joint_id){0, 0};
-    if (!d || !out) {
-        mo_set_error(w, "mo_joint_create: def and out must not be NULL");
-        return MO_ERR_INVALID_ARGUMENT;
-    }
+    MO_NEED(w, d, "def");
+    MO_NEED(w, out, "out");
     if (d->internal_value != MO_DEF_COOKIE) {
         mo_set_error(w, "joint def was not initialised with mo_default_joint_def()");
         return MO_ERR_INVALID_ARGUMENT;
@@ -229,6 +234,7 @@ static mo_status stale_joint(const mo_world *w, mo_joint_id id)
 
 mo_status mo_joint_destroy(mo_world *w, mo_joint_id id)
 {
+    MO_NEED_W(w);
     mo_joint *j = mo_joint_get(w, id);
     if (!j) return stale_joint(w, id);
     if (j->a >= 0) w->bodies[j->a].njoints--;
@@ -446,8 +452,10 @@ double mo_joint_position_error(const mo_world *w, const mo_joint *j)
 
 mo_status mo_joint_position(const mo_world *w, mo_joint_id id, double *out)
 {
+    MO_NEED_W(w);
     mo_joint *j = mo_joint_get(w, id);
     if (!j) return stale_joint(w, id);
+    MO_NEED(w, out, "out");
     jgeo g;
     joint_geometry(w, j, &g);
     switch (j->type) {
@@ -462,8 +470,10 @@ mo_status mo_joint_position(const mo_world *w, mo_joint_id id, double *out)
 
 mo_status mo_joint_error(const mo_world *w, mo_joint_id id, double *out)
 {
+    MO_NEED_W(w);
     mo_joint *j = mo_joint_get(w, id);
     if (!j) return stale_joint(w, id);
+    MO_NEED(w, out, "out");
     *out = mo_joint_position_error(w, j);
     return MO_OK;
 }
@@ -471,6 +481,7 @@ mo_status mo_joint_error(const mo_world *w, mo_joint_id id, double *out)
 mo_status mo_joint_set_motor(mo_world *w, mo_joint_id id, mo_motor_mode mode, double target_velocity,
                              double target_position, double max_force)
 {
+    MO_NEED_W(w);
     mo_joint *j = mo_joint_get(w, id);
     if (!j) return stale_joint(w, id);
     mo_joint_def d = mo_default_joint_def();
@@ -492,6 +503,7 @@ mo_status mo_joint_set_motor(mo_world *w, mo_joint_id id, mo_motor_mode mode, do
 
 mo_status mo_joint_reaction(const mo_world *w, mo_joint_id id, mo_vec3 *force, mo_vec3 *torque)
 {
+    MO_NEED_W(w);
     mo_joint *j = mo_joint_get(w, id);
     if (!j) return stale_joint(w, id);
     if (force) *force = (mo_vec3){j->react_f[0], j->react_f[1], j->react_f[2]};

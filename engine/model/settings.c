@@ -189,7 +189,7 @@ static bool parse_real(const char *s, double *out)
 mo_status mo_world_def_set(mo_world_def *def, const char *name, const char *value, char *err, size_t err_size)
 {
     if (!def || !name || !value) {
-        mo_errf(err, err_size, "mo_world_def_set: def, name and value must not be NULL");
+        mo_errf(err, err_size, "mo_world_def_set: %s must not be NULL", !def ? "def" : !name ? "name" : "value");
         return MO_ERR_INVALID_ARGUMENT;
     }
     const setting *s = find(name);
@@ -311,8 +311,13 @@ mo_status mo_world_def_get(const mo_world_def *def, const char *name, char *out,
 
 mo_status mo_world_set_settings(mo_world *w, const char *const *assignments, int count)
 {
-    if (!w || (count > 0 && !assignments) || count < 0) {
-        if (w) mo_set_error(w, "mo_world_set_settings: assignments must not be NULL and count must be >= 0");
+    MO_NEED_W(w);
+    if (count < 0) {
+        mo_set_error(w, "mo_world_set_settings: count must be >= 0, got %d", count);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    if (count > 0 && !assignments) {
+        mo_set_error(w, "mo_world_set_settings: assignments must not be NULL when count is %d", count);
         return MO_ERR_INVALID_ARGUMENT;
     }
     mo_world_def d = w->def;
@@ -336,5 +341,10 @@ mo_status mo_world_set_settings(mo_world *w, const char *const *assignments, int
 
 mo_status mo_world_get_setting(const mo_world *w, const char *name, char *out, size_t out_size)
 {
-    return w ? mo_world_def_get(&w->def, name, out, out_size) : MO_ERR_INVALID_ARGUMENT;
+    MO_NEED_W(w);
+    MO_NEED(w, name, "name");
+    MO_NEED(w, out, "out");
+    mo_status st = mo_world_def_get(&w->def, name, out, out_size);
+    if (st != MO_OK) mo_set_error(w, "%s: unknown setting '%s' (or out_size 0)", __func__, name);
+    return st;
 }

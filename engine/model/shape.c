@@ -29,7 +29,7 @@ mo_shape_def mo_default_shape_def(void)
 
 mo_shape *mo_shape_get(const mo_world *w, mo_shape_id id)
 {
-    if (id.index == 0 || id.index > (uint32_t)w->shape_count) return NULL;
+    if (!w || id.index == 0 || id.index > (uint32_t)w->shape_count) return NULL;
     mo_shape *s = &w->shapes[id.index - 1];
     if (!s->alive || s->generation != id.generation) return NULL;
     return s;
@@ -216,11 +216,10 @@ void mo_shape_release(mo_world *w, int slot)
 
 mo_status mo_shape_create(mo_world *w, mo_body_id body, const mo_shape_def *d, mo_shape_id *out)
 {
+    MO_NEED_W(w);
     if (out) *out = (mo_shape_id){0, 0};
-    if (!d || !out) {
-        mo_set_error(w, "mo_shape_create: def and out must not be NULL");
-        return MO_ERR_INVALID_ARGUMENT;
-    }
+    MO_NEED(w, d, "def");
+    MO_NEED(w, out, "out");
     mo_body *b = mo_body_get(w, body);
     if (!b) {
         mo_set_error(w, "shape body (index %u, generation %u) %s", body.index,
@@ -247,6 +246,7 @@ static mo_status stale_shape(const mo_world *w, mo_shape_id id)
 
 mo_status mo_shape_destroy(mo_world *w, mo_shape_id id)
 {
+    MO_NEED_W(w);
     if (!mo_shape_get(w, id)) return stale_shape(w, id);
     mo_shape_release(w, (int)id.index - 1);
     return MO_OK;
@@ -254,8 +254,10 @@ mo_status mo_shape_destroy(mo_world *w, mo_shape_id id)
 
 mo_status mo_shape_body(const mo_world *w, mo_shape_id id, mo_body_id *out)
 {
+    MO_NEED_W(w);
     mo_shape *s = mo_shape_get(w, id);
     if (!s) return stale_shape(w, id);
+    MO_NEED(w, out, "out");
     *out = (mo_body_id){(uint32_t)s->body + 1, w->bodies[s->body].generation};
     return MO_OK;
 }
@@ -317,6 +319,7 @@ int mo_shape_unit_mass(const mo_world *w, int slot, mo_cl_mass *m)
 
 mo_status mo_shape_mass(const mo_world *w, mo_shape_id id, double *mass, mo_vec3 *com, mo_mat3 *inertia)
 {
+    MO_NEED_W(w);
     mo_shape *s = mo_shape_get(w, id);
     if (!s) return stale_shape(w, id);
     mo_cl_mass m;
@@ -384,14 +387,26 @@ static void shift_body_origin(mo_world *w, int slot, const double *c)
     }
 }
 
-/* mass and inertia (of the given total mass, or from densities when mass <= 0) from the shapes */
+/* mass and inertia within moreau.h's limits */
+static bool mass_within(double M, const double I[9])
+{
+    if (!(M >= MO_MASS_MIN && M <= MO_MASS_MAX)) return false;
+    for (int k = 0; k < 9; k++)
+        if (!(fabs(I[k]) <= MO_INERTIA_MAX)) return false;
+    return true;
+}
+
+/* mass and inertia (of the given total mass, or from densities when mass <= 0) from the shapes;
+   0, -1 no volume, -2 outside the limits (the body unchanged for -1 and -2) */
 int mo_body_mass_from_shapes_int(mo_world *w, int slot, double mass);
 int mo_body_mass_from_shapes_int(mo_world *w, int slot, double mass)
 {
     mo_body *b = &w->bodies[slot];
-    double M, c[3], I[9];
+    double M, c[3], I[9], sI[9];
     if (body_shape_mass(w, b, &M, c, I)) return -1;
     double scale = mass > 0.0 ? mass / M : 1.0;
+    for (int k = 0; k < 9; k++) sI[k] = scale * I[k];
+    if (!mass_within(scale * M, sI)) return -2;
     for (int k = 0; k < 9; k++) b->k.I_body[k] = scale * I[k];
     b->mass = scale * M;
     b->k.inv_mass = 1.0 / b->mass;
@@ -402,9 +417,11 @@ int mo_body_mass_from_shapes_int(mo_world *w, int slot, double mass)
 
 mo_status mo_body_set_mass_from_shapes(mo_world *w, mo_body_id id)
 {
+    MO_NEED_W(w);
     mo_body *b = mo_body_get(w, id);
     if (!b) {
-        mo_set_error(w, "body id (index %u, generation %u) %s", id.index, id.generation, mo_id_fault(w, id.generation, "does not name a live body"));
+        mo_set_error(w, "body id (index %u, generation %u) %s", id.index, id.generation,
+                     mo_id_fault(w, id.generation, "does not name a live body"));
         return MO_ERR_STALE_ID;
     }
     if (b->type != MO_BODY_DYNAMIC) {
@@ -415,6 +432,12 @@ mo_status mo_body_set_mass_from_shapes(mo_world *w, mo_body_id id)
     double M, c[3], I[9], Ii[9];
     if (body_shape_mass(w, b, &M, c, I) || !mo_m3_inverse(Ii, I)) {
         mo_set_error(w, "body %u has no shape with a volume to take its mass from", id.index);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    if (!mass_within(M, I)) {
+        mo_set_error(w, "body %u: its shapes give a mass of %g kg and an inertia diagonal of (%g, %g, %g) kg m^2, "
+                     "outside [%g, %g] kg and [-%g, %g] kg m^2", id.index, M, I[0], I[4], I[8], MO_MASS_MIN,
+                     MO_MASS_MAX, MO_INERTIA_MAX, MO_INERTIA_MAX);
         return MO_ERR_INVALID_ARGUMENT;
     }
     mo_body_mass_from_shapes_int(w, (int)id.index - 1, 0.0);
@@ -525,6 +548,7 @@ static bool raycast_impl(const mo_world *cw, mo_vec3 origin, mo_vec3 dir, double
 
 bool mo_world_raycast(const mo_world *w, mo_vec3 origin, mo_vec3 dir, double max_distance, mo_ray_hit *hit)
 {
+    if (!w) return false;
     return raycast_impl(w, origin, dir, max_distance, hit, false);
 }
 
@@ -592,10 +616,11 @@ int mo_world_query_aabb_all(const mo_world *w, mo_vec3 lo, mo_vec3 hi, mo_shape_
 
 int mo_world_query_aabb(const mo_world *cw, mo_vec3 lo, mo_vec3 hi, mo_shape_id *out, int cap)
 {
+    if (!cw) return 0;
+    /* NaN bounds name no box: nothing overlaps them */
+    if (isnan(lo.x) || isnan(lo.y) || isnan(lo.z) || isnan(hi.x) || isnan(hi.y) || isnan(hi.z)) return 0;
     mo_world *w = (mo_world *)cw; /* the trees are a cache of the world's poses */
-    /* NaN bounds: the loop's answer (its comparisons with NaN keep every shape) */
-    if (isnan(lo.x) || isnan(lo.y) || isnan(lo.z) || isnan(hi.x) || isnan(hi.y) || isnan(hi.z) || query_sync(w))
-        return mo_world_query_aabb_all(w, lo, hi, out, cap);
+    if (query_sync(w)) return mo_world_query_aabb_all(w, lo, hi, out, cap);
     /* candidates: planes, and the proxies whose fat boxes reach the box grown by the largest
        shape margin (the exact test grows each shape's box by twice its margin, the fat box
        by the contact margin plus the shape margin at least) */

@@ -27,6 +27,7 @@ static mo_status stale(const mo_world *w, mo_shape_id id, const char *fn)
 
 mo_status mo_shape_get_info(const mo_world *w, mo_shape_id id, mo_shape_info *out)
 {
+    MO_NEED_W(w);
     if (!w) return MO_ERR_INVALID_ARGUMENT;
     if (!out) {
         mo_set_error(w, "mo_shape_get_info: out must not be NULL");
@@ -64,6 +65,7 @@ mo_status mo_shape_get_info(const mo_world *w, mo_shape_id id, mo_shape_info *ou
 
 mo_status mo_shape_world_pose(const mo_world *w, mo_shape_id id, mo_vec3 *position, mo_quat *orientation)
 {
+    MO_NEED_W(w);
     if (!w) return MO_ERR_INVALID_ARGUMENT;
     const mo_shape *s = mo_shape_get(w, id);
     if (!s) return stale(w, id, "mo_shape_world_pose");

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include "model/world.h"
+#include "core/parallel.h"
 #include "backend/device.h"
 
 const char *mo_status_name(mo_status s)
@@ -16,6 +17,7 @@ const char *mo_status_name(mo_status s)
     case MO_ERR_OUT_OF_MEMORY: return "MO_ERR_OUT_OF_MEMORY";
     case MO_ERR_UNSUPPORTED: return "MO_ERR_UNSUPPORTED";
     case MO_ERR_IO: return "MO_ERR_IO";
+    case MO_ERR_NOT_FINITE: return "MO_ERR_NOT_FINITE";
     }
     return "MO_ERR_UNKNOWN";
 }
@@ -39,7 +41,10 @@ static uint32_t next_tag(void)
     return atomic_fetch_add(&counter, 1u) % MO_TAG_MAX + 1u;
 }
 
-void mo_world_set_error(mo_world *w, const char *sentence) { mo_set_error(w, "%s", sentence ? sentence : ""); }
+void mo_world_set_error(mo_world *w, const char *sentence)
+{
+    if (w) mo_set_error(w, "%s", sentence ? sentence : "");
+}
 
 mo_world_def mo_default_world_def(void)
 {
@@ -69,8 +74,9 @@ static int check_world_def(const mo_world_def *d, char *err, size_t n)
         snprintf(err, n, "world gravity must be finite, got (%g, %g, %g)", d->gravity.x, d->gravity.y, d->gravity.z);
         return 0;
     }
-    if (!(d->time_step > 0.0) || !isfinite(d->time_step)) {
-        snprintf(err, n, "world time_step must be finite and > 0, got %g", d->time_step);
+    if (!(d->time_step >= MO_TIME_STEP_MIN && d->time_step <= MO_TIME_STEP_MAX)) {
+        snprintf(err, n, "world time_step must be in [%g, %g] s, got %g", MO_TIME_STEP_MIN, MO_TIME_STEP_MAX,
+                 d->time_step);
         return 0;
     }
     if (!(d->contact_compliance >= 0.0) || !isfinite(d->contact_compliance) || !(d->joint_compliance >= 0.0) ||
@@ -91,8 +97,9 @@ static int check_world_def(const mo_world_def *d, char *err, size_t n)
         snprintf(err, n, "world contact_margin must be finite and >= 0, got %g", d->contact_margin);
         return 0;
     }
-    if (d->threads < 0) {
-        snprintf(err, n, "world threads must be >= 0, got %d", d->threads);
+    if (d->threads < 0 || d->threads > mo_world_max_threads()) {
+        snprintf(err, n, "world threads must be in [0, %d] (%d per core of this machine), got %d",
+                 mo_world_max_threads(), MO_THREADS_PER_CORE, d->threads);
         return 0;
     }
     if (d->substeps < 1 || d->substeps > 1000) {
@@ -126,6 +133,7 @@ static mo_status backend_switch(mo_world *w, mo_backend b)
 
 mo_status mo_world_set_backend(mo_world *w, mo_backend b)
 {
+    MO_NEED_W(w);
     mo_world_def d = w->def;
     d.backend = b;
     if (!check_world_def(&d, w->err->text, sizeof w->err->text)) return MO_ERR_INVALID_ARGUMENT;
@@ -134,9 +142,9 @@ mo_status mo_world_set_backend(mo_world *w, mo_backend b)
     return st;
 }
 
-mo_backend mo_world_backend(const mo_world *w) { return w->def.backend; }
+mo_backend mo_world_backend(const mo_world *w) { return w ? w->def.backend : MO_BACKEND_CPU; }
 
-const char *mo_world_device_name(const mo_world *w) { return w->device ? w->device->name : ""; }
+const char *mo_world_device_name(const mo_world *w) { return w && w->device ? w->device->name : ""; }
 
 mo_status mo_world_create(const mo_world_def *def, mo_world **out, char *err, size_t err_size)
 {
@@ -213,6 +221,7 @@ const char *mo_world_last_error(const mo_world *w) { return w ? w->err->text : "
 
 mo_status mo_world_set_gravity(mo_world *w, mo_vec3 g)
 {
+    MO_NEED_W(w);
     if (!mo_finite3(g)) {
         mo_set_error(w, "world gravity must be finite, got (%g, %g, %g)", g.x, g.y, g.z);
         return MO_ERR_INVALID_ARGUMENT;
@@ -221,19 +230,20 @@ mo_status mo_world_set_gravity(mo_world *w, mo_vec3 g)
     return MO_OK;
 }
 
-mo_vec3 mo_world_gravity(const mo_world *w) { return w->def.gravity; }
+mo_vec3 mo_world_gravity(const mo_world *w) { return w ? w->def.gravity : (mo_vec3){0.0, 0.0, 0.0}; }
 
 mo_status mo_world_set_time_step(mo_world *w, double h)
 {
-    if (!(h > 0.0) || !isfinite(h)) {
-        mo_set_error(w, "world time_step must be finite and > 0, got %g", h);
+    MO_NEED_W(w);
+    if (!(h >= MO_TIME_STEP_MIN && h <= MO_TIME_STEP_MAX)) {
+        mo_set_error(w, "world time_step must be in [%g, %g] s, got %g", MO_TIME_STEP_MIN, MO_TIME_STEP_MAX, h);
         return MO_ERR_INVALID_ARGUMENT;
     }
     w->def.time_step = h;
     return MO_OK;
 }
 
-double mo_world_time_step(const mo_world *w) { return w->def.time_step; }
+double mo_world_time_step(const mo_world *w) { return w ? w->def.time_step : 0.0; }
 
 /* the FEM rows exist only in the Newton step: another solver is refused while a mesh lives */
 static bool fem_solver_ok(mo_world *w, mo_solver_kind k)
@@ -246,6 +256,7 @@ static bool fem_solver_ok(mo_world *w, mo_solver_kind k)
 
 mo_status mo_world_set_solver(mo_world *w, const mo_solver_settings *s)
 {
+    MO_NEED_W(w);
     if (!s) {
         mo_set_error(w, "mo_world_set_solver: settings must not be NULL");
         return MO_ERR_INVALID_ARGUMENT;
@@ -270,12 +281,25 @@ mo_status mo_world_apply_def(mo_world *w, const mo_world_def *d)
     return MO_OK;
 }
 
-mo_solver_settings mo_world_solver(const mo_world *w) { return w->def.solver; }
+mo_solver_settings mo_world_solver(const mo_world *w) { return w ? w->def.solver : mo_default_solver_settings(); }
+
+int mo_world_max_threads(void)
+{
+#ifdef _OPENMP
+    int cores = omp_get_num_procs();
+#else
+    int cores = 1;
+#endif
+    int cap = MO_THREADS_PER_CORE * (cores > 0 ? cores : 1);
+    return cap < 4 ? 4 : cap;
+}
 
 mo_status mo_world_set_threads(mo_world *w, int threads)
 {
-    if (threads < 0) {
-        mo_set_error(w, "world threads must be >= 0, got %d", threads);
+    MO_NEED_W(w);
+    if (threads < 0 || threads > mo_world_max_threads()) {
+        mo_set_error(w, "world threads must be in [0, %d] (%d per core of this machine), got %d",
+                     mo_world_max_threads(), MO_THREADS_PER_CORE, threads);
         return MO_ERR_INVALID_ARGUMENT;
     }
     w->def.threads = threads;
@@ -284,6 +308,7 @@ mo_status mo_world_set_threads(mo_world *w, int threads)
 
 mo_status mo_world_set_substeps(mo_world *w, int substeps)
 {
+    MO_NEED_W(w);
     if (substeps < 1 || substeps > 1000) {
         mo_set_error(w, "world substeps must be in [1, 1000], got %d", substeps);
         return MO_ERR_INVALID_ARGUMENT;
@@ -292,11 +317,17 @@ mo_status mo_world_set_substeps(mo_world *w, int substeps)
     return MO_OK;
 }
 
-int mo_world_substeps(const mo_world *w) { return w->def.substeps; }
+int mo_world_substeps(const mo_world *w) { return w ? w->def.substeps : 0; }
 
-double mo_world_time(const mo_world *w) { return w->time; }
+double mo_world_time(const mo_world *w) { return w ? w->time : 0.0; }
 
-mo_step_stats mo_world_last_stats(const mo_world *w) { return w->stats; }
+mo_step_stats mo_world_last_stats(const mo_world *w)
+{
+    if (w) return w->stats;
+    mo_step_stats zero;
+    memset(&zero, 0, sizeof zero);
+    return zero;
+}
 
 /* FNV-1a over the raw bits of every live body's and particle's state */
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
@@ -311,6 +342,7 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 
 uint64_t mo_world_state_hash(const mo_world *w)
 {
+    if (!w) return 0;
     uint64_t h = 1469598103934665603ull;
     for (int i = 0; i < w->body_count; i++) {
         const mo_body *b = &w->bodies[i];
@@ -331,6 +363,7 @@ uint64_t mo_world_state_hash(const mo_world *w)
 
 int mo_world_contacts(const mo_world *w, mo_contact *out, int cap)
 {
+    if (!w) return 0;
     const mo_contact_int *c = (const mo_contact_int *)w->contacts.p;
     for (int i = 0; out && i < w->ncontacts && i < cap; i++) {
         mo_contact *o = &out[i];

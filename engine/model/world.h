@@ -11,6 +11,7 @@
 #ifndef MO_WORLD_H
 #define MO_WORLD_H
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -184,6 +185,28 @@ typedef struct mo_world {
     mo_buf halve[MO_HALVINGS_MAX]; /* step/step.c: the world's state at the start of a step at each halving depth */
     mo_step_stats stats;
 } mo_world;
+
+/* ---- argument checks of the public calls ---- */
+
+/* a NULL world: MO_ERR_INVALID_ARGUMENT without a sentence (there is no world to hold it) */
+#define MO_NEED_W(w)                                        \
+    do {                                                    \
+        if (!(w)) return MO_ERR_INVALID_ARGUMENT;           \
+    } while (0)
+/* a required pointer argument: "<function>: <name> must not be NULL" */
+#define MO_NEED(w, p, name)                                                        \
+    do {                                                                           \
+        if (!(p)) {                                                                \
+            mo_set_error((w), "%s: %s must not be NULL", __func__, (name));        \
+            return MO_ERR_INVALID_ARGUMENT;                                        \
+        }                                                                          \
+    } while (0)
+
+/* finite with every component in [-lim, lim] (moreau.h's MO_*_MAX limits) */
+static inline bool mo_within3(mo_vec3 v, double lim)
+{
+    return fabs(v.x) <= lim && fabs(v.y) <= lim && fabs(v.z) <= lim; /* false for NaN */
+}
 
 /* ---- the model's shared calls ---- */
 void mo_set_error(const mo_world *w, const char *fmt, ...)

@@ -53,8 +53,13 @@ mo_solver_settings mo_default_solver_settings(void)
     return s;
 }
 
-/* checks settings; writes the sentence into err */
 int mo_solver_check(const mo_solver_settings *s, char *err, size_t n)
+{
+    return mo_solver_check_max(s, MO_ITERATIONS_MAX, err, n);
+}
+
+/* checks settings; writes the sentence into err */
+int mo_solver_check_max(const mo_solver_settings *s, int max_iterations, char *err, size_t n)
 {
     if (!mo_solver_row_of(s->kind)) {
         snprintf(err, n, "solver kind %d is not a known solver", (int)s->kind);
@@ -69,8 +74,8 @@ int mo_solver_check(const mo_solver_settings *s, char *err, size_t n)
         snprintf(err, n, "friction model %d is not a known model", (int)s->friction);
         return 0;
     }
-    if (s->max_iterations < 1) {
-        snprintf(err, n, "solver max_iterations must be >= 1, got %d", s->max_iterations);
+    if (s->max_iterations < 1 || s->max_iterations > max_iterations) {
+        snprintf(err, n, "solver max_iterations must be in [1, %d], got %d", max_iterations, s->max_iterations);
         return 0;
     }
     if (!(s->tolerance >= 0.0) || !isfinite(s->tolerance)) {
@@ -89,8 +94,8 @@ int mo_solver_check(const mo_solver_settings *s, char *err, size_t n)
         snprintf(err, n, "solver position_projections must be in [0, 16], got %d", s->position_projections);
         return 0;
     }
-    if (s->coulomb_updates < 0) {
-        snprintf(err, n, "solver coulomb_updates must be >= 0, got %d", s->coulomb_updates);
+    if (s->coulomb_updates < 0 || s->coulomb_updates > 1000) {
+        snprintf(err, n, "solver coulomb_updates must be in [0, 1000], got %d", s->coulomb_updates);
         return 0;
     }
     const mo_apgd_settings *a = &s->apgd;
@@ -129,8 +134,9 @@ int mo_solver_check(const mo_solver_settings *s, char *err, size_t n)
         snprintf(err, n, "Newton iterations must be in [1, 1000], got %d", nw->iterations);
         return 0;
     }
-    if (nw->linear_iterations < 1 || nw->linear_iterations > 100000) {
-        snprintf(err, n, "Newton linear_iterations must be in [1, 100000], got %d", nw->linear_iterations);
+    if (nw->linear_iterations < 1 || nw->linear_iterations > MO_LINEAR_ITERATIONS_MAX) {
+        snprintf(err, n, "Newton linear_iterations must be in [1, %d], got %d", MO_LINEAR_ITERATIONS_MAX,
+                 nw->linear_iterations);
         return 0;
     }
     if (!(nw->linear_tolerance >= 0.0 && nw->linear_tolerance < 1.0)) {

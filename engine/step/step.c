@@ -128,6 +128,7 @@ static int step_halving(mo_world *w, double h, int depth, int max_depth, double 
 
 mo_status mo_world_step(mo_world *w)
 {
+    MO_NEED_W(w);
     const int k = w->def.substeps > 1 ? w->def.substeps : 1;
     const mo_newton_settings *ns = &w->def.solver.newton;
     const int depth = mo_solver_has(w->def.solver.kind, MO_SOLVER_CAP_POSITION) ? ns->halvings : 0;

@@ -55,7 +55,30 @@ typedef enum mo_status {
     MO_ERR_OUT_OF_MEMORY,    /* an allocation failed */
     MO_ERR_UNSUPPORTED,      /* feature not built in, or not available (e.g. no GPU) */
     MO_ERR_IO,               /* file could not be read or written */
+    MO_ERR_NOT_FINITE,       /* a step produced a non-finite value: the sentence names the stage and the body,
+                              * particle, joint or element; the world was rolled back to before the step */
 } mo_status;
+
+/* ---- limits -----------------------------------------------------------------
+ * Values beyond these are refused with MO_ERR_INVALID_ARGUMENT (the sentence
+ * names the value and the range). They keep every product a step forms
+ * (m v^2, I w x I w, h^2 k, the cone projections) finite in double precision
+ * with room to spare; no robot comes near them. Vector limits hold for each
+ * component. */
+#define MO_MASS_MIN 1e-12          /* kg: dynamic bodies, particles, shapes' masses from density */
+#define MO_MASS_MAX 1e20           /* kg */
+#define MO_INERTIA_MAX 1e30        /* kg m^2: each entry of an inertia tensor */
+#define MO_LENGTH_MAX 1e9          /* m: coordinates of positions and points */
+#define MO_SPEED_MAX 1e8           /* m/s and rad/s: linear and angular velocities */
+#define MO_FORCE_MAX 1e20          /* N and N m: applied forces and torques */
+#define MO_YOUNG_MAX 1e15          /* Pa: FEM Young's modulus */
+#define MO_DENSITY_MAX 1e8         /* kg/m^3: FEM and shape densities */
+#define MO_TIME_STEP_MIN 1e-8      /* s */
+#define MO_TIME_STEP_MAX 1.0       /* s */
+#define MO_ITERATIONS_MAX 100000   /* solver max_iterations of a world's steps */
+#define MO_FC_ITERATIONS_MAX 10000000 /* max_iterations of a single offline solve (mo_fc_solve, moreau/fclib.h) */
+#define MO_LINEAR_ITERATIONS_MAX 100000 /* Newton's inner linear iterations (newton.linear_iterations) */
+#define MO_THREADS_PER_CORE 4      /* threads: at most this many per core (mo_world_max_threads) */
 
 /* Short constant name of a status, e.g. "MO_ERR_STALE_ID"; "MO_ERR_UNKNOWN" for
  * other values. A static string (never freed). */
@@ -338,6 +361,9 @@ MO_API const char *mo_world_device_name(const mo_world *w);
 /* Worker threads of the next steps (as mo_world_def.threads: >= 0, 0 = OpenMP's
  * default). MO_ERR_INVALID_ARGUMENT for a negative count. */
 MO_API mo_status mo_world_set_threads(mo_world *w, int threads);
+/* The most threads mo_world_set_threads accepts: MO_THREADS_PER_CORE per core
+ * of this machine (OpenMP's processor count; 1 core without OpenMP), at least 4. */
+MO_API int mo_world_max_threads(void);
 /* Substeps k (1..1000): every mo_world_step runs k whole steps (predict,
  * collide, assemble, solve, integrate, projections) of time_step / k. The
  * step's statistics then sum the stage times, iterations, linear iterations

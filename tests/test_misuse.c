@@ -1,0 +1,556 @@
+/* test_misuse.c: every function of moreau.h and debug_draw.h called as a
+ * careless or hostile program would (issue 18): a NULL world, NULL outputs, a
+ * destroyed id, an id of another world, values out of the stated ranges. Each
+ * call must return the status its header promises with the exact sentence,
+ * must not crash (this test also runs under ASan/UBSan in CI), and the world
+ * must be left unchanged (the state hash and the counts before and after).
+ * tests/api_coverage.py checks that every MO_API function of the public
+ * headers is named in this file or in test_misuse_io.c. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "moreau/moreau.h"
+#include "moreau/debug_draw.h"
+#include "check.h"
+
+typedef struct scene {
+    mo_world *w;
+    mo_body_id ground, box, box2;
+    mo_shape_id box_shape;
+    mo_joint_id joint;
+    mo_particle_id particle;
+    mo_fem_mesh_id mesh;
+} scene;
+
+static const mo_vec3 tet_nodes[4] = {{0, 0, 1}, {0.1, 0, 1}, {0, 0.1, 1}, {0, 0, 1.1}};
+static const int tet[4] = {0, 1, 2, 3};
+
+static void build(scene *s)
+{
+    mo_world_def wd = mo_default_world_def();
+    wd.solver.kind = MO_SOLVER_NEWTON; /* FEM meshes need it */
+    char err[256];
+    if (mo_world_create(&wd, &s->w, err, sizeof err) != MO_OK) {
+        fprintf(stderr, "world: %s\n", err);
+        exit(1);
+    }
+    mo_body_def g = mo_default_body_def();
+    g.type = MO_BODY_STATIC;
+    g.shape.type = MO_SHAPE_PLANE;
+    CHECK(mo_body_create(s->w, &g, &s->ground) == MO_OK);
+    mo_body_def b = mo_default_body_def();
+    b.shape.type = MO_SHAPE_BOX;
+    b.shape.half_extents = (mo_vec3){0.1, 0.1, 0.1};
+    b.position = (mo_vec3){0, 0, 0.1};
+    CHECK(mo_body_create(s->w, &b, &s->box) == MO_OK);
+    b.position = (mo_vec3){0.5, 0, 0.1};
+    CHECK(mo_body_create(s->w, &b, &s->box2) == MO_OK);
+    CHECK(mo_world_shapes(s->w, NULL, 0) == 3);
+    mo_shape_id sh[3];
+    mo_world_shapes(s->w, sh, 3);
+    s->box_shape = sh[1];
+    mo_joint_def j = mo_default_joint_def();
+    j.type = MO_JOINT_REVOLUTE;
+    j.body_a = s->box;
+    j.body_b = s->box2;
+    j.anchor_a = (mo_vec3){0.25, 0, 0};
+    j.anchor_b = (mo_vec3){-0.25, 0, 0};
+    j.axis_a = j.axis_b = (mo_vec3){0, 1, 0};
+    CHECK(mo_joint_create(s->w, &j, &s->joint) == MO_OK);
+    mo_particle_def p = mo_default_particle_def();
+    p.position = (mo_vec3){2, 0, 1};
+    CHECK(mo_particle_create(s->w, &p, &s->particle) == MO_OK);
+    mo_fem_material_def mat = {1e5, 0.3, 1000, MO_FEM_COROTATIONAL};
+    mo_fem_mesh_def m = mo_default_fem_mesh_def();
+    m.nodes = tet_nodes;
+    m.node_count = 4;
+    m.tets = tet;
+    m.tet_count = 1;
+    m.materials = &mat;
+    m.material_count = 1;
+    m.position = (mo_vec3){-2, 0, 0};
+    CHECK(mo_fem_mesh_create(s->w, &m, &s->mesh) == MO_OK);
+    for (int i = 0; i < 3; i++) CHECK(mo_world_step(s->w) == MO_OK);
+}
+
+/* the status and, when w is not NULL, the exact sentence */
+#define EXPECT(call, status, sentence)                                       \
+    do {                                                                     \
+        mo_status st_ = (call);                                              \
+        CHECK(st_ == (status));                                              \
+        if (st_ != (status))                                                 \
+            fprintf(stderr, "  got %s: %s\n", mo_status_name(st_), mo_world_last_error(A)); \
+        else if ((sentence) != NULL)                                         \
+            CHECK_STR(mo_world_last_error(A), (sentence));                   \
+    } while (0)
+#define NULL_W(call) EXPECT(call, MO_ERR_INVALID_ARGUMENT, (const char *)NULL)
+#define NULL_OUT(call, fn, param) EXPECT(call, MO_ERR_INVALID_ARGUMENT, fn ": " param " must not be NULL")
+
+static char sbuf[8][256];
+/* "<what> id (index i, generation g) does not name a live <noun>" or "... belongs to another world" */
+static const char *stale(int k, const char *what, uint32_t index, uint32_t gen, const char *noun)
+{
+    if (noun)
+        snprintf(sbuf[k], sizeof sbuf[k], "%s (index %u, generation %u) does not name a live %s", what, index, gen,
+                 noun);
+    else
+        snprintf(sbuf[k], sizeof sbuf[k], "%s (index %u, generation %u) belongs to another world", what, index, gen);
+    return sbuf[k];
+}
+
+int main(void)
+{
+    scene sa, sb;
+    build(&sa);
+    build(&sb); /* the same scene: its ids have the same indices and counters, another world's tag */
+    mo_world *A = sa.w;
+    const uint64_t h0 = mo_world_state_hash(A);
+    const int nb0 = mo_world_bodies(A, NULL, 0), ns0 = mo_world_shapes(A, NULL, 0);
+    CHECK(sa.box.index == sb.box.index && sa.box.generation != sb.box.generation);
+
+    /* dead ids of A: objects created and destroyed */
+    mo_body_def bd = mo_default_body_def();
+    bd.position = (mo_vec3){5, 5, 5};
+    bd.shape.type = MO_SHAPE_SPHERE;
+    bd.shape.radius = 0.1;
+    mo_body_id dead_body;
+    CHECK(mo_body_create(A, &bd, &dead_body) == MO_OK);
+    mo_shape_def shd = mo_default_shape_def();
+    shd.type = MO_SHAPE_SPHERE;
+    shd.radius = 0.1;
+    mo_shape_id dead_shape;
+    CHECK(mo_shape_create(A, sa.box2, &shd, &dead_shape) == MO_OK);
+    CHECK(mo_shape_destroy(A, dead_shape) == MO_OK);
+    mo_joint_def jd = mo_default_joint_def();
+    jd.type = MO_JOINT_SPHERICAL;
+    jd.body_b = dead_body;
+    mo_joint_id dead_joint;
+    CHECK(mo_joint_create(A, &jd, &dead_joint) == MO_OK);
+    CHECK(mo_body_destroy(A, dead_body) == MO_OK); /* takes the joint with it */
+    CHECK(!mo_joint_is_valid(A, dead_joint));
+    mo_particle_def pd = mo_default_particle_def();
+    mo_particle_id dead_particle;
+    CHECK(mo_particle_create(A, &pd, &dead_particle) == MO_OK);
+    CHECK(mo_particle_destroy(A, dead_particle) == MO_OK);
+    CHECK(mo_world_state_hash(A) == h0);
+
+    mo_vec3 v3, zero = {0, 0, 0};
+    mo_quat q;
+    double d;
+    uint32_t u32;
+    int n1, n2;
+    mo_body_id bid;
+    mo_particle_id pid;
+    mo_shape_info info;
+    mo_solver_settings ss = mo_default_solver_settings();
+
+    /* ---- world: NULL world (no sentence: there is no world to hold one) ---- */
+    mo_world_destroy(NULL);
+    CHECK_STR(mo_world_last_error(NULL), "mo_world_last_error: world is NULL");
+    mo_world_set_error(NULL, "ignored");
+    NULL_W(mo_world_set_gravity(NULL, zero));
+    v3 = mo_world_gravity(NULL);
+    CHECK(v3.x == 0 && v3.y == 0 && v3.z == 0);
+    NULL_W(mo_world_set_time_step(NULL, 0.01));
+    CHECK(mo_world_time_step(NULL) == 0.0);
+    NULL_W(mo_world_set_solver(NULL, &ss));
+    CHECK(mo_world_solver(NULL).kind == mo_default_solver_settings().kind);
+    NULL_W(mo_world_set_backend(NULL, MO_BACKEND_CPU));
+    CHECK(mo_world_backend(NULL) == MO_BACKEND_CPU);
+    CHECK_STR(mo_world_device_name(NULL), "");
+    NULL_W(mo_world_set_threads(NULL, 1));
+    NULL_W(mo_world_set_substeps(NULL, 1));
+    CHECK(mo_world_substeps(NULL) == 0);
+    CHECK(mo_world_time(NULL) == 0.0);
+    NULL_W(mo_world_step(NULL));
+    CHECK(mo_world_last_stats(NULL).step == 0 && mo_world_last_stats(NULL).bodies == 0);
+    CHECK(mo_world_state_hash(NULL) == 0);
+    {
+        const char *as[1] = {"gravity=0,0,-1"};
+        char out[64];
+        NULL_W(mo_world_set_settings(NULL, as, 1));
+        NULL_W(mo_world_get_setting(NULL, "gravity", out, sizeof out));
+        EXPECT(mo_world_set_settings(A, NULL, 1), MO_ERR_INVALID_ARGUMENT,
+               "mo_world_set_settings: assignments must not be NULL when count is 1");
+        EXPECT(mo_world_set_settings(A, as, -1), MO_ERR_INVALID_ARGUMENT,
+               "mo_world_set_settings: count must be >= 0, got -1");
+        NULL_OUT(mo_world_get_setting(A, NULL, out, sizeof out), "mo_world_get_setting", "name");
+        NULL_OUT(mo_world_get_setting(A, "gravity", NULL, 10), "mo_world_get_setting", "out");
+    }
+    CHECK(mo_world_bodies(NULL, NULL, 0) == 0);
+    CHECK(mo_world_shapes(NULL, NULL, 0) == 0);
+    CHECK(mo_world_fem_meshes(NULL, NULL, 0) == 0);
+    CHECK(mo_world_contacts(NULL, NULL, 0) == 0);
+    CHECK(mo_world_contact_residuals(NULL, NULL, 0) == 0);
+    CHECK(!mo_world_raycast(NULL, zero, (mo_vec3){0, 0, -1}, 1.0, NULL));
+    CHECK(mo_world_query_aabb(NULL, zero, zero, NULL, 0) == 0);
+    CHECK(mo_world_bodies(A, &bid, -5) == nb0); /* cap < 0 writes none */
+
+    /* ---- world: values out of range ---- */
+    EXPECT(mo_world_set_gravity(A, (mo_vec3){0, NAN, 0}), MO_ERR_INVALID_ARGUMENT,
+           "world gravity must be finite, got (0, nan, 0)");
+    EXPECT(mo_world_set_time_step(A, 0.0), MO_ERR_INVALID_ARGUMENT,
+           "world time_step must be in [1e-08, 1] s, got 0");
+    EXPECT(mo_world_set_time_step(A, 1e9), MO_ERR_INVALID_ARGUMENT,
+           "world time_step must be in [1e-08, 1] s, got 1e+09");
+    EXPECT(mo_world_set_time_step(A, 1e-300), MO_ERR_INVALID_ARGUMENT,
+           "world time_step must be in [1e-08, 1] s, got 1e-300");
+    EXPECT(mo_world_set_time_step(A, NAN), MO_ERR_INVALID_ARGUMENT,
+           "world time_step must be in [1e-08, 1] s, got nan");
+    EXPECT(mo_world_set_solver(A, NULL), MO_ERR_INVALID_ARGUMENT, "mo_world_set_solver: settings must not be NULL");
+    ss = mo_world_solver(A);
+    ss.max_iterations = 1000000;
+    EXPECT(mo_world_set_solver(A, &ss), MO_ERR_INVALID_ARGUMENT,
+           "solver max_iterations must be in [1, 100000], got 1000000");
+    ss = mo_world_solver(A);
+    ss.newton.linear_iterations = 300000;
+    EXPECT(mo_world_set_solver(A, &ss), MO_ERR_INVALID_ARGUMENT,
+           "Newton linear_iterations must be in [1, 100000], got 300000");
+    ss = mo_world_solver(A);
+    ss.coulomb_updates = 1 << 30;
+    EXPECT(mo_world_set_solver(A, &ss), MO_ERR_INVALID_ARGUMENT,
+           "solver coulomb_updates must be in [0, 1000], got 1073741824");
+    EXPECT(mo_world_set_backend(A, (mo_backend)99), MO_ERR_INVALID_ARGUMENT, "world backend 99 is not a known backend (cpu, cuda, auto)");
+    {
+        char want[160];
+        int cap = mo_world_max_threads();
+        CHECK(cap >= 4);
+        snprintf(want, sizeof want, "world threads must be in [0, %d] (4 per core of this machine), got 100000", cap);
+        EXPECT(mo_world_set_threads(A, 100000), MO_ERR_INVALID_ARGUMENT, want);
+        snprintf(want, sizeof want, "world threads must be in [0, %d] (4 per core of this machine), got -1", cap);
+        EXPECT(mo_world_set_threads(A, -1), MO_ERR_INVALID_ARGUMENT, want);
+    }
+    EXPECT(mo_world_set_substeps(A, 0), MO_ERR_INVALID_ARGUMENT, "world substeps must be in [1, 1000], got 0");
+    CHECK(mo_world_query_aabb(A, (mo_vec3){NAN, -1, -1}, (mo_vec3){1, 1, 1}, NULL, 0) == 0);
+    CHECK(mo_world_query_aabb(A, (mo_vec3){-1, -1, -1}, (mo_vec3){1, NAN, 1}, NULL, 0) == 0);
+    CHECK(mo_world_query_aabb(A, (mo_vec3){-INFINITY, -INFINITY, -INFINITY},
+                              (mo_vec3){INFINITY, INFINITY, INFINITY}, NULL, 0) == ns0);
+    CHECK(!mo_world_raycast(A, (mo_vec3){NAN, 0, 1}, (mo_vec3){0, 0, -1}, 10.0, NULL));
+    CHECK(mo_setting_at(-1) == NULL && mo_setting_at(mo_setting_count()) == NULL);
+    CHECK(mo_setting_find(NULL) == NULL && !mo_setting_is_group(NULL));
+    {
+        char out[32], err[128];
+        mo_world_def wd = mo_default_world_def();
+        CHECK(mo_world_def_set(NULL, "gravity", "0,0,0", err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
+        CHECK_STR(err, "mo_world_def_set: def must not be NULL");
+        CHECK(mo_world_def_set(&wd, "gravity", NULL, err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
+        CHECK_STR(err, "mo_world_def_set: value must not be NULL");
+        CHECK(mo_world_def_get(NULL, "gravity", out, sizeof out) == MO_ERR_INVALID_ARGUMENT);
+        CHECK(mo_world_def_get(&wd, "gravity", NULL, 4) == MO_ERR_INVALID_ARGUMENT);
+        mo_world *w2 = (mo_world *)&wd; /* not a world: only its pointer is overwritten */
+        CHECK(mo_world_create(NULL, &w2, err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
+        CHECK(w2 == NULL);
+        CHECK(mo_world_create(&wd, NULL, err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
+        wd.threads = 100000;
+        CHECK(mo_world_create(&wd, &w2, err, sizeof err) == MO_ERR_INVALID_ARGUMENT && w2 == NULL);
+        CHECK(strncmp(err, "world threads must be in [0, ", 29) == 0);
+        wd = mo_default_world_def();
+        wd.time_step = 1e9;
+        CHECK(mo_world_create(&wd, &w2, err, sizeof err) == MO_ERR_INVALID_ARGUMENT && w2 == NULL);
+        CHECK_STR(err, "world time_step must be in [1e-08, 1] s, got 1e+09");
+    }
+    CHECK(mo_status_name((mo_status)1234) != NULL);
+    CHECK_STR(mo_status_name((mo_status)1234), "MO_ERR_UNKNOWN");
+    CHECK_STR(mo_status_name(MO_ERR_NOT_FINITE), "MO_ERR_NOT_FINITE");
+    CHECK(mo_solver_name((mo_solver_kind)-1) != NULL && mo_backend_name((mo_backend)77) != NULL);
+    CHECK(!mo_solver_from_name(NULL, NULL) && !mo_backend_from_name(NULL, NULL));
+    CHECK(!mo_solver_available((mo_solver_kind)1000) && mo_solver_caps((mo_solver_kind)1000) == 0);
+    {
+        char err[128];
+        CHECK(mo_gpu_selftest(0, &d, err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
+        CHECK(mo_gpu_selftest(16, NULL, err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
+        mo_status st = mo_gpu_probe(NULL, NULL, 0); /* info and err may be NULL */
+        CHECK(st == MO_OK || st == MO_ERR_UNSUPPORTED);
+    }
+
+    /* ---- bodies ---- */
+    mo_body_def good = mo_default_body_def();
+    NULL_W(mo_body_create(NULL, &good, &bid));
+    EXPECT(mo_body_create(A, NULL, &bid), MO_ERR_INVALID_ARGUMENT, "mo_body_create: def must not be NULL");
+    NULL_OUT(mo_body_create(A, &good, NULL), "mo_body_create", "out");
+    {
+        mo_body_def b = mo_default_body_def();
+        b.mass = 1e300;
+        EXPECT(mo_body_create(A, &b, &bid), MO_ERR_INVALID_ARGUMENT,
+               "body mass must be finite and in [1e-12, 1e+20] kg for a dynamic body, got 1e+300");
+        b = mo_default_body_def();
+        b.mass = 1e-300;
+        EXPECT(mo_body_create(A, &b, &bid), MO_ERR_INVALID_ARGUMENT,
+               "body mass must be finite and in [1e-12, 1e+20] kg for a dynamic body, got 1e-300");
+        b = mo_default_body_def();
+        b.angular_velocity = (mo_vec3){1e300, 0, 0};
+        EXPECT(mo_body_create(A, &b, &bid), MO_ERR_INVALID_ARGUMENT,
+               "body velocity must be finite with components in [-1e+08, 1e+08] m/s and rad/s, got linear (0, 0, "
+               "0), angular (1e+300, 0, 0)");
+        b = mo_default_body_def();
+        b.position = (mo_vec3){1e300, 0, 0};
+        EXPECT(mo_body_create(A, &b, &bid), MO_ERR_INVALID_ARGUMENT,
+               "body position must be finite with coordinates in [-1e+09, 1e+09] m, got (1e+300, 0, 0)");
+        b = mo_default_body_def();
+        b.inertia = (mo_mat3){{{1e300, 0, 0}, {0, 1e300, 0}, {0, 0, 1e300}}};
+        EXPECT(mo_body_create(A, &b, &bid), MO_ERR_INVALID_ARGUMENT,
+               "body inertia must be finite with entries in [-1e+30, 1e+30] kg m^2, got a diagonal of (1e+300, "
+               "1e+300, 1e+300)");
+    }
+    NULL_W(mo_body_destroy(NULL, sa.box));
+    EXPECT(mo_body_destroy(A, dead_body), MO_ERR_STALE_ID,
+           stale(0, "body id", dead_body.index, dead_body.generation, "body"));
+    EXPECT(mo_body_destroy(A, sb.box), MO_ERR_STALE_ID, stale(0, "body id", sb.box.index, sb.box.generation, NULL));
+    CHECK(mo_body_is_valid(A, sa.box) && !mo_body_is_valid(A, sb.box) && !mo_body_is_valid(NULL, sa.box));
+    CHECK(!mo_body_is_valid(A, dead_body));
+#define BODY_GETTER(fn, out)                                                                                      \
+    NULL_W(fn(NULL, sa.box, out));                                                                                \
+    NULL_OUT(fn(A, sa.box, NULL), #fn, "out");                                                                    \
+    EXPECT(fn(A, dead_body, out), MO_ERR_STALE_ID, stale(0, "body id", dead_body.index, dead_body.generation, "body")); \
+    EXPECT(fn(A, sb.box, out), MO_ERR_STALE_ID, stale(0, "body id", sb.box.index, sb.box.generation, NULL))
+    BODY_GETTER(mo_body_position, &v3);
+    BODY_GETTER(mo_body_orientation, &q);
+    BODY_GETTER(mo_body_linear_velocity, &v3);
+    BODY_GETTER(mo_body_angular_velocity, &v3);
+    BODY_GETTER(mo_body_kinetic_energy, &d);
+    BODY_GETTER(mo_body_collision_group, &u32);
+    NULL_W(mo_body_world_point(NULL, sa.box, zero, &v3));
+    NULL_OUT(mo_body_world_point(A, sa.box, zero, NULL), "mo_body_world_point", "out");
+    EXPECT(mo_body_world_point(A, sb.box, zero, &v3), MO_ERR_STALE_ID,
+           stale(0, "body id", sb.box.index, sb.box.generation, NULL));
+    EXPECT(mo_body_world_point(A, sa.box, (mo_vec3){NAN, 0, 0}, &v3), MO_ERR_INVALID_ARGUMENT,
+           "mo_body_world_point: local point must be finite with coordinates in [-1e+09, 1e+09] m, got (nan, 0, 0)");
+    NULL_W(mo_body_mass(NULL, sa.box, &d, NULL));
+    CHECK(mo_body_mass(A, sa.box, NULL, NULL) == MO_OK); /* either output may be NULL */
+    EXPECT(mo_body_mass(A, sb.box, &d, NULL), MO_ERR_STALE_ID, stale(0, "body id", sb.box.index, sb.box.generation, NULL));
+    mo_quat id_q = {1, 0, 0, 0};
+    NULL_W(mo_body_set_pose(NULL, sa.box, zero, id_q));
+    EXPECT(mo_body_set_pose(A, sb.box, zero, id_q), MO_ERR_STALE_ID,
+           stale(0, "body id", sb.box.index, sb.box.generation, NULL));
+    EXPECT(mo_body_set_pose(A, sa.box, (mo_vec3){0, 0, 1e300}, id_q), MO_ERR_INVALID_ARGUMENT,
+           "body 2 position must be finite with coordinates in [-1e+09, 1e+09] m, got (0, 0, 1e+300)");
+    EXPECT(mo_body_set_pose(A, sa.box, zero, (mo_quat){0, 0, 0, 0}), MO_ERR_INVALID_ARGUMENT,
+           "body 2 orientation must be a finite non-zero quaternion, got (0, 0, 0, 0)");
+    NULL_W(mo_body_set_velocity(NULL, sa.box, zero, zero));
+    EXPECT(mo_body_set_velocity(A, dead_body, zero, zero), MO_ERR_STALE_ID,
+           stale(0, "body id", dead_body.index, dead_body.generation, "body"));
+    EXPECT(mo_body_set_velocity(A, sa.box, zero, (mo_vec3){0, 0, 1e160}), MO_ERR_INVALID_ARGUMENT,
+           "body 2 velocity must be finite with components in [-1e+08, 1e+08] m/s and rad/s, got linear (0, 0, "
+           "0), angular (0, 0, 1e+160)");
+    NULL_W(mo_body_apply_force(NULL, sa.box, zero, zero));
+    EXPECT(mo_body_apply_force(A, sb.box, zero, zero), MO_ERR_STALE_ID,
+           stale(0, "body id", sb.box.index, sb.box.generation, NULL));
+    EXPECT(mo_body_apply_force(A, sa.box, (mo_vec3){1e300, 0, 0}, zero), MO_ERR_INVALID_ARGUMENT,
+           "body 2 force must be finite with components in [-1e+20, 1e+20] N and N m, got force (1e+300, 0, "
+           "0), torque (0, 0, 0)");
+    NULL_W(mo_body_apply_force_at(NULL, sa.box, zero, zero));
+    EXPECT(mo_body_apply_force_at(A, sb.box, zero, zero), MO_ERR_STALE_ID,
+           stale(0, "body id", sb.box.index, sb.box.generation, NULL));
+    EXPECT(mo_body_apply_force_at(A, sa.box, zero, (mo_vec3){0, 1e300, 0}), MO_ERR_INVALID_ARGUMENT,
+           "body 2 application point must be finite with coordinates in [-1e+09, 1e+09] m, got (0, 1e+300, 0)");
+    NULL_W(mo_body_set_mass_from_shapes(NULL, sa.box));
+    EXPECT(mo_body_set_mass_from_shapes(A, sb.box), MO_ERR_STALE_ID,
+           stale(0, "body id", sb.box.index, sb.box.generation, NULL));
+
+    /* ---- shapes ---- */
+    mo_shape_id shid;
+    mo_shape_def sd = mo_default_shape_def();
+    sd.type = MO_SHAPE_SPHERE;
+    sd.radius = 0.05;
+    NULL_W(mo_shape_create(NULL, sa.box, &sd, &shid));
+    EXPECT(mo_shape_create(A, sa.box, NULL, &shid), MO_ERR_INVALID_ARGUMENT, "mo_shape_create: def must not be NULL");
+    NULL_OUT(mo_shape_create(A, sa.box, &sd, NULL), "mo_shape_create", "out");
+    EXPECT(mo_shape_create(A, sb.box, &sd, &shid), MO_ERR_STALE_ID,
+           stale(0, "shape body", sb.box.index, sb.box.generation, NULL));
+    EXPECT(mo_shape_create(A, dead_body, &sd, &shid), MO_ERR_STALE_ID,
+           stale(0, "shape body", dead_body.index, dead_body.generation, "body"));
+    NULL_W(mo_shape_destroy(NULL, sa.box_shape));
+    EXPECT(mo_shape_destroy(A, dead_shape), MO_ERR_STALE_ID,
+           stale(0, "shape id", dead_shape.index, dead_shape.generation, "shape"));
+    EXPECT(mo_shape_destroy(A, sb.box_shape), MO_ERR_STALE_ID,
+           stale(0, "shape id", sb.box_shape.index, sb.box_shape.generation, NULL));
+    CHECK(!mo_shape_is_valid(NULL, sa.box_shape) && !mo_shape_is_valid(A, sb.box_shape));
+    NULL_W(mo_shape_body(NULL, sa.box_shape, &bid));
+    NULL_OUT(mo_shape_body(A, sa.box_shape, NULL), "mo_shape_body", "out");
+    EXPECT(mo_shape_body(A, sb.box_shape, &bid), MO_ERR_STALE_ID,
+           stale(0, "shape id", sb.box_shape.index, sb.box_shape.generation, NULL));
+    NULL_W(mo_shape_mass(NULL, sa.box_shape, &d, NULL, NULL));
+    CHECK(mo_shape_mass(A, sa.box_shape, NULL, NULL, NULL) == MO_OK);
+    EXPECT(mo_shape_mass(A, dead_shape, &d, NULL, NULL), MO_ERR_STALE_ID,
+           stale(0, "shape id", dead_shape.index, dead_shape.generation, "shape"));
+    NULL_W(mo_shape_get_info(NULL, sa.box_shape, &info));
+    NULL_OUT(mo_shape_get_info(A, sa.box_shape, NULL), "mo_shape_get_info", "out");
+    EXPECT(mo_shape_get_info(A, sb.box_shape, &info), MO_ERR_STALE_ID,
+           stale(0, "mo_shape_get_info: shape id", sb.box_shape.index, sb.box_shape.generation, NULL));
+    NULL_W(mo_shape_world_pose(NULL, sa.box_shape, &v3, &q));
+    CHECK(mo_shape_world_pose(A, sa.box_shape, NULL, NULL) == MO_OK);
+    EXPECT(mo_shape_world_pose(A, sb.box_shape, &v3, &q), MO_ERR_STALE_ID,
+           stale(0, "mo_shape_world_pose: shape id", sb.box_shape.index, sb.box_shape.generation, NULL));
+
+    /* ---- particles ---- */
+    NULL_W(mo_particle_create(NULL, &pd, &pid));
+    EXPECT(mo_particle_create(A, NULL, &pid), MO_ERR_INVALID_ARGUMENT, "mo_particle_create: def must not be NULL");
+    NULL_OUT(mo_particle_create(A, &pd, NULL), "mo_particle_create", "out");
+    {
+        mo_particle_def p = mo_default_particle_def();
+        p.velocity = (mo_vec3){1e200, 0, 0};
+        EXPECT(mo_particle_create(A, &p, &pid), MO_ERR_INVALID_ARGUMENT,
+               "particle velocity must be finite with components in [-1e+08, 1e+08] m/s, got (1e+200, 0, 0)");
+        p = mo_default_particle_def();
+        p.mass = 1e300;
+        EXPECT(mo_particle_create(A, &p, &pid), MO_ERR_INVALID_ARGUMENT,
+               "particle mass must be finite and in [1e-12, 1e+20] kg, got 1e+300");
+    }
+    NULL_W(mo_particle_destroy(NULL, sa.particle));
+    EXPECT(mo_particle_destroy(A, dead_particle), MO_ERR_STALE_ID,
+           stale(0, "particle id", dead_particle.index, dead_particle.generation, "particle"));
+    EXPECT(mo_particle_destroy(A, sb.particle), MO_ERR_STALE_ID,
+           stale(0, "particle id", sb.particle.index, sb.particle.generation, NULL));
+#define PARTICLE_GETTER(fn)                                                                                  \
+    NULL_W(fn(NULL, sa.particle, &v3));                                                                      \
+    NULL_OUT(fn(A, sa.particle, NULL), #fn, "out");                                                          \
+    EXPECT(fn(A, sb.particle, &v3), MO_ERR_STALE_ID,                                                         \
+           stale(0, "particle id", sb.particle.index, sb.particle.generation, NULL))
+    PARTICLE_GETTER(mo_particle_position);
+    PARTICLE_GETTER(mo_particle_velocity);
+    NULL_W(mo_particle_set_velocity(NULL, sa.particle, zero));
+    EXPECT(mo_particle_set_velocity(A, sb.particle, zero), MO_ERR_STALE_ID,
+           stale(0, "particle id", sb.particle.index, sb.particle.generation, NULL));
+    EXPECT(mo_particle_set_velocity(A, sa.particle, (mo_vec3){0, -1e9, 0}), MO_ERR_INVALID_ARGUMENT,
+           "particle 1 velocity must be finite with components in [-1e+08, 1e+08] m/s, got (0, -1e+09, 0)");
+    NULL_W(mo_particle_apply_force(NULL, sa.particle, zero));
+    EXPECT(mo_particle_apply_force(A, dead_particle, zero), MO_ERR_STALE_ID,
+           stale(0, "particle id", dead_particle.index, dead_particle.generation, "particle"));
+    EXPECT(mo_particle_apply_force(A, sa.particle, (mo_vec3){0, 0, 1e21}), MO_ERR_INVALID_ARGUMENT,
+           "particle 1 force must be finite with components in [-1e+20, 1e+20] N, got (0, 0, 1e+21)");
+
+    /* ---- joints ---- */
+    mo_joint_id jid;
+    NULL_W(mo_joint_create(NULL, &jd, &jid));
+    EXPECT(mo_joint_create(A, NULL, &jid), MO_ERR_INVALID_ARGUMENT, "mo_joint_create: def must not be NULL");
+    jd.body_b = sa.box;
+    NULL_OUT(mo_joint_create(A, &jd, NULL), "mo_joint_create", "out");
+    jd.body_b = sb.box;
+    EXPECT(mo_joint_create(A, &jd, &jid), MO_ERR_STALE_ID,
+           stale(0, "joint body_b", sb.box.index, sb.box.generation, NULL));
+    jd.body_a = sb.box2;
+    jd.body_b = sa.box;
+    EXPECT(mo_joint_create(A, &jd, &jid), MO_ERR_STALE_ID,
+           stale(0, "joint body_a", sb.box2.index, sb.box2.generation, NULL));
+    NULL_W(mo_joint_destroy(NULL, sa.joint));
+    EXPECT(mo_joint_destroy(A, dead_joint), MO_ERR_STALE_ID,
+           stale(0, "joint id", dead_joint.index, dead_joint.generation, "joint"));
+    EXPECT(mo_joint_destroy(A, sb.joint), MO_ERR_STALE_ID,
+           stale(0, "joint id", sb.joint.index, sb.joint.generation, NULL));
+    CHECK(!mo_joint_is_valid(NULL, sa.joint) && !mo_joint_is_valid(A, sb.joint) && mo_joint_is_valid(A, sa.joint));
+#define JOINT_GETTER(fn)                                                                                 \
+    NULL_W(fn(NULL, sa.joint, &d));                                                                      \
+    NULL_OUT(fn(A, sa.joint, NULL), #fn, "out");                                                         \
+    EXPECT(fn(A, sb.joint, &d), MO_ERR_STALE_ID, stale(0, "joint id", sb.joint.index, sb.joint.generation, NULL))
+    JOINT_GETTER(mo_joint_position);
+    JOINT_GETTER(mo_joint_error);
+    NULL_W(mo_joint_reaction(NULL, sa.joint, &v3, NULL));
+    CHECK(mo_joint_reaction(A, sa.joint, NULL, NULL) == MO_OK);
+    EXPECT(mo_joint_reaction(A, dead_joint, &v3, NULL), MO_ERR_STALE_ID,
+           stale(0, "joint id", dead_joint.index, dead_joint.generation, "joint"));
+    NULL_W(mo_joint_set_motor(NULL, sa.joint, MO_MOTOR_OFF, 0, 0, 0));
+    EXPECT(mo_joint_set_motor(A, sb.joint, MO_MOTOR_OFF, 0, 0, 0), MO_ERR_STALE_ID,
+           stale(0, "joint id", sb.joint.index, sb.joint.generation, NULL));
+    EXPECT(mo_joint_set_motor(A, sa.joint, (mo_motor_mode)9, 0, 0, 1), MO_ERR_INVALID_ARGUMENT,
+           "joint motor mode 9 is not a known mode");
+    EXPECT(mo_joint_set_motor(A, sa.joint, MO_MOTOR_OFF, NAN, 0, 0), MO_ERR_INVALID_ARGUMENT,
+           "joint motor targets must be finite (velocity within 1e+08, position within 1e+09), got nan and 0");
+    EXPECT(mo_joint_set_motor(A, sa.joint, MO_MOTOR_VELOCITY, 1, 0, -1), MO_ERR_INVALID_ARGUMENT,
+           "joint motor max_force must be >= 0 (infinity: no bound), got -1");
+
+    /* ---- FEM meshes ---- */
+    mo_fem_mesh_id dead_mesh, mid;
+    {
+        mo_fem_material_def mat = {1e5, 0.3, 1000, MO_FEM_COROTATIONAL};
+        mo_fem_mesh_def m = mo_default_fem_mesh_def();
+        m.nodes = tet_nodes;
+        m.node_count = 4;
+        m.tets = tet;
+        m.tet_count = 1;
+        m.materials = &mat;
+        m.material_count = 1;
+        m.position = (mo_vec3){-4, 0, 0};
+        CHECK(mo_fem_mesh_create(A, &m, &dead_mesh) == MO_OK);
+        CHECK(mo_fem_mesh_destroy(A, dead_mesh) == MO_OK);
+        NULL_W(mo_fem_mesh_create(NULL, &m, &mid));
+        EXPECT(mo_fem_mesh_create(A, NULL, &mid), MO_ERR_INVALID_ARGUMENT, "mo_fem_mesh_create: def must not be NULL");
+        NULL_OUT(mo_fem_mesh_create(A, &m, NULL), "mo_fem_mesh_create", "out");
+        mat.young = 1e300;
+        EXPECT(mo_fem_mesh_create(A, &m, &mid), MO_ERR_INVALID_ARGUMENT,
+               "FEM material 0: Young's modulus must be finite and in (0, 1e+15] Pa, got 1e+300");
+        mat.young = 1e5;
+        mat.density = 1e300;
+        EXPECT(mo_fem_mesh_create(A, &m, &mid), MO_ERR_INVALID_ARGUMENT,
+               "FEM material 0: density must be finite and in (0, 1e+08] kg/m^3, got 1e+300");
+    }
+    const char *dead_mesh_s = stale(1, "FEM mesh id", dead_mesh.index, dead_mesh.generation, "mesh");
+    const char *foreign_mesh_s = stale(2, "FEM mesh id", sb.mesh.index, sb.mesh.generation, NULL);
+    NULL_W(mo_fem_mesh_destroy(NULL, sa.mesh));
+    EXPECT(mo_fem_mesh_destroy(A, dead_mesh), MO_ERR_STALE_ID, dead_mesh_s);
+    EXPECT(mo_fem_mesh_destroy(A, sb.mesh), MO_ERR_STALE_ID, foreign_mesh_s);
+    CHECK(!mo_fem_mesh_is_valid(NULL, sa.mesh) && !mo_fem_mesh_is_valid(A, sb.mesh) && mo_fem_mesh_is_valid(A, sa.mesh));
+    NULL_W(mo_fem_mesh_set_activation(NULL, sa.mesh, 0, 0.0));
+    EXPECT(mo_fem_mesh_set_activation(A, sb.mesh, 0, 0.0), MO_ERR_STALE_ID, foreign_mesh_s);
+    NULL_W(mo_fem_mesh_set_fixed_velocity(NULL, sa.mesh, 0, zero));
+    EXPECT(mo_fem_mesh_set_fixed_velocity(A, dead_mesh, 0, zero), MO_ERR_STALE_ID, dead_mesh_s);
+    NULL_W(mo_fem_mesh_counts(NULL, sa.mesh, &n1, &n2));
+    CHECK(mo_fem_mesh_counts(A, sa.mesh, NULL, NULL) == MO_OK);
+    EXPECT(mo_fem_mesh_counts(A, sb.mesh, &n1, &n2), MO_ERR_STALE_ID, foreign_mesh_s);
+    NULL_W(mo_fem_mesh_node_position(NULL, sa.mesh, 0, &v3));
+    EXPECT(mo_fem_mesh_node_position(A, sb.mesh, 0, &v3), MO_ERR_STALE_ID, foreign_mesh_s);
+    EXPECT(mo_fem_mesh_node_position(A, sa.mesh, 0, NULL), MO_ERR_INVALID_ARGUMENT,
+           "mo_fem_mesh_node_position: out must not be NULL");
+    NULL_W(mo_fem_mesh_node_particle(NULL, sa.mesh, 0, &pid));
+    EXPECT(mo_fem_mesh_node_particle(A, sb.mesh, 0, &pid), MO_ERR_STALE_ID, foreign_mesh_s);
+    NULL_W(mo_fem_mesh_volume(NULL, sa.mesh, &d, NULL));
+    EXPECT(mo_fem_mesh_volume(A, sb.mesh, &d, NULL), MO_ERR_STALE_ID, foreign_mesh_s);
+    NULL_W(mo_fem_mesh_attach(NULL, sa.mesh, 0, sa.box, 0.0));
+    EXPECT(mo_fem_mesh_attach(A, sb.mesh, 0, sa.box, 0.0), MO_ERR_STALE_ID, foreign_mesh_s);
+    EXPECT(mo_fem_mesh_attach(A, sa.mesh, 0, sb.box, 0.0), MO_ERR_STALE_ID,
+           stale(0, "FEM node 0: body id", sb.box.index, sb.box.generation, NULL));
+    NULL_W(mo_fem_mesh_detach(NULL, sa.mesh, 0));
+    EXPECT(mo_fem_mesh_detach(A, sb.mesh, 0), MO_ERR_STALE_ID, foreign_mesh_s);
+    NULL_W(mo_fem_mesh_attachment(NULL, sa.mesh, 0, &bid, &v3));
+    EXPECT(mo_fem_mesh_attachment(A, sb.mesh, 0, &bid, &v3), MO_ERR_STALE_ID, foreign_mesh_s);
+    NULL_W(mo_fem_mesh_element_centroid(NULL, sa.mesh, 0, &v3));
+    EXPECT(mo_fem_mesh_element_centroid(A, sb.mesh, 0, &v3), MO_ERR_STALE_ID, foreign_mesh_s);
+    {
+        const int *tri;
+        int nt;
+        double buf[8];
+        NULL_W(mo_fem_mesh_surface(NULL, sa.mesh, &tri, &nt));
+        EXPECT(mo_fem_mesh_surface(A, sb.mesh, &tri, &nt), MO_ERR_STALE_ID, foreign_mesh_s);
+        NULL_W(mo_fem_mesh_element_strain(NULL, sa.mesh, buf, 8));
+        EXPECT(mo_fem_mesh_element_strain(A, sb.mesh, buf, 8), MO_ERR_STALE_ID, foreign_mesh_s);
+        NULL_W(mo_fem_mesh_node_strain(NULL, sa.mesh, buf, 8));
+        EXPECT(mo_fem_mesh_node_strain(A, dead_mesh, buf, 8), MO_ERR_STALE_ID, dead_mesh_s);
+        NULL_W(mo_fem_mesh_node_mass(NULL, sa.mesh, 0, &d));
+        EXPECT(mo_fem_mesh_node_mass(A, sb.mesh, 0, &d), MO_ERR_STALE_ID, foreign_mesh_s);
+    }
+
+    /* ---- contacts, debug draw ---- */
+    {
+        int nc = mo_world_contacts(A, NULL, 0);
+        CHECK(nc > 0);
+        CHECK(mo_world_contact_residuals(A, NULL, 0) == nc);
+        CHECK(mo_world_contact_residuals(A, NULL, 5) == nc); /* out NULL: counts only */
+        mo_debug_draw dd = mo_default_debug_draw();
+        NULL_W(mo_world_debug_draw(NULL, &dd, 0));
+        EXPECT(mo_world_debug_draw(A, NULL, 0), MO_ERR_INVALID_ARGUMENT, "mo_world_debug_draw: dd must be a mo_default_debug_draw() with a line callback");
+        CHECK(mo_debug_draw_residual_color(NULL, 1.0) == mo_debug_draw_residual_color(&dd, 1.0)); /* defaults */
+        CHECK(mo_debug_draw_residual_color(&dd, NAN) == mo_debug_draw_residual_color(&dd, INFINITY));
+    }
+
+    /* ---- the world is unchanged by all of the above ---- */
+    CHECK(mo_world_state_hash(A) == h0);
+    CHECK(mo_world_bodies(A, NULL, 0) == nb0 && mo_world_shapes(A, NULL, 0) == ns0);
+    CHECK(mo_world_time_step(A) == 1.0 / 120.0 && mo_world_substeps(A) == 1);
+    CHECK(mo_world_solver(A).max_iterations == mo_world_solver(sb.w).max_iterations);
+    CHECK(mo_world_step(A) == MO_OK && mo_world_step(sb.w) == MO_OK);
+    CHECK(mo_world_state_hash(A) == mo_world_state_hash(sb.w));
+    mo_world_destroy(sa.w);
+    mo_world_destroy(sb.w);
+    return check_result("misuse");
+}
