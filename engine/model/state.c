@@ -65,7 +65,7 @@ static bool room(st_io *io, size_t n)
 /* n bytes of state: written, skipped (checked for room) or read back */
 static void st_bytes(st_io *io, void *v, size_t n)
 {
-    if (!room(io, n)) return;
+    if (n == 0 || !room(io, n)) return; /* an empty array's pointer may be NULL */
     if (io->mode == ST_SAVE) memcpy(io->p + io->at, v, n);
     else if (io->mode == ST_LOAD) memcpy(v, io->q + io->at, n);
     io->at += n;
