@@ -243,6 +243,8 @@ int main(int argc, char **argv)
             do_hash = 1;
             if (hash_every < 1) {
                 fprintf(stderr, "moreau-run: --hash-every needs a step count >= 1, got '%s'\n", val);
+                free(paths);
+                free(params);
                 return 2;
             }
         }
@@ -252,6 +254,8 @@ int main(int argc, char **argv)
             save_at = atoi(val);
             if (save_at < 0) {
                 fprintf(stderr, "moreau-run: --at-step needs a step count >= 0, got '%s'\n", val);
+                free(paths);
+                free(params);
                 return 2;
             }
         }
@@ -260,6 +264,13 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--quiet")) show = 0;
         else { fprintf(stderr, "moreau-run: unknown option '%s'\n", a); usage(stderr); return 2; }
 #undef NEED
+    }
+
+    if (save_at >= 0 && !save_path) {
+        fprintf(stderr, "moreau-run: --at-step goes with --save-state FILE\n");
+        free(paths);
+        free(params);
+        return 2;
     }
 
     /* the default demo: scenes/stack20.lua here, else in the source tree */
@@ -330,11 +341,16 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (save_at >= 0 && !save_path) {
-        fprintf(stderr, "moreau-run: --at-step goes with --save-state FILE\n");
-        return 2;
+    if (restore_path && restore_state(w, restore_path)) {
+        if (file) mo_scene_file_destroy(sf);
+        else {
+            mo_scene_free(&sc);
+            mo_world_destroy(w);
+        }
+        free(paths);
+        free(params);
+        return 1;
     }
-    if (restore_path && restore_state(w, restore_path)) return 1;
     double h = mo_world_time_step(w);
     if (seconds >= 0.0) steps = (int)llround(seconds / h);
     if (steps < 0) {
