@@ -44,6 +44,14 @@ static void usage(FILE *f)
             "  --list-settings     print every engine setting (name, type, range, default, unit) and exit\n"
             "  --instructions N    Lua instruction budget for loading the scene file (default 200000000)\n"
             "  --memory MIB        memory cap of the scene file's Lua state (default 512)\n"
+            "  --hash              print the state hash (mo_world_state_hash) at the end:\n"
+            "                      'hash 0x<16 hex digits> at step N t=T' (N steps of this run, T the world's time)\n"
+            "  --hash-every N      the same line every N steps too (implies --hash)\n"
+            "  --save-state FILE   write the world's state (mo_world_save_state) to FILE after the run's step N\n"
+            "                      (--at-step N; 0 = before the first step), else after the last step\n"
+            "  --at-step N         the step after which --save-state writes\n"
+            "  --restore-state FILE  start from a state --save-state wrote (the same scene and settings), then run\n"
+            "                      --steps more steps\n"
             "  --progress          force the progress bar (default: only on a terminal)\n"
             "  --quiet             no progress bar\n"
             "shorthands for engine settings (the same values as --set):\n");
@@ -88,6 +96,78 @@ static double now_s(void)
     return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
+/* the hash line of --hash and --hash-every */
+static void print_hash(const mo_world *w, int step)
+{
+    printf("hash 0x%016llx at step %d t=%.6f\n", (unsigned long long)mo_world_state_hash(w), step, mo_world_time(w));
+    fflush(stdout);
+}
+
+/* --save-state: the world's state into path; 0, or 1 with the reason on stderr */
+static int save_state(mo_world *w, const char *path, int step)
+{
+    size_t n = mo_world_state_size(w);
+    void *buf = malloc(n);
+    if (!buf) {
+        fprintf(stderr, "moreau-run: --save-state: out of memory for %zu bytes\n", n);
+        return 1;
+    }
+    if (mo_world_save_state(w, buf, n) != MO_OK) {
+        fprintf(stderr, "moreau-run: --save-state: %s\n", mo_world_last_error(w));
+        free(buf);
+        return 1;
+    }
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(buf, 1, n, f) == n;
+    if (f && fclose(f) != 0) ok = 0;
+    free(buf);
+    if (!ok) {
+        fprintf(stderr, "moreau-run: --save-state: cannot write '%s'\n", path);
+        return 1;
+    }
+    printf("state saved to %s at step %d t=%.6f (%zu bytes)\n", path, step, mo_world_time(w), n);
+    return 0;
+}
+
+/* --restore-state: the world's state from path; 0, or 1 with the reason on stderr */
+static int restore_state(mo_world *w, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "moreau-run: --restore-state: cannot read '%s'\n", path);
+        return 1;
+    }
+    size_t cap = 1 << 16, n = 0, got;
+    unsigned char *buf = malloc(cap);
+    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            unsigned char *nb = realloc(buf, 2 * cap);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (!buf) {
+        fprintf(stderr, "moreau-run: --restore-state: out of memory reading '%s'\n", path);
+        return 1;
+    }
+    int rc = 0;
+    if (mo_world_restore_state(w, buf, n) != MO_OK) {
+        fprintf(stderr, "moreau-run: --restore-state %s: %s\n", path, mo_world_last_error(w));
+        rc = 1;
+    } else {
+        printf("state restored from %s t=%.6f (%zu bytes)\n", path, mo_world_time(w), n);
+    }
+    free(buf);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     cli_cuda_module_default();
@@ -103,6 +183,8 @@ int main(int argc, char **argv)
                *out_dir = NULL;
     int exported = 0;
     int steps = -1, show = isatty(STDERR_FILENO), do_check = 0;
+    int do_hash = 0, hash_every = 0, save_at = -1;
+    const char *save_path = NULL, *restore_path = NULL;
     double seconds = -1.0;
     static cli_settings cs; /* the engine settings given, applied over the scene's */
     char serr[512];
@@ -154,10 +236,41 @@ int main(int argc, char **argv)
         }
         else if (!strcmp(a, "--instructions")) { NEED(); sopt.load_instructions = strtoull(val, NULL, 10); }
         else if (!strcmp(a, "--memory")) { NEED(); sopt.memory_limit = (size_t)(atof(val) * 1048576.0); }
+        else if (!strcmp(a, "--hash")) do_hash = 1;
+        else if (!strcmp(a, "--hash-every")) {
+            NEED();
+            hash_every = atoi(val);
+            do_hash = 1;
+            if (hash_every < 1) {
+                fprintf(stderr, "moreau-run: --hash-every needs a step count >= 1, got '%s'\n", val);
+                free(paths);
+                free(params);
+                return 2;
+            }
+        }
+        else if (!strcmp(a, "--save-state")) { NEED(); save_path = val; }
+        else if (!strcmp(a, "--at-step")) {
+            NEED();
+            save_at = atoi(val);
+            if (save_at < 0) {
+                fprintf(stderr, "moreau-run: --at-step needs a step count >= 0, got '%s'\n", val);
+                free(paths);
+                free(params);
+                return 2;
+            }
+        }
+        else if (!strcmp(a, "--restore-state")) { NEED(); restore_path = val; }
         else if (!strcmp(a, "--progress")) show = 1;
         else if (!strcmp(a, "--quiet")) show = 0;
         else { fprintf(stderr, "moreau-run: unknown option '%s'\n", a); usage(stderr); return 2; }
 #undef NEED
+    }
+
+    if (save_at >= 0 && !save_path) {
+        fprintf(stderr, "moreau-run: --at-step goes with --save-state FILE\n");
+        free(paths);
+        free(params);
+        return 2;
     }
 
     /* the default demo: scenes/stack20.lua here, else in the source tree */
@@ -228,6 +341,16 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    if (restore_path && restore_state(w, restore_path)) {
+        if (file) mo_scene_file_destroy(sf);
+        else {
+            mo_scene_free(&sc);
+            mo_world_destroy(w);
+        }
+        free(paths);
+        free(params);
+        return 1;
+    }
     double h = mo_world_time_step(w);
     if (seconds >= 0.0) steps = (int)llround(seconds / h);
     if (steps < 0) {
@@ -267,7 +390,8 @@ int main(int argc, char **argv)
     double max_pen_metric = 0.0, max_contact_pen = 0.0, max_joint = 0.0, wall0 = 0.0;
     mo_step_stats st;
     memset(&st, 0, sizeof st);
-    int shown = -1, done = 0;
+    int shown = -1, done = 0, hashed = -1;
+    if (save_path && save_at == 0 && save_state(w, save_path, 0)) return 1;
     for (int s = 0; s < steps; s++) {
         if (wall0 == 0.0) wall0 = now_s();
         if (file) {
@@ -368,6 +492,12 @@ int main(int argc, char **argv)
         if (res)
             for (int k = 0; k < st.residual_count; k++)
                 fprintf(res, "%d,%d,%.6e,%.6e\n", s, k + 1, st.residual_history[k], st.coulomb_error_history[k]);
+        if (hash_every && (s + 1) % hash_every == 0) {
+            if (show) fputc('\n', stderr);
+            print_hash(w, s + 1);
+            hashed = s + 1;
+        }
+        if (save_path && save_at == s + 1 && save_state(w, save_path, s + 1)) return 1;
         int pct = (int)(100LL * (s + 1) / steps);
         if (show && pct != shown) {
             progress(s + 1, steps, now_s() - wall0);
@@ -375,6 +505,13 @@ int main(int argc, char **argv)
         }
     }
     if (show && !done) fputc('\n', stderr);
+    if (do_hash && hashed != steps) print_hash(w, steps);
+    if (save_path && (save_at < 0 || save_at > steps)) {
+        if (save_at > steps)
+            fprintf(stderr, "moreau-run: --at-step %d is past the run's %d steps: the state is saved at the end\n",
+                    save_at, steps);
+        if (save_state(w, save_path, steps)) return 1;
+    }
     if (csv) fclose(csv);
     if (res) fclose(res);
     if (traj) fclose(traj);

@@ -493,6 +493,43 @@ MO_API mo_step_stats mo_world_last_stats(const mo_world *w);
  * velocity bits, in slot order: equal hashes mean bit-identical states. */
 MO_API uint64_t mo_world_state_hash(const mo_world *w);
 
+/* ---- state save and restore (as MuJoCo's mj_getState / mj_setState) -------
+ * The state is what a step reads that earlier steps or the caller's inputs
+ * changed: time and step count; live bodies' poses, velocities and applied
+ * forces and torques; live particles' positions, velocities and applied forces
+ * (FEM nodes too); live joints' motors (mode, targets, max force), warm-start
+ * impulses and reactions; the contact cache (last step's impulses, for warm
+ * starting); FEM meshes' last forces, activations, fixed-node targets and
+ * velocities; FEM attachments (points, compliance, last forces) and the last
+ * step's FEM surface contacts. Restoring it and stepping gives bit-identical
+ * states to those that followed the save, in the same world or in a world
+ * built the same way (same calls in the same order, same settings: the
+ * settings, gravity, time step, masses, shapes and materials are the model,
+ * not the state). The buffer is a byte array in this build's native layout
+ * (not a portable file format), with a magic, a version and a checksum. */
+
+/* Bytes mo_world_save_state needs for w's current state (changes when objects
+ * are created or destroyed and with the number of cached contacts, so call it
+ * right before saving). 0 when w is NULL. */
+MO_API size_t mo_world_state_size(const mo_world *w);
+/* Writes w's state into buf (not NULL, size bytes, at least
+ * mo_world_state_size(w)); the world is not changed. MO_ERR_INVALID_ARGUMENT
+ * with the sentence when buf is NULL or too small. */
+MO_API mo_status mo_world_save_state(mo_world *w, void *buf, size_t size);
+/* Restores a state that mo_world_save_state wrote (buf not NULL, size bytes,
+ * may be more than the state). The world must have the structure of the one
+ * saved: the same slot counts of bodies, shapes, particles, joints, FEM meshes
+ * and FEM attachments, and per slot the same alive flag, generation and kind
+ * (body type and shape count, shape's body, particle's mesh, joint type and
+ * bodies, mesh sizes, attachment's mesh, node and body). Afterwards
+ * mo_world_contacts reports no contacts and mo_world_last_stats zeros until
+ * the next step. MO_ERR_INVALID_ARGUMENT, world unchanged, with a sentence
+ * saying why for a buffer that is NULL, truncated, has a bad magic, another
+ * format version, a checksum mismatch, or comes from a world of another
+ * structure (naming the first difference); MO_ERR_OUT_OF_MEMORY, world
+ * unchanged, when room for the cached contacts cannot be made. */
+MO_API mo_status mo_world_restore_state(mo_world *w, const void *buf, size_t size);
+
 /* ---- shapes (collision geometry attached to a body) ---------------------- */
 
 /* a shape; ids are checked like body ids */
