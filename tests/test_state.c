@@ -427,10 +427,10 @@ static void test_refusals(void)
     again.position = (mo_vec3){0, 0, 0.1};
     CHECK(mo_body_destroy(w2, m2.first_box) == MO_OK);
     CHECK(mo_body_create(w2, &again, &eid) == MO_OK);
-    CHECK(eid.index == m2.first_box.index && eid.generation == m2.first_box.generation + 1);
+    CHECK(eid.index == m2.first_box.index && eid.generation == m2.first_box.generation + 1); /* the counter, in the low bits */
     snprintf(s, sizeof s, "mo_world_restore_state: the state is from a world of another structure: the body "
                           "generation of slot %u is %u in the state, %u in this world", eid.index - 1,
-             m2.first_box.generation, eid.generation);
+             m2.first_box.generation & 0xFFFFFu, eid.generation & 0xFFFFFu); /* counters: the world tag aside */
     refused(w2, buf, size, s);
     /* a body of another type */
     mo_world_destroy(w2);

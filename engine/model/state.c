@@ -14,7 +14,8 @@
  * the FEM surface contacts of the last step (their warm start).
  * What is checked, not saved (the "structure"): the slot counts of bodies,
  * shapes, particles, joints and FEM meshes, and per slot whether it is alive,
- * its generation and its kind (body type, shape's body, particle's mesh,
+ * its generation counter (not the world tag in its high bits: a state restores
+ * into another world built the same way) and its kind (body type, shape's body, particle's mesh,
  * joint type and bodies, mesh sizes, attachments' mesh, node and body).
  * Everything else (settings, gravity, time step, masses, shapes' geometry,
  * materials) is the model: the caller builds it the same way.
@@ -169,7 +170,7 @@ static void walk_fem(st_io *io)
     for (int i = 0; i < fx->base.count && !io->bad; i++) {
         fem_mesh *m = &fx->base.m[i];
         st_check(io, m->alive, "the FEM mesh alive flag", i);
-        st_check(io, m->generation, "the FEM mesh generation", i);
+        st_check(io, m->generation & MO_GEN_MASK, "the FEM mesh generation", i);
         if (!m->alive) continue;
         st_check(io, (uint32_t)m->nnodes, "the FEM mesh node count", i);
         st_check(io, (uint32_t)m->ntets, "the FEM mesh tetrahedron count", i);
@@ -187,10 +188,10 @@ static void walk_fem(st_io *io)
     for (int i = 0; i < fx->natt && !io->bad; i++) {
         fem_attach *a = &fx->att[i];
         st_check(io, (uint32_t)a->mesh, "the FEM attachment's mesh", i);
-        st_check(io, a->mesh_gen, "the FEM attachment's mesh generation", i);
+        st_check(io, a->mesh_gen & MO_GEN_MASK, "the FEM attachment's mesh generation", i);
         st_check(io, (uint32_t)a->node, "the FEM attachment's node", i);
         st_check(io, (uint32_t)a->body, "the FEM attachment's body", i);
-        st_check(io, a->body_gen, "the FEM attachment's body generation", i);
+        st_check(io, a->body_gen & MO_GEN_MASK, "the FEM attachment's body generation", i);
         uint32_t have = a->have_lam;
         st_bytes(io, &have, 4);
         if (io->mode == ST_LOAD) a->have_lam = have != 0;
@@ -230,7 +231,7 @@ static void walk(st_io *io)
     for (int i = 0; i < w->body_count && !io->bad; i++) {
         mo_body *b = &w->bodies[i];
         st_check(io, b->alive, "the body alive flag", i);
-        st_check(io, b->generation, "the body generation", i);
+        st_check(io, b->generation & MO_GEN_MASK, "the body generation", i);
         if (!b->alive) continue;
         st_check(io, (uint32_t)b->type, "the body type", i);
         st_check(io, (uint32_t)b->nshapes, "the body's shape count", i);
@@ -244,13 +245,13 @@ static void walk(st_io *io)
     for (int i = 0; i < w->shape_count && !io->bad; i++) {
         const mo_shape *s = &w->shapes[i];
         st_check(io, s->alive, "the shape alive flag", i);
-        st_check(io, s->generation, "the shape generation", i);
+        st_check(io, s->generation & MO_GEN_MASK, "the shape generation", i);
         if (s->alive) st_check(io, (uint32_t)s->body, "the shape's body", i);
     }
     for (int i = 0; i < w->particle_count && !io->bad; i++) {
         mo_particle *p = &w->particles[i];
         st_check(io, p->alive, "the particle alive flag", i);
-        st_check(io, p->generation, "the particle generation", i);
+        st_check(io, p->generation & MO_GEN_MASK, "the particle generation", i);
         if (!p->alive) continue;
         st_check(io, (uint32_t)p->fem_mesh, "the particle's FEM mesh", i);
         st_f64(io, p->x, 3);
@@ -260,7 +261,7 @@ static void walk(st_io *io)
     for (int i = 0; i < w->joint_count && !io->bad; i++) {
         mo_joint *j = &w->joints[i];
         st_check(io, j->alive, "the joint alive flag", i);
-        st_check(io, j->generation, "the joint generation", i);
+        st_check(io, j->generation & MO_GEN_MASK, "the joint generation", i);
         if (!j->alive) continue;
         st_check(io, (uint32_t)j->type, "the joint type", i);
         st_check(io, (uint32_t)j->a, "the joint's body A", i);
