@@ -206,6 +206,8 @@ void mo_world_destroy(mo_world *w)
     MO_WORLD_BUFS(FREE_BUF)
 #undef FREE_BUF
     for (int i = 0; i < MO_HALVINGS_MAX; i++) mo_buf_free(&w->halve[i]);
+    mo_buf_free(&w->guard);
+    mo_buf_free(&w->guard_contacts);
     mo_cl_pairs_free(&w->pairs);
     if (w->bp) mo_cl_bp_destroy(w->bp);
     mo_cholmod_cache_free(w->cholmod_cache);

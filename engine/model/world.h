@@ -183,6 +183,10 @@ typedef struct mo_world {
     mo_owned newton;           /* step/newton.c's buffers (MO_SOLVER_NEWTON), NULL until used */
     void *fem;                 /* fem_mesh.c's FEM meshes (fem.h), NULL until the first mesh */
     mo_buf halve[MO_HALVINGS_MAX]; /* step/step.c: the world's state at the start of a step at each halving depth */
+    mo_buf guard, guard_contacts;  /* step/step.c: the state, and the contact list, before mo_world_step (rollback) */
+    int guard_ncontacts;
+    mo_step_stats guard_stats;
+    const char *fail_stage;        /* step/step.c: the stage that ran out of memory (a static name) */
     mo_step_stats stats;
 } mo_world;
 

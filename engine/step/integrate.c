@@ -1,5 +1,5 @@
 /* integrate.c: stage 5. Positions from the new velocity (kernels/dynamics.h:
- * quaternions renormalised), non-finite velocities reset and counted,
+ * quaternions renormalised) of the guarded (finite) velocity,
  * kinematic bodies moved, and the step's statistics. */
 #include <math.h>
 #include <string.h>
@@ -14,17 +14,8 @@ void mo_step_integrate(const mo_step_ctx *ctx)
     const int *dof = (const int *)w->owner_dof.p, *ref = (const int *)w->owner_ref.p;
     double *v = (double *)w->v.p;
     const uint8_t *ocon = (const uint8_t *)w->owner_constrained.p;
-    int nown = w->nowners, nan_count = 0;
-    /* non-finite velocities are reset to zero and counted */
-    for (int o = 0; o < nown; o++) {
-        int nd = ref[o] >= 0 ? 6 : 3;
-        bool bad = false;
-        for (int k = 0; k < nd; k++) bad |= !isfinite(v[dof[o] + k]);
-        if (bad) {
-            for (int k = 0; k < nd; k++) v[dof[o] + k] = 0.0;
-            nan_count++;
-        }
-    }
+    int nown = w->nowners;
+    /* v is finite: the step's guard checked it after the solve (guard.c) */
     MO_PARALLEL_FOR(nt)
     for (int o = 0; o < nown; o++) {
         const double *vo = v + dof[o];
@@ -74,5 +65,4 @@ void mo_step_integrate(const mo_step_ctx *ctx)
     w->stats.joints = nj;
     w->stats.particles = np;
     w->stats.max_joint_error = maxj;
-    w->stats.nan_warnings += nan_count;
 }

@@ -3,34 +3,49 @@
  * each timed; substeps and Newton step halving run it on shorter steps, each
  * with its own step context (step.h), the world's settings untouched. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "step/step.h"
 
-/* one step of length h, stats into w->stats; 0, -1 out of memory, -2 the device failed (w->err) */
+/* one step of length h, stats into w->stats; 0, -1 out of memory, -2 the device failed, MO_STEP_NOT_FINITE
+ * a stage made a non-finite value (the sentence of -2 and -3 in w->err; w->fail_stage names the stage of -1) */
 static int step_once(mo_world *w, double h)
 {
     const mo_step_ctx ctx = {w, &w->def, h};
     mo_step_stats *st = &w->stats;
     memset(st, 0, sizeof *st);
     st->step = w->step_index;
+    int rc;
+#define STAGE(name, call)                  \
+    do {                                   \
+        w->fail_stage = (name);            \
+        if ((rc = (call))) return rc;      \
+    } while (0)
 
     double t0 = mo_now();
-    if (mo_step_predict(&ctx)) return -1;
+    STAGE("prediction", mo_step_predict(&ctx));
+    STAGE("prediction", mo_guard_dofs(w, (const double *)w->v_tilde.p, "prediction", "velocity"));
     double t1 = mo_now();
-    if (mo_step_collide(&ctx)) return -1;
+    STAGE("collision detection", mo_step_collide(&ctx));
     double t2 = mo_now();
     mo_problem p;
-    if (mo_step_assemble(&ctx, &p)) return -1;
+    STAGE("assembly", mo_step_assemble(&ctx, &p));
     double t3 = mo_now();
     if (mo_solver_has(w->def.solver.kind, MO_SOLVER_CAP_POSITION)) { /* the position-level step replaces the solve */
-        int rc = mo_step_newton(&ctx, &p);
-        if (rc) return rc; /* -1 out of memory, -2 the device failed */
-    } else if (mo_step_solve(&ctx, &p)) {
-        return -2; /* the device failed: nothing integrated, the sentence in w->err */
+        STAGE("Newton step", mo_step_newton(&ctx, &p)); /* -1 out of memory, -2 the device failed */
+        STAGE("Newton step", mo_guard_dofs(w, (const double *)w->v.p, "Newton step", "velocity"));
+    } else {
+        if (mo_step_solve(&ctx, &p)) return -2; /* the device failed: nothing integrated, the sentence in w->err */
+        char stage[64];
+        snprintf(stage, sizeof stage, "solver '%s'", mo_solver_name(w->def.solver.kind));
+        STAGE("solve", mo_guard_dofs(w, (const double *)w->v.p, stage, "velocity"));
     }
     double t4 = mo_now();
     mo_step_integrate(&ctx);
-    if (mo_step_project(&ctx)) return -1;
+    STAGE("integration", mo_guard_poses(w, "integration"));
+    STAGE("position projection", mo_step_project(&ctx));
+    STAGE("position projection", mo_guard_poses(w, "position projection"));
+#undef STAGE
     double t5 = mo_now();
 
     st->t_predict = t1 - t0;
@@ -82,6 +97,34 @@ static void snap_restore(mo_world *w, const mo_buf *b, int ncache)
     w->q_synced = 0; /* the world queries' trees hold the undone poses */
 }
 
+/* The step's guard: the state before mo_world_step (snap_save's), this step's contact list and
+ * statistics, restored when a stage fails so that the world is as before the call. */
+static int guard_save(mo_world *w)
+{
+    if (snap_save(w, &w->guard)) return -1;
+    const size_t nc = (size_t)w->ncontacts * sizeof(mo_contact_int);
+    if (mo_buf_reserve(&w->guard_contacts, nc + 1)) return -1;
+    if (nc) memcpy(w->guard_contacts.p, w->contacts.p, nc);
+    w->guard_ncontacts = w->ncontacts;
+    w->guard_stats = w->stats;
+    return 0;
+}
+
+static void guard_restore(mo_world *w, int ncache)
+{
+    snap_restore(w, &w->guard, ncache);
+    const size_t nc = (size_t)w->guard_ncontacts * sizeof(mo_contact_int);
+    if (nc) memcpy(w->contacts.p, w->guard_contacts.p, nc); /* the contact list only grows: its room is there */
+    w->ncontacts = w->guard_ncontacts;
+    w->stats = w->guard_stats;
+    /* the histories' buffers hold the failed step's numbers now */
+    w->stats.residual_count = 0;
+    w->stats.residual_history = NULL;
+    w->stats.coulomb_error_history = NULL;
+    w->stats.linear_count = 0;
+    w->stats.linear_history = NULL;
+}
+
 /* the costs of a step, kept or undone, into the sum */
 static void add_cost(mo_step_stats *sum, const mo_step_stats *st)
 {
@@ -112,9 +155,9 @@ static int step_halving(mo_world *w, double h, int depth, int max_depth, double 
     const int ncache = w->ncache;
     bool can = depth < max_depth && snap_save(w, &w->halve[depth]) == 0; /* no room: no halving */
     int rc0 = step_once(w, h);
-    if (rc0) return rc0;
+    if (rc0 && !(rc0 == MO_STEP_NOT_FINITE && can)) return rc0; /* a non-finite step is halved when it can be */
     const mo_step_stats *st = &w->stats;
-    if (!can || (isfinite(st->residual) && st->residual <= thr)) {
+    if (!rc0 && (!can || (isfinite(st->residual) && st->residual <= thr))) {
         add_result(sum, st, (*kept)++ == 0);
         return 0;
     }
@@ -129,6 +172,13 @@ static int step_halving(mo_world *w, double h, int depth, int max_depth, double 
 mo_status mo_world_step(mo_world *w)
 {
     MO_NEED_W(w);
+    /* the state before the step, to roll back to when a stage fails */
+    const int ncache0 = w->ncache;
+    if (guard_save(w)) {
+        mo_set_error(w, "mo_world_step: out of memory saving the state before step %llu (nothing was changed)",
+                     (unsigned long long)w->step_index);
+        return MO_ERR_OUT_OF_MEMORY;
+    }
     const int k = w->def.substeps > 1 ? w->def.substeps : 1;
     const mo_newton_settings *ns = &w->def.solver.newton;
     const int depth = mo_solver_has(w->def.solver.kind, MO_SOLVER_CAP_POSITION) ? ns->halvings : 0;
@@ -164,7 +214,10 @@ mo_status mo_world_step(mo_world *w)
     w->step_index++;
     return MO_OK;
 fail:
-    if (rc == -2) return MO_ERR_UNSUPPORTED; /* the device's sentence is in w->err */
-    mo_set_error(w, "mo_world_step: out of memory at step %llu", (unsigned long long)w->step_index);
+    guard_restore(w, ncache0);
+    if (rc == -2) return MO_ERR_UNSUPPORTED;              /* the device's sentence is in w->err */
+    if (rc == MO_STEP_NOT_FINITE) return MO_ERR_NOT_FINITE; /* the guard's sentence is in w->err */
+    mo_set_error(w, "mo_world_step: out of memory in the %s stage of step %llu (the world is as before the step)",
+                 w->fail_stage ? w->fail_stage : "step", (unsigned long long)w->step_index);
     return MO_ERR_OUT_OF_MEMORY;
 }

@@ -44,6 +44,17 @@ void mo_step_integrate(const mo_step_ctx *ctx);
  * Its buffers are w->proj. */
 int mo_step_project(const mo_step_ctx *ctx);
 
+/* ---- guard.c: the finite checks between stages ---- */
+/* a stage's return value for a non-finite result (the sentence is set); -1 is out of memory, -2 a
+ * device failure */
+#define MO_STEP_NOT_FINITE (-3)
+/* every DOF owner's entries of the DOF vector v (this step's owners) finite; else the sentence
+ * "the <stage> gave <object> a non-finite <what> ..." and MO_STEP_NOT_FINITE */
+int mo_guard_dofs(mo_world *w, const double *v, const char *stage, const char *what);
+/* every live body's pose and velocity, every live particle's position and velocity finite (and the
+ * quaternions non-zero); else the sentence and MO_STEP_NOT_FINITE */
+int mo_guard_poses(mo_world *w, const char *stage);
+
 /* collide.c: this step's contact impulses into the cache the next step warm-starts from; 0, or -1 out of memory */
 int mo_contact_cache_store(mo_world *w);
 
