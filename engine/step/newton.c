@@ -75,6 +75,7 @@
  * so that scalings can be compared on one measure. */
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/fem.h"
@@ -635,6 +636,31 @@ static void schur(const mo_world *w, const mo_problem *p, nw *s, double delta)
     (void)p;
 }
 
+/* a Newton step that ended with a non-finite residual: the sentence names the first row whose force,
+   residual or constraint value is not finite (a joint's, a contact's or an FEM row); the step fails (mo_world_step rolls the world back, or halves
+   the step when halving is on) */
+static int newton_not_finite(mo_world *w, const nw *s, int it)
+{
+    int r = 0;
+    while (r < s->m && isfinite(s->lam[r]) && isfinite(s->g[r]) && isfinite(s->cg[r])) r++;
+    char what[128];
+    if (r == s->m) snprintf(what, sizeof what, "its residual");
+    else {
+        const char *q = !isfinite(s->cg[r]) ? "constraint value" : !isfinite(s->lam[r]) ? "force" : "residual";
+        if (r < s->mj) snprintf(what, sizeof what, "the %s of joint row %d", q, r);
+        else if (r < s->mp) {
+            const mo_contact_int *c = (const mo_contact_int *)w->contacts.p + (r - s->mj) / 3;
+            snprintf(what, sizeof what, "the %s of contact %d (body %d, %s %d)", q, (r - s->mj) / 3, c->body_a + 1,
+                     c->body_b >= 0 ? "body" : "particle", c->body_b >= 0 ? c->body_b + 1 : c->particle + 1);
+        } else
+            snprintf(what, sizeof what, "the %s of FEM row %d", q, r - s->mp);
+    }
+    mo_set_error(w, "mo_world_step: step %llu: the Newton step left %s not finite after %d iterations; the world "
+                    "is as before the step",
+                 (unsigned long long)w->step_index, what, it);
+    return MO_STEP_NOT_FINITE;
+}
+
 int mo_step_newton(const mo_step_ctx *ctx, const mo_problem *p)
 {
     mo_world *w = ctx->w;
@@ -778,6 +804,6 @@ int mo_step_newton(const mo_step_ctx *ctx, const mo_problem *p)
     st->linear_iterations = lin_total;
     st->linear_count = lcount;
     st->linear_history = lhist;
-    if (!isfinite(res)) st->nan_warnings++;
+    if (!isfinite(res)) return newton_not_finite(w, &s, it);
     return 0;
 }

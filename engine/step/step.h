@@ -34,8 +34,8 @@ struct mo_device *mo_step_device(const mo_world *w, int rows);
 /* 4'. newton.c (MO_SOLVER_NEWTON): the position-level non-smooth Newton step
  * that replaces mo_step_solve: reads the assembled rows of p, leaves v+ in
  * w->v for mo_step_integrate, forces (times h) in the joints' and contacts'
- * impulses; 0, -1 out of memory, or -2 when the device of its inner solves
- * failed (w->err has the sentence). Its buffers are w->newton. */
+ * impulses; 0, -1 out of memory, -2 when the device of its inner solves
+ * failed, or MO_STEP_NOT_FINITE when its residual ended non-finite (w->err has the sentence of both). Its buffers are w->newton. */
 int mo_step_newton(const mo_step_ctx *ctx, const mo_problem *p);
 /* 5. integrate.c: positions from the new velocity, the statistics */
 void mo_step_integrate(const mo_step_ctx *ctx);
