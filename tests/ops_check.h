@@ -46,9 +46,9 @@ static bool scene_case(tcase *c, const char *scene, int steps)
     }
     mo_scene_free(&sc);
     for (int i = 0; i < steps; i++) mo_world_step(c->w);
-    mo_step_predict(MO_STEP_CTX(c->w));
-    mo_step_collide(MO_STEP_CTX(c->w));
-    if (mo_step_assemble(MO_STEP_CTX(c->w), &c->p)) return false;
+    if (mo_step_predict(MO_STEP_CTX(c->w)) || mo_step_collide(MO_STEP_CTX(c->w)) ||
+        mo_step_assemble(MO_STEP_CTX(c->w), &c->p))
+        return false;
     c->gamma0 = malloc(((size_t)c->p.m + 1) * sizeof(double));
     memcpy(c->gamma0, c->w->gamma.p, (size_t)c->p.m * sizeof(double));
     return true;

@@ -578,8 +578,8 @@ static void test_chain20(void)
     mo_joint_id j[NL];
     build_chain(w, NL, b, j);
     for (int i = 0; i < 30; i++) mo_world_step(w);
-    mo_step_predict(MO_STEP_CTX(w));
-    mo_step_collide(MO_STEP_CTX(w));
+    CHECK(mo_step_predict(MO_STEP_CTX(w)) == 0);
+    CHECK(mo_step_collide(MO_STEP_CTX(w)) == 0);
     mo_problem p;
     CHECK(mo_step_assemble(MO_STEP_CTX(w), &p) == 0);
     int m = p.m, n = p.n;
@@ -700,8 +700,8 @@ static void test_mixed(void)
     /* the alternation on one step's problem, against PGS run long */
     mo_world *w = mixed_world(MO_SOLVER_PGS, 0, 0.0, bx, jt);
     for (int i = 0; i < 10; i++) mo_world_step(w);
-    mo_step_predict(MO_STEP_CTX(w));
-    mo_step_collide(MO_STEP_CTX(w));
+    CHECK(mo_step_predict(MO_STEP_CTX(w)) == 0);
+    CHECK(mo_step_collide(MO_STEP_CTX(w)) == 0);
     mo_problem p;
     CHECK(mo_step_assemble(MO_STEP_CTX(w), &p) == 0);
     int m = p.m, n = p.n, ncontact = 0, nbil = 0;
@@ -1120,8 +1120,8 @@ static ratio_run spg_krylov_run(mo_world *w, const char *what, bool chebyshev)
                {mo_solver_spg, "spg-abb"}};
     ratio_run rr;
     memset(&rr, 0, sizeof rr);
-    mo_step_predict(MO_STEP_CTX(w));
-    mo_step_collide(MO_STEP_CTX(w));
+    CHECK(mo_step_predict(MO_STEP_CTX(w)) == 0);
+    CHECK(mo_step_collide(MO_STEP_CTX(w)) == 0);
     mo_problem p;
     if (mo_step_assemble(MO_STEP_CTX(w), &p) != 0) {
         CHECK(0);

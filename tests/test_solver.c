@@ -809,8 +809,8 @@ static void test_joint_rows(void)
      * angular rows are then exact only to O(|theta|) (rotation-vector error) */
     rotate_body(w, b3, 1, -1, 0.5, 1e-5);
 
-    mo_step_predict(MO_STEP_CTX(w));
-    mo_step_collide(MO_STEP_CTX(w));
+    CHECK(mo_step_predict(MO_STEP_CTX(w)) == 0);
+    CHECK(mo_step_collide(MO_STEP_CTX(w)) == 0);
     mo_problem p;
     CHECK(mo_step_assemble(MO_STEP_CTX(w), &p) == 0);
     CHECK(p.n == 24); /* 4 dynamic bodies */
@@ -1058,8 +1058,8 @@ static void test_contact_rows(void)
     mo_particle_id pid;
     CHECK(mo_particle_create(w, &pd, &pid) == MO_OK);
 
-    mo_step_predict(MO_STEP_CTX(w));
-    mo_step_collide(MO_STEP_CTX(w));
+    CHECK(mo_step_predict(MO_STEP_CTX(w)) == 0);
+    CHECK(mo_step_collide(MO_STEP_CTX(w)) == 0);
     mo_problem p;
     CHECK(mo_step_assemble(MO_STEP_CTX(w), &p) == 0);
     int n = p.n, nc = w->ncontacts;
@@ -1193,8 +1193,8 @@ typedef struct problem_case {
 
 static void build_case(problem_case *pc)
 {
-    mo_step_predict(MO_STEP_CTX(pc->w));
-    mo_step_collide(MO_STEP_CTX(pc->w));
+    CHECK(mo_step_predict(MO_STEP_CTX(pc->w)) == 0);
+    CHECK(mo_step_collide(MO_STEP_CTX(pc->w)) == 0);
     if (mo_step_assemble(MO_STEP_CTX(pc->w), &pc->p)) {
         fprintf(stderr, "assemble failed\n");
         exit(2);

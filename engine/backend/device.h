@@ -28,7 +28,7 @@ typedef struct mo_device {
  * install path), checks its ABI, finds a device and creates a context on
  * device 0. MO_OK, or MO_ERR_UNSUPPORTED / MO_ERR_OUT_OF_MEMORY with one
  * sentence (the module path, the driver's or the module's reason). */
-mo_status mo_device_open(mo_device **out, char *err, size_t err_size);
+MO_MUST_USE mo_status mo_device_open(mo_device **out, char *err, size_t err_size);
 /* frees the context and the staging buffers; NULL allowed */
 void mo_device_close(mo_device *d);
 

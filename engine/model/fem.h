@@ -145,7 +145,7 @@ void mo_fem_attach_purge(mo_world *w);
  * indices per triangle (malloc'd, the caller frees), on_surface (nnodes,
  * may be NULL) 1 for nodes of a boundary triangle. Returns the triangle
  * count, -1 out of memory. */
-int mo_fem_surface_build(const int *tets, int ntets, int nnodes, int **tris, unsigned char *on_surface);
+MO_MUST_USE int mo_fem_surface_build(const int *tets, int ntets, int nnodes, int **tris, unsigned char *on_surface);
 
 
 #endif

@@ -222,20 +222,20 @@ void mo_set_error(const mo_world *w, const char *fmt, ...)
 mo_body *mo_body_get(const mo_world *w, mo_body_id id);
 mo_shape *mo_shape_get(const mo_world *w, mo_shape_id id);
 /* validates a shape def for a body of the given type; writes the sentence */
-int mo_shape_check_def(mo_world *w, const mo_shape_def *d, mo_body_type body_type);
+MO_MUST_USE int mo_shape_check_def(mo_world *w, const mo_shape_def *d, mo_body_type body_type);
 /* attaches a validated shape; returns the slot or -1 (out of memory, or hull/mesh build failure: sentence set) */
-int mo_shape_attach(mo_world *w, int body_slot, const mo_shape_def *d);
+MO_MUST_USE int mo_shape_attach(mo_world *w, int body_slot, const mo_shape_def *d);
 void mo_shape_release(mo_world *w, int slot);
 /* collision object of a shape at its body's current pose */
 void mo_shape_object(const mo_world *w, int slot, mo_cl_object *o);
 /* unit-density mass properties of a shape in its body's frame: 0, or -1 when it has no volume */
-int mo_shape_unit_mass(const mo_world *w, int slot, mo_cl_mass *m);
+MO_MUST_USE int mo_shape_unit_mass(const mo_world *w, int slot, mo_cl_mass *m);
 mo_joint *mo_joint_get(const mo_world *w, mo_joint_id id);
 mo_particle *mo_particle_get(const mo_world *w, mo_particle_id id);
 
 /* every setting of d checked as mo_world_create checks them (and the FEM meshes' solver), then
  * w->def = *d; MO_ERR_INVALID_ARGUMENT with the sentence, world unchanged (settings.c) */
-mo_status mo_world_apply_def(mo_world *w, const mo_world_def *d);
+MO_MUST_USE mo_status mo_world_apply_def(mo_world *w, const mo_world_def *d);
 
 /* ---- FEM meshes as model objects (fem_mesh.c; storage in fem.h) ----
  * mo_fem_live_meshes: meshes alive; mo_fem_world_free frees w->fem;

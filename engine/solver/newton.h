@@ -59,7 +59,7 @@ size_t mo_newton_linear_scratch(int n, int m);
  * |r|_D = sqrt(r^T diag(A)^-1 r), the norm PCR minimises (monotone).
  * Returns the iterations done; *rel the final relative residual; -1 when
  * s->device failed (its sentence in the device's err). */
-int mo_newton_linear_solve(const mo_newton_system *s, const mo_newton_settings *ns, const double *b, double *x,
+MO_MUST_USE int mo_newton_linear_solve(const mo_newton_system *s, const mo_newton_settings *ns, const double *b, double *x,
                            double *scratch, double *hist, double *rel);
 
 /* MO_NEWTON_CHOLESKY (newton_cholesky.c): solves A x = b with CHOLMOD, in
@@ -69,9 +69,9 @@ int mo_newton_linear_solve(const mo_newton_system *s, const mo_newton_settings *
  * 1 not positive definite; -1 out of memory, no CHOLMOD in this build, or the
  * forced primal form not applicable. work: n doubles. *used (may be NULL) gets
  * the form used (1 or 2). */
-int mo_newton_cholesky_form(const mo_newton_system *s, const double *b, double *x, double *work, int form,
+MO_MUST_USE int mo_newton_cholesky_form(const mo_newton_system *s, const double *b, double *x, double *work, int form,
                             int *used);
-int mo_newton_cholesky(const mo_newton_system *s, const double *b, double *x, double *work);
+MO_MUST_USE int mo_newton_cholesky(const mo_newton_system *s, const double *b, double *x, double *work);
 /* the cache of mo_newton_system.chol: freed (NULL allowed); its symbolic analyses and numeric
  * factorisations so far (tests) */
 typedef struct mo_newton_chol mo_newton_chol;

@@ -93,23 +93,23 @@ void mo_ops_cpu_vectors(mo_ops *ops, int m);
  * set (the problem and warm start uploaded), else the CPU's. 0; -1 when the device cannot take the
  * problem or failed (out->device_failed set, its sentence in the device): the solver then stops with
  * mo_ops_failed */
-int mo_ops_make(mo_ops *ops, const mo_problem *p, mo_solve_out *out, int nvec);
+MO_MUST_USE int mo_ops_make(mo_ops *ops, const mo_problem *p, mo_solve_out *out, int nvec);
 /* the outputs of a solve that did not run: gamma untouched, 0 iterations, NaN residuals */
 void mo_ops_failed(mo_solve_out *out);
 /* backend_cuda.c: whether a device can hold p (false with a sentence in why); the ops of p on device d
  * (the problem and the warm start uploaded): 0, or -1 with the sentence in d->err */
 struct mo_device;
 bool mo_device_supports(const mo_problem *p, char *why, size_t why_size);
-int mo_ops_device(mo_ops *ops, struct mo_device *d, const mo_problem *p, mo_solve_out *out, int nvec);
+MO_MUST_USE int mo_ops_device(mo_ops *ops, struct mo_device *d, const mo_problem *p, mo_solve_out *out, int nvec);
 /* the ops of a Newton system s (newton.h) on device d: A uploaded as a J-form problem (J and M~^-1 J^T scaled
  * by h, the masked rows empty, Sigma = cd), b as ops->r, x = 0 as ops->gamma, diag(A) as vec[nvec - 1];
  * 0, or -1 with the sentence in d->err */
 struct mo_newton_system;
-int mo_ops_device_newton(mo_ops *ops, struct mo_device *d, const struct mo_newton_system *s, const double *b,
+MO_MUST_USE int mo_ops_device_newton(mo_ops *ops, struct mo_device *d, const struct mo_newton_system *s, const double *b,
                          int nvec);
 /* the end of a device solve: ops->gamma into x (m), then the device's first failure: 0, or -1 with its
  * sentence in the device's err */
-int mo_ops_device_end(const mo_ops *ops, double *x);
+MO_MUST_USE int mo_ops_device_end(const mo_ops *ops, double *x);
 /* vector i (0 .. nvec-1) of m doubles */
 static inline double *mo_ops_vec(const mo_ops *o, int i)
 {

@@ -115,12 +115,12 @@ void mo_cholmod_cache_free(void *cache);
 void mo_cholmod_cache_counts(const void *cache, long *analyses, long *factorisations);
 /* whether settings s run on a device backend (their solver has MO_SOLVER_CAP_CUDA; the cone or box
  * friction model; no diagonal scaling); 1, or 0 with one sentence in err */
-int mo_solver_device_check(const mo_solver_settings *s, char *err, size_t n);
+MO_MUST_USE int mo_solver_device_check(const mo_solver_settings *s, char *err, size_t n);
 /* checks settings for a world (max_iterations up to MO_ITERATIONS_MAX); writes one sentence into
  * err; 1 = valid */
-int mo_solver_check(const mo_solver_settings *s, char *err, size_t n);
+MO_MUST_USE int mo_solver_check(const mo_solver_settings *s, char *err, size_t n);
 /* the same with another bound on max_iterations (mo_fc_solve: MO_FC_ITERATIONS_MAX) */
-int mo_solver_check_max(const mo_solver_settings *s, int max_iterations, char *err, size_t n);
+MO_MUST_USE int mo_solver_check_max(const mo_solver_settings *s, int max_iterations, char *err, size_t n);
 /* The solve entry used by the step and by mo_fc_solve: the polyhedral
  * transform, the outer Coulomb (s) updates, then the chosen solver. */
 void mo_solve(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);

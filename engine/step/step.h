@@ -20,14 +20,14 @@ typedef struct mo_step_ctx {
 
 /* ---- the stages ---- */
 /* 1. predict.c: the DOF map of this step (owners), the unconstrained velocity v~ */
-int mo_step_predict(const mo_step_ctx *ctx);
+MO_MUST_USE int mo_step_predict(const mo_step_ctx *ctx);
 /* 2. collide.c: broadphase, narrowphase, the FEM surfaces' contacts, the contact cache match */
-int mo_step_collide(const mo_step_ctx *ctx);
+MO_MUST_USE int mo_step_collide(const mo_step_ctx *ctx);
 /* 3. assemble.c: joint and contact rows -> the CSR problem p */
-int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p);
+MO_MUST_USE int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p);
 /* 4. solve.c: the velocity-level solve of p on the world's backend, impulses kept for warm starting;
  * 0, or -1 when the device failed (w->err has its sentence, w->v not valid) */
-int mo_step_solve(const mo_step_ctx *ctx, const mo_problem *p);
+MO_MUST_USE int mo_step_solve(const mo_step_ctx *ctx, const mo_problem *p);
 /* solve.c: the device a solve of a problem of `rows` rows runs on: the world's when its backend is cuda,
  * or auto with at least MO_BACKEND_AUTO_MIN_ROWS rows and settings that run there; else NULL (the CPU) */
 struct mo_device *mo_step_device(const mo_world *w, int rows);
@@ -36,13 +36,13 @@ struct mo_device *mo_step_device(const mo_world *w, int rows);
  * w->v for mo_step_integrate, forces (times h) in the joints' and contacts'
  * impulses; 0, -1 out of memory, -2 when the device of its inner solves
  * failed, or MO_STEP_NOT_FINITE when its residual ended non-finite (w->err has the sentence of both). Its buffers are w->newton. */
-int mo_step_newton(const mo_step_ctx *ctx, const mo_problem *p);
+MO_MUST_USE int mo_step_newton(const mo_step_ctx *ctx, const mo_problem *p);
 /* 5. integrate.c: positions from the new velocity, the statistics */
 void mo_step_integrate(const mo_step_ctx *ctx);
 /* 6. project.c (settings.position_projections > 0): Gauss-Newton projections
  * of the rigid bilateral joint rows after integrate; 0, or -1 out of memory.
  * Its buffers are w->proj. */
-int mo_step_project(const mo_step_ctx *ctx);
+MO_MUST_USE int mo_step_project(const mo_step_ctx *ctx);
 
 /* ---- guard.c: the finite checks between stages ---- */
 /* a stage's return value for a non-finite result (the sentence is set); -1 is out of memory, -2 a
@@ -50,13 +50,13 @@ int mo_step_project(const mo_step_ctx *ctx);
 #define MO_STEP_NOT_FINITE (-3)
 /* every DOF owner's entries of the DOF vector v (this step's owners) finite; else the sentence
  * "the <stage> gave <object> a non-finite <what> ..." and MO_STEP_NOT_FINITE */
-int mo_guard_dofs(mo_world *w, const double *v, const char *stage, const char *what);
+MO_MUST_USE int mo_guard_dofs(mo_world *w, const double *v, const char *stage, const char *what);
 /* every live body's pose and velocity, every live particle's position and velocity finite (and the
  * quaternions non-zero); else the sentence and MO_STEP_NOT_FINITE */
-int mo_guard_poses(mo_world *w, const char *stage);
+MO_MUST_USE int mo_guard_poses(mo_world *w, const char *stage);
 
 /* collide.c: this step's contact impulses into the cache the next step warm-starts from; 0, or -1 out of memory */
-int mo_contact_cache_store(mo_world *w);
+MO_MUST_USE int mo_contact_cache_store(mo_world *w);
 
 /* ---- FEM meshes in the Newton step (fem_rows.c, fem_contacts.c) ----
  * The mesh rows follow the problem's rows in the Newton system: per live mesh
@@ -102,7 +102,7 @@ void mo_fem_step_end(mo_world *w, double h);
  * count this step and (force, may be NULL) the sum of their normal forces (N)
  * after it; mo_fem_surface_force: the sum of their forces (normal and
  * friction) on body slot body, world, N. */
-int mo_fem_collide_surfaces(mo_world *w);
+MO_MUST_USE int mo_fem_collide_surfaces(mo_world *w);
 int mo_fem_surface_contacts(const mo_world *w, double *force);
 void mo_fem_surface_force(const mo_world *w, int body, double *f);
 /* of this step's surface contacts: how many are edge crossings or the
@@ -133,7 +133,7 @@ void mo_fem_newton_tangent(const mo_world *w, const double *lambda, const double
  * the FEM surface contacts, mo_fem_newton_friction) are taken from fixed when it
  * is not NULL, else computed at (v, lambda) (c from ns) and written to
  * fixed_out (may be NULL). 0, or -1 out of memory. */
-int mo_newton_probe(const mo_step_ctx *ctx, const mo_problem *p, const mo_newton_settings *ns, const double *v,
+MO_MUST_USE int mo_newton_probe(const mo_step_ctx *ctx, const mo_problem *p, const mo_newton_settings *ns, const double *v,
                     const double *lambda, const double *dv, const double *dl, const double *fixed, double *fixed_out,
                     double *g, double *dg, uint8_t *type);
 
