@@ -75,10 +75,16 @@ static void *scene_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
         return NULL;
     }
     s->mem_used = s->mem_used - old + nsize;
-    /* C work that grows memory (string concatenation, table growth) is charged to the
-       instruction budget, 1 instruction per 16 bytes, so a quadratic concatenation loop
-       stops too */
-    if (nsize > old) s->used += (nsize - old) / 16;
+    /* C work that grows memory is charged to the instruction budget: a new string
+       (osize is then the object's type) one instruction a byte, since every string the
+       script builds (.., string.rep, table.concat, format, gsub) was copied byte by
+       byte in C where the count hook does not run; other growth (tables, buffers) one
+       per 16 bytes. A loop that builds strings stops in proportion to the bytes it
+       copies. */
+    if (!ptr && osize == LUA_TSTRING)
+        s->used += nsize;
+    else if (nsize > old)
+        s->used += (nsize - old) / 16;
     return p;
 }
 
@@ -515,6 +521,77 @@ static int sb_pattern(lua_State *L)
     return lua_gettop(L);
 }
 
+/* string.rep and table.concat know their result's size before they copy a byte:
+ * a result larger than what is left of the memory cap or of the instruction budget
+ * (one instruction a byte, as the allocator charges it) is refused up front, with
+ * the scene file and line, instead of being built and then refused. */
+static int sb_refuse_size(lua_State *L, const char *fn, double bytes)
+{
+    mo_scene_file *s = mo_lua_scene(L);
+    double mem_left = (double)s->opt.memory_limit - (double)s->mem_used;
+    double left = (double)s->budget - (double)s->used;
+    if (bytes <= mem_left && bytes <= left) return 0;
+    s->dead = true;
+    luaL_where(L, 1);
+    if (bytes > mem_left)
+        lua_pushfstring(L, "memory limit of %d MiB exceeded (%s would build a string of %I bytes)",
+                        (int)(s->opt.memory_limit >> 20), fn, (lua_Integer)bytes);
+    else
+        lua_pushfstring(L, "instruction budget of %I exceeded (%s would build a string of %I bytes, one instruction "
+                           "a byte)",
+                        (lua_Integer)s->budget, fn, (lua_Integer)bytes);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
+static int sb_rep(lua_State *L)
+{
+    size_t l = 0, lsep = 0;
+    luaL_checklstring(L, 1, &l);
+    lua_Integer n = luaL_checkinteger(L, 2);
+    luaL_optlstring(L, 3, "", &lsep);
+    if (n > 0) sb_refuse_size(L, "string.rep", ((double)l + (double)lsep) * (double)n - (double)lsep);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+static int sb_concat(lua_State *L)
+{
+    size_t lsep = 0;
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_optlstring(L, 2, "", &lsep);
+    lua_Integer i = luaL_optinteger(L, 3, 1);
+    lua_Integer last = lua_isnoneornil(L, 4) ? (lua_Integer)luaL_len(L, 1) : luaL_checkinteger(L, 4);
+    /* the size without copying: one pass over the lengths (table.concat itself raises
+       the error for an element that is not a string or number) */
+    double bytes = 0.0;
+    for (lua_Integer k = i; k <= last && k >= i; k++) {
+        lua_geti(L, 1, k);
+        size_t len = 0;
+        if (lua_type(L, -1) == LUA_TSTRING) lua_tolstring(L, -1, &len);
+        else if (lua_type(L, -1) == LUA_TNUMBER) len = 24;
+        lua_pop(L, 1);
+        bytes += (double)len + (k < last ? (double)lsep : 0.0);
+        mo_lua_scene(L)->used += 1; /* a look at each element */
+    }
+    sb_refuse_size(L, "table.concat", bytes);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+static void guard_size(lua_State *L, const char *lib, const char *name, lua_CFunction fn)
+{
+    lua_getglobal(L, lib);
+    lua_getfield(L, -1, name);
+    lua_pushcclosure(L, fn, 1);
+    lua_setfield(L, -2, name);
+    lua_pop(L, 1);
+}
+
 static void guard_pattern(lua_State *L, const char *name, bool find)
 {
     lua_getglobal(L, LUA_STRLIBNAME);
@@ -556,6 +633,8 @@ static int setup_state(lua_State *L)
     guard_pattern(L, "match", false);
     guard_pattern(L, "gmatch", false);
     guard_pattern(L, "gsub", false);
+    guard_size(L, LUA_STRLIBNAME, "rep", sb_rep);
+    guard_size(L, LUA_TABLIBNAME, "concat", sb_concat);
     lua_getglobal(L, "setmetatable");
     lua_pushcclosure(L, sb_setmetatable, 1);
     lua_setglobal(L, "setmetatable");
