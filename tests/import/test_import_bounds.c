@@ -20,6 +20,7 @@
 
 #include "moreau/import.h"
 #include "moreau/scene.h"
+#include "moreau/moreau.h"
 #include "bounded.h"
 #include "check.h"
 
@@ -145,6 +146,57 @@ int main(void)
     if (fd >= 0) close(fd);
     expect_bounded(path, MO_ERR_IO, ": cannot read: the file has 268435457 bytes, more than the 256 MiB a mesh file may have");
     check_group_end("size, zip", 10, 3);
+
+    /* URDF: entity amplification, an external entity, the size cap; the world keeps no body */
+    check_group_begin();
+    {
+        mo_world_def wd = mo_default_world_def();
+        mo_world *w = NULL;
+        char err[2048], want[2048];
+        CHECK(mo_world_create(&wd, &w, err, sizeof err) == MO_OK);
+        mo_urdf_model um;
+        snprintf(path, sizeof path, "%s/lol.urdf", tmpdir);
+        f = fopen(path, "w");
+        if (f) {
+            /* ten levels of ten: 1e10 characters if expanded */
+            fputs("<?xml version=\"1.0\"?>\n<!DOCTYPE robot [\n<!ENTITY a0 \"xxxxxxxxxx\">\n", f);
+            for (int k = 1; k < 10; k++) {
+                fprintf(f, "<!ENTITY a%d \"", k);
+                for (int j = 0; j < 10; j++) fprintf(f, "&a%d;", k - 1);
+                fputs("\">\n", f);
+            }
+            fputs("]>\n<robot name=\"&a9;\"><link name=\"&a9;\"/></robot>\n", f);
+            fclose(f);
+        }
+        mo_status st = mo_urdf_load(w, path, NULL, &um, err, sizeof err);
+        if (st != MO_ERR_UNSUPPORTED) {
+            CHECK(st == MO_ERR_IO);
+            snprintf(want, sizeof want, "%s:14: XML error: Detected an entity reference loop", path);
+            CHECK_STR(err, want);
+            snprintf(path, sizeof path, "%s/ext.urdf", tmpdir);
+            f = fopen(path, "w");
+            if (f) {
+                fputs("<?xml version=\"1.0\"?>\n<!DOCTYPE robot [\n<!ENTITY z SYSTEM \"/dev/zero\">\n]>\n"
+                      "<robot name=\"r\"><link name=\"&z;\"/></robot>\n",
+                      f);
+                fclose(f);
+            }
+            CHECK(mo_urdf_load(w, path, NULL, &um, err, sizeof err) == MO_ERR_IO);
+            snprintf(want, sizeof want, "%s:5: XML error: Attribute references external entity 'z'", path);
+            CHECK_STR(err, want);
+            snprintf(path, sizeof path, "%s/huge.urdf", tmpdir);
+            int ufd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+            CHECK(ufd >= 0 && ftruncate(ufd, (off_t)MO_URDF_MAX_FILE_BYTES + 1) == 0);
+            if (ufd >= 0) close(ufd);
+            CHECK(mo_urdf_load(w, path, NULL, &um, err, sizeof err) == MO_ERR_IO);
+            snprintf(want, sizeof want,
+                     "%s: cannot read: the file has 67108865 bytes, more than the 64 MiB a URDF file may have", path);
+            CHECK_STR(err, want);
+            CHECK(mo_world_bodies(w, NULL, 0) == 0);
+        }
+        mo_world_destroy(w);
+    }
+    check_group_end("URDF", 10, 3);
 
     /* from a scene file: the scene fails, naming its line and the mesh's */
     check_group_begin();

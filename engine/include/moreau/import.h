@@ -194,6 +194,13 @@ typedef struct mo_urdf_model {
  * read or are not XML; MO_ERR_UNSUPPORTED without libxml2, or for a collision
  * mesh without Assimp; MO_ERR_OUT_OF_MEMORY. Free *out with mo_urdf_model_free
  * (the bodies stay in the world). */
+/* Bounded cost: a URDF file over MO_URDF_MAX_FILE_BYTES is refused (MO_ERR_IO,
+ * "PATH: cannot read: the file has N bytes, more than the 64 MiB a URDF file may
+ * have"; a compile-time limit); libxml2 parses without XML_PARSE_HUGE (its caps on
+ * text nodes, names and depth apply), refuses entity amplification ("billion
+ * laughs": "Detected an entity reference loop"), and neither loads nor expands
+ * external entities; meshes go through mo_mesh_load and its limits. */
+#define MO_URDF_MAX_FILE_BYTES ((size_t)64 << 20)
 MO_API mo_status mo_urdf_load(mo_world *w, const char *path, const mo_urdf_options *opt, mo_urdf_model *out,
                               char *err, size_t err_size);
 /* Frees the model's arrays and zeroes it; NULL allowed. Does not touch the world. */
