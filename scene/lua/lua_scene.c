@@ -308,6 +308,11 @@ void mo_lua_resolve_path(lua_State *L, const char *what, const char *name, size_
         }
         struct stat st;
         if (stat(real, &st) != 0 || !S_ISREG(st.st_mode)) luaL_error(L, "%s: '%s' is not a regular file", what, name);
+        /* the importers' memory is not the Lua state's, but a file larger than what is
+           left of the scene's memory cap is refused before any reader looks at it */
+        if ((double)st.st_size > (double)s->opt.memory_limit - (double)s->mem_used)
+            luaL_error(L, "%s: '%s' has %I bytes, more than is left of the scene's memory limit of %d MiB", what, name,
+                       (lua_Integer)st.st_size, (int)(s->opt.memory_limit >> 20));
         snprintf(abs, MO_LUA_PATH_MAX, "%s", real);
         const char *rel = real + strlen(s->roots[inside]);
         while (*rel == '/') rel++;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <moreau/moreau.h>
 #include <moreau/scene.h>
@@ -141,6 +142,26 @@ int main(void)
                    "1000000 bytes)",
                    64);
     check_group_end("string bytes", 14, 3);
+
+    /* a file a scene loads (mesh, URDF, tet mesh, include) larger than what is left of
+       the memory cap is refused before any reader opens it (sparse: no disk used) */
+    check_group_begin();
+    {
+        char path[512];
+        snprintf(path, sizeof path, "%s/big.obj", tmpdir);
+        FILE *f = fopen(path, "w");
+        CHECK(f != NULL && ftruncate(fileno(f), (off_t)40 << 20) == 0);
+        if (f) fclose(f);
+        expect_bounded("mesh > cap", "world{}\nlocal m = moreau.mesh('big.obj')\n",
+                       ":2: mesh: 'big.obj' has 41943040 bytes, more than is left of the scene's memory limit of "
+                       "32 MiB",
+                       4);
+        expect_bounded("include > cap", "include('big.obj')\n",
+                       ":1: include: 'big.obj' has 41943040 bytes, more than is left of the scene's memory limit of "
+                       "32 MiB",
+                       4);
+    }
+    check_group_end("file sizes", 14, 3);
     scene_tmp_end();
     return check_groups_result();
 }
