@@ -549,17 +549,35 @@ static int sb_refuse_size(lua_State *L, const char *fn, double bytes)
     return lua_error(L);
 }
 
+/* calls the wrapped function (upvalue 1) with the arguments; its own errors get the
+   scene's file and line, which Lua would have given them without the wrapper */
+static int sb_call_wrapped(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    int status = lua_pcall(L, lua_gettop(L) - 1, 1, 0);
+    if (status == LUA_OK) return 1;
+    if (!mo_lua_scene(L)->dead && status == LUA_ERRRUN && lua_type(L, -1) == LUA_TSTRING) {
+        luaL_where(L, 1);
+        lua_insert(L, -2);
+        lua_concat(L, 2);
+    }
+    return lua_error(L);
+}
+
 static int sb_rep(lua_State *L)
 {
     size_t l = 0, lsep = 0;
     luaL_checklstring(L, 1, &l);
     lua_Integer n = luaL_checkinteger(L, 2);
     luaL_optlstring(L, 3, "", &lsep);
+    if (n > 0 && l + lsep == 0) {
+        /* Lua's loop would run n times copying nothing, out of the hook's reach */
+        lua_pushliteral(L, "");
+        return 1;
+    }
     if (n > 0) sb_refuse_size(L, "string.rep", ((double)l + (double)lsep) * (double)n - (double)lsep);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, 1);
-    return 1;
+    return sb_call_wrapped(L);
 }
 
 static int sb_concat(lua_State *L)
@@ -569,23 +587,23 @@ static int sb_concat(lua_State *L)
     luaL_optlstring(L, 2, "", &lsep);
     lua_Integer i = luaL_optinteger(L, 3, 1);
     lua_Integer last = lua_isnoneornil(L, 4) ? (lua_Integer)luaL_len(L, 1) : luaL_checkinteger(L, 4);
-    /* the size without copying: one pass over the lengths (table.concat itself raises
-       the error for an element that is not a string or number) */
+    /* the size without copying: one pass over the lengths, up to the first element
+       that is neither a string nor a number (table.concat raises its error there, so
+       the pass is bounded by the elements the table really holds) */
     double bytes = 0.0;
-    for (lua_Integer k = i; k <= last && k >= i; k++) {
+    for (lua_Integer k = i; k <= last; k++) {
         lua_geti(L, 1, k);
-        size_t len = 0;
-        if (lua_type(L, -1) == LUA_TSTRING) lua_tolstring(L, -1, &len);
-        else if (lua_type(L, -1) == LUA_TNUMBER) len = 24;
+        int type = lua_type(L, -1);
+        size_t len = 24; /* a number's text */
+        if (type == LUA_TSTRING) lua_tolstring(L, -1, &len);
         lua_pop(L, 1);
+        if (type != LUA_TSTRING && type != LUA_TNUMBER) break;
         bytes += (double)len + (k < last ? (double)lsep : 0.0);
         mo_lua_scene(L)->used += 1; /* a look at each element */
+        if (k == last) break;       /* no k++ past LUA_MAXINTEGER */
     }
     sb_refuse_size(L, "table.concat", bytes);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, 1);
-    return 1;
+    return sb_call_wrapped(L);
 }
 
 static void guard_size(lua_State *L, const char *lib, const char *name, lua_CFunction fn)

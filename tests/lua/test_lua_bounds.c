@@ -141,6 +141,22 @@ int main(void)
                    ":3: instruction budget of 20000000 exceeded (string pattern with a worst case of 1000001.0 steps on "
                    "1000000 bytes)",
                    64);
+    /* loops in C that copy nothing: bounded too (Lua's string.rep ran 1e18 empty copies) */
+    {
+        char path[512], err[1024];
+        snprintf(path, sizeof path, "%s/t.lua", tmpdir);
+        write_file("t.lua", "assert(string.rep('', 1e18) == '')\nassert(('').rep('', 1e18, '') == '')\n"
+                            "assert(table.concat({'a', 'b'}, '', 1, math.maxinteger) == nil)\n");
+        mo_scene_file *s = NULL;
+        mo_scene_options o = mo_default_scene_options();
+        o.load_instructions = 20000000;
+        o.memory_limit = 32u << 20;
+        CHECK(mo_scene_file_load(path, &o, &s, err, sizeof err) != MO_OK);
+        char want[1024];
+        snprintf(want, sizeof want, "%s:3: invalid value (nil) at index 3 in table for 'concat'", path);
+        CHECK_STR(err, want);
+        mo_scene_file_destroy(s);
+    }
     check_group_end("string bytes", 14, 3);
 
     /* a file a scene loads (mesh, URDF, tet mesh, include) larger than what is left of
