@@ -506,8 +506,10 @@ static int sb_pattern(lua_State *L)
     const char *pat = lua_tolstring(L, 2, &plen);
     /* string.find(s, p, init, plain): no pattern */
     bool plain = lua_toboolean(L, lua_upvalueindex(2)) && lua_toboolean(L, 4);
-    if (subject && pat && !plain) {
-        double cost = pattern_cost(pat, plen, n);
+    if (subject && pat) {
+        /* a plain find, and a pattern without special characters, compare the pattern
+           at every place of the subject (memchr, memcmp): n plen / 16 more */
+        double cost = (plain ? 0.0 : pattern_cost(pat, plen, n)) + (double)n * (double)plen / 16.0;
         double left = (double)s->budget - (double)s->used;
         if (cost > left) {
             s->dead = true;
@@ -606,6 +608,28 @@ static int sb_concat(lua_State *L)
     return sb_call_wrapped(L);
 }
 
+/* table.move copies element by element in C, where the hook does not run, and
+   copying nils allocates nothing: table.move({}, 1, 1e18, 2) never ended. Each
+   element is charged one instruction up front; a move that cannot fit is refused. */
+static int sb_move(lua_State *L)
+{
+    mo_scene_file *s = mo_lua_scene(L);
+    lua_Integer f = luaL_checkinteger(L, 2), e = luaL_checkinteger(L, 3);
+    if (e >= f) {
+        double count = (double)e - (double)f + 1.0, left = (double)s->budget - (double)s->used;
+        if (count > left) {
+            s->dead = true;
+            luaL_where(L, 1);
+            lua_pushfstring(L, "instruction budget of %I exceeded (table.move of %I elements, one instruction each)",
+                            (lua_Integer)s->budget, (lua_Integer)count);
+            lua_concat(L, 2);
+            return lua_error(L);
+        }
+        s->used += (uint64_t)count;
+    }
+    return sb_call_wrapped(L);
+}
+
 static void guard_size(lua_State *L, const char *lib, const char *name, lua_CFunction fn)
 {
     lua_getglobal(L, lib);
@@ -658,6 +682,7 @@ static int setup_state(lua_State *L)
     guard_pattern(L, "gsub", false);
     guard_size(L, LUA_STRLIBNAME, "rep", sb_rep);
     guard_size(L, LUA_TABLIBNAME, "concat", sb_concat);
+    guard_size(L, LUA_TABLIBNAME, "move", sb_move);
     lua_getglobal(L, "setmetatable");
     lua_pushcclosure(L, sb_setmetatable, 1);
     lua_setglobal(L, "setmetatable");
