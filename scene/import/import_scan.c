@@ -12,7 +12,10 @@
  *     text of every integer list (<p>, <vcount>, <v>, <h>, <int_array>) must
  *     be integers only, an array's count may not exceed the numbers its text
  *     holds, every other count at most one per two bytes of the file, offsets
- *     at most MO_MESH_MAX_INPUT_OFFSET and strides at most MO_MESH_MAX_STRIDE.
+ *     at most MO_MESH_MAX_INPUT_OFFSET and strides at most MO_MESH_MAX_STRIDE;
+ *   - PLY (a file starting "ply"): each element's declared count at most the
+ *     bytes after the header (a 30-byte body declaring 1e8 vertices or faces
+ *     kept Assimp busy for over 100 s).
  * Each refusal is a sentence naming the file, the line and the element. */
 #include <ctype.h>
 #include <stdarg.h>
@@ -211,6 +214,34 @@ static mo_status scan_collada(scan *s)
     return MO_OK;
 }
 
+/* PLY: every "element NAME COUNT" of the header at most one record per byte after
+   the header (Assimp reserves for the count and then reads record by record: a
+   30-byte body declaring 1e8 vertices ran for minutes) */
+static mo_status scan_ply(scan *s)
+{
+    const char *p = s->buf, *end = s->end, *hdr_end = find(p, end, "end_header");
+    if (!hdr_end) return MO_OK; /* Assimp says what is wrong */
+    const char *body = memchr(hdr_end, '\n', (size_t)(end - hdr_end));
+    long long left = body ? (long long)(end - body - 1) : 0;
+    while (p < hdr_end) {
+        const char *eol = memchr(p, '\n', (size_t)(hdr_end - p));
+        if (!eol) eol = hdr_end;
+        if (eol - p > 8 && memcmp(p, "element", 7) == 0 && is_ws(p[7])) {
+            char name[64] = "";
+            long long count = -1;
+            char line[256];
+            size_t ll = (size_t)(eol - p) < sizeof line - 1 ? (size_t)(eol - p) : sizeof line - 1;
+            memcpy(line, p, ll);
+            line[ll] = '\0';
+            if (sscanf(line + 7, "%63s %lld", name, &count) == 2 && (count < 0 || count > left))
+                return scan_fail(s, p, "PLY element '%s' declares %lld records but %lld bytes follow the header", name,
+                                 count, left);
+        }
+        p = eol + 1;
+    }
+    return MO_OK;
+}
+
 static bool ci_contains(const char *b, size_t n, const char *what)
 {
     size_t w = strlen(what);
@@ -258,6 +289,9 @@ mo_status mo_mesh_scan(const char *path, char *err, size_t err_size)
                      "checked first",
                      path);
         st = MO_ERR_UNSUPPORTED;
+    } else if (len >= 4 && memcmp(buf, "ply", 3) == 0 && (buf[3] == '\n' || buf[3] == '\r')) {
+        scan s = {path, buf, buf + len, len, err, err_size};
+        st = scan_ply(&s);
     } else if (dae || ci_contains(buf, len < 1024 ? len : 1024, "<collada")) {
         scan s = {path, buf, buf + len, len, err, err_size};
         st = scan_collada(&s);

@@ -10,7 +10,8 @@
  * exact sentence (before the scan, the "nan" file ended in "std::bad_alloc"
  * after 24 s under that cap). The untouched box still loads in the capped
  * child. A scene file that loads the "nan" file fails with its own file and
- * line, and the mesh's. Skips (77) without Assimp. */
+ * line, and the mesh's. PLY headers whose element counts exceed the bytes that
+ * follow (over 100 s in Assimp before). Skips (77) without Assimp. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,6 +131,35 @@ int main(void)
     expect_bounded(path, MO_ERR_IO,
                    ":21: cannot read: <input> has offset 1000000, more than the 64 allowed");
     check_group_end("Collada", 10, 3);
+
+    /* PLY: declared element counts against the bytes after the header (Assimp ran for
+       over 100 s on a 30-byte body declaring 1e8 vertices or faces) */
+    check_group_begin();
+    {
+        static const char *const head = "ply\nformat ascii 1.0\nelement vertex %s\nproperty float x\n"
+                                         "property float y\nproperty float z\nelement face %s\n"
+                                         "property list uchar int vertex_indices\nend_header\n"
+                                         "0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
+        const char *counts[3][2] = {{"3", "1"}, {"100000000", "1"}, {"3", "100000000"}};
+        const char *names[3] = {"ok.ply", "v1e8.ply", "f1e8.ply"};
+        for (int k = 0; k < 3; k++) {
+            snprintf(path, sizeof path, "%s/%s", tmpdir, names[k]);
+            FILE *pf = fopen(path, "w");
+            if (pf) fprintf(pf, head, counts[k][0], counts[k][1]), fclose(pf);
+        }
+        char msg[256];
+        int st = -1;
+        snprintf(path, sizeof path, "%s/ok.ply", tmpdir);
+        CHECK(bounded_run(load_child, path, CAP, &st, msg, sizeof msg) == 0 && st == MO_OK);
+        CHECK_STR(msg, "3 vertices, 1 triangles");
+        snprintf(path, sizeof path, "%s/v1e8.ply", tmpdir);
+        expect_bounded(path, MO_ERR_IO,
+                       ":3: cannot read: PLY element 'vertex' declares 100000000 records but 26 bytes follow the header");
+        snprintf(path, sizeof path, "%s/f1e8.ply", tmpdir);
+        expect_bounded(path, MO_ERR_IO,
+                       ":7: cannot read: PLY element 'face' declares 100000000 records but 26 bytes follow the header");
+    }
+    check_group_end("PLY", 10, 3);
 
     check_group_begin();
     /* a zip archive */
