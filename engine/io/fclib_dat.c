@@ -192,6 +192,15 @@ mo_status mo_fc_read_dat(const char *path, const char *buf, size_t len, mo_fc_pr
                       nc);
         goto fail;
     }
+    /* q and mu take 4 numbers a contact: a count beyond what the rest of the file
+       can hold is refused here, before any size derived from it is used */
+    if ((int64_t)nc > dat_room(r)) {
+        mo_fc_set_err(err, err_size,
+                      "mo_fc_read: '%s': the header declares %d contacts but the %lld bytes after it hold at most "
+                      "%lld numbers (4 per contact)",
+                      path, nc, (long long)(r->end - r->p), (long long)dat_room(r));
+        goto fail;
+    }
     const int n = 3 * nc;
     r->section = "W header";
     if (!dat_int(r, &storage)) goto fail;

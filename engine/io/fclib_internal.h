@@ -33,6 +33,14 @@ mo_status mo_fc_check(const mo_fc_problem *p, int which, const char *what, char 
 #define MO_FC_MAX_MASS_BLOCK 64
 mo_status mo_fc_reduce_global(mo_fc_problem *p, const char *what, char *err, size_t err_size);
 
+/* an HDF5 dataset may declare at most as many bytes as it stores in the file, or,
+ * when it goes through filters (deflate...), this many times as many: deflate's
+ * largest ratio is about 1032:1, so an honest compressed file still reads, and a
+ * declared extent without stored data (the 3.9 GB of issue 18) is refused before
+ * anything is allocated for it */
+#define MO_FC_MAX_FILTER_RATIO 1032.0
+#define MO_FC_MAX_FILTER_RATIO_TEXT "1032"
+
 /* the .dat reader on a file already in memory (buf[len] == '\0') */
 mo_status mo_fc_read_dat(const char *path, const char *buf, size_t len, mo_fc_problem *out, char *err,
                          size_t err_size);

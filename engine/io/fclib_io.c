@@ -541,16 +541,27 @@ static bool h5_read_array(h5_reader *c, const char *name, bool as_int, void **ou
     if (!h5_exists(c->file, name)) return h5_fail(c, MO_ERR_IO, "HDF5 dataset %s is missing", name);
     hid_t d = H5Dopen2(c->file, name, H5P_DEFAULT);
     if (d < 0) return h5_fail(c, MO_ERR_IO, "%s is not an HDF5 dataset", name);
-    hid_t t = H5Dget_type(d), s = H5Dget_space(d);
+    hid_t t = H5Dget_type(d), s = H5Dget_space(d), pl = H5Dget_create_plist(d);
     H5T_class_t cl = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
     hssize_t np = s >= 0 ? H5Sget_simple_extent_npoints(s) : -1;
+    size_t fes = t >= 0 ? H5Tget_size(t) : 0;
+    int nfilters = pl >= 0 ? H5Pget_nfilters(pl) : 0;
+    /* the bytes the dataset keeps in the file: a declared extent beyond what they can
+       hold (unwritten chunks read as fill values) is refused before allocating for it */
+    double stored = (double)H5Dget_storage_size(d);
     if (t >= 0) H5Tclose(t);
     if (s >= 0) H5Sclose(s);
+    if (pl >= 0) H5Pclose(pl);
     bool ok = false;
     if (cl != H5T_INTEGER && (as_int || cl != H5T_FLOAT)) {
         h5_fail(c, MO_ERR_IO, "HDF5 dataset %s is not %s", name, as_int ? "an integer array" : "a numeric array");
     } else if (np < 0 || np > INT_MAX - 1) {
         h5_fail(c, MO_ERR_IO, "HDF5 dataset %s has an unreadable size", name);
+    } else if ((double)np * (double)fes > (nfilters > 0 ? MO_FC_MAX_FILTER_RATIO : 1.0) * stored) {
+        h5_fail(c, MO_ERR_IO,
+                "HDF5 dataset %s declares %lld values (%.0f bytes) but stores %.0f bytes in the file%s", name,
+                (long long)np, (double)np * (double)fes, stored,
+                nfilters > 0 ? " (compressed data may expand at most " MO_FC_MAX_FILTER_RATIO_TEXT " times)" : "");
     } else {
         size_t es = as_int ? sizeof(int) : sizeof(double);
         *out = malloc(((size_t)np + 1) * es);
@@ -631,8 +642,10 @@ static bool h5_read_string(h5_reader *c, const char *name, char **out)
     return ok;
 }
 
-/* the FCLIB matrix in group g: CSR (nz = -2), CSC (nz = -1) or nz triplets */
-static bool h5_read_matrix(h5_reader *c, const char *g, mo_csr *a)
+/* the FCLIB matrix in group g: CSR (nz = -2), CSC (nz = -1) or nz triplets; its sizes
+   must be rows x cols (what the contacts and dofs need, known before: why says so),
+   checked before anything is allocated for it */
+static bool h5_read_matrix(h5_reader *c, const char *g, int rows, int cols, const char *why, mo_csr *a)
 {
     char name[128];
     int m, n, nz, lp = 0, li = 0, lx = 0;
@@ -643,6 +656,8 @@ static bool h5_read_matrix(h5_reader *c, const char *g, mo_csr *a)
     if (!h5_read_int(c, H5_NAME("m"), &m) || !h5_read_int(c, H5_NAME("n"), &n) || !h5_read_int(c, H5_NAME("nz"), &nz))
         return false;
     if (m < 0 || n < 0) return h5_fail(c, MO_ERR_IO, "HDF5 matrix %s has sizes %d x %d", g, m, n);
+    if (m != rows || n != cols)
+        return h5_fail(c, MO_ERR_IO, "HDF5 matrix %s is %d x %d but %s need %d x %d", g, m, n, why, rows, cols);
     if (nz < -2) return h5_fail(c, MO_ERR_IO, "HDF5 matrix %s has storage nz = %d (not -2 CSR, -1 CSC or >= 0 triplets)", g, nz);
     if (!h5_read_array(c, H5_NAME("p"), true, (void **)&p, &lp) || !h5_read_array(c, H5_NAME("i"), true, (void **)&ix, &li) ||
         !h5_read_array(c, H5_NAME("x"), false, (void **)&x, &lx))
@@ -750,22 +765,23 @@ static mo_status h5_read_problem(const char *path, mo_fc_problem *out, char *err
         }
         out->nc = nmu;
         n = 3 * nmu;
+        char why[96];
         if (local) {
-            if (!h5_read_matrix(&c, H5_NAME("W"), &out->W) || !h5_read_vector(&c, H5_NAME("vectors/q"), n, &out->q))
+            snprintf(why, sizeof why, "%d contacts", nmu);
+            if (!h5_read_matrix(&c, H5_NAME("W"), n, n, why, &out->W) ||
+                !h5_read_vector(&c, H5_NAME("vectors/q"), n, &out->q))
                 goto fail;
         } else {
-            if (!h5_read_matrix(&c, H5_NAME("M"), &out->M) || !h5_read_matrix(&c, H5_NAME("H"), &out->H)) goto fail;
-            out->ndof = out->M.rows;
-            if (out->M.cols != out->ndof || out->H.rows != out->ndof || out->H.cols != n) {
-                h5_fail(&c, MO_ERR_IO, "M is %d x %d and H %d x %d, but %d contacts need M n x n and H n x %d",
-                        out->M.rows, out->M.cols, out->H.rows, out->H.cols, nmu, n);
-                goto fail;
-            }
+            /* f gives the dofs: M and H are checked against it before they are read */
+            if (!h5_read_array(&c, H5_NAME("vectors/f"), false, (void **)&out->f, &out->ndof)) goto fail;
             if (out->ndof < 1) {
-                h5_fail(&c, MO_ERR_IO, "M is empty (0 dofs)");
+                h5_fail(&c, MO_ERR_IO, "HDF5 dataset %s is empty (0 dofs)", name);
                 goto fail;
             }
-            if (!h5_read_vector(&c, H5_NAME("vectors/f"), out->ndof, &out->f) ||
+            snprintf(why, sizeof why, "%d dofs (the length of f)", out->ndof);
+            if (!h5_read_matrix(&c, H5_NAME("M"), out->ndof, out->ndof, why, &out->M)) goto fail;
+            snprintf(why, sizeof why, "%d dofs and %d contacts", out->ndof, nmu);
+            if (!h5_read_matrix(&c, H5_NAME("H"), out->ndof, n, why, &out->H) ||
                 !h5_read_vector(&c, H5_NAME("vectors/w"), n, &out->w))
                 goto fail;
         }

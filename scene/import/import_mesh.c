@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "moreau/import.h"
+#include "import_scan.h"
 
 #ifdef MO_HAVE_ASSIMP
 #include <assimp/cimport.h>
@@ -217,6 +218,9 @@ mo_status mo_mesh_load(const char *path, mo_vec3 scale, mo_mesh_data *out, char 
         return MO_ERR_IO;
     }
     fclose(f);
+    /* the checks Assimp does not make: size, archives, Collada's index lists (import_scan.c) */
+    mo_status scanned = mo_mesh_scan(path, err, err_size);
+    if (scanned != MO_OK) return scanned;
 
     struct aiPropertyStore *props = aiCreatePropertyStore();
     if (!props) {

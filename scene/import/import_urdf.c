@@ -845,7 +845,17 @@ mo_status ur_robot_parse(const char *path, const mo_urdf_options *opt, ur_robot 
         set_err(err, err_size, "%s: cannot read: %s", path, strerror(errno));
         return MO_ERR_IO;
     }
+    /* bounded cost: a size cap; libxml2 runs without XML_PARSE_HUGE (its own caps on
+       text nodes, names and depth apply, and its entity amplification check refuses
+       "billion laughs"), without XML_PARSE_NOENT or DTDLOAD (external entities are
+       neither loaded nor expanded) and without the network */
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
     fclose(f);
+    if (size < 0 || (unsigned long)size > MO_URDF_MAX_FILE_BYTES) {
+        set_err(err, err_size, "%s: cannot read: the file has %ld bytes, more than the %d MiB a URDF file may have",
+                path, size, (int)(MO_URDF_MAX_FILE_BYTES >> 20));
+        return MO_ERR_IO;
+    }
     xmlParserCtxtPtr px = xmlNewParserCtxt();
     if (!px) {
         set_err(err, err_size, "%s: out of memory", path);

@@ -75,10 +75,16 @@ static void *scene_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
         return NULL;
     }
     s->mem_used = s->mem_used - old + nsize;
-    /* C work that grows memory (string concatenation, table growth) is charged to the
-       instruction budget, 1 instruction per 16 bytes, so a quadratic concatenation loop
-       stops too */
-    if (nsize > old) s->used += (nsize - old) / 16;
+    /* C work that grows memory is charged to the instruction budget: a new string
+       (osize is then the object's type) one instruction a byte, since every string the
+       script builds (.., string.rep, table.concat, format, gsub) was copied byte by
+       byte in C where the count hook does not run; other growth (tables, buffers) one
+       per 16 bytes. A loop that builds strings stops in proportion to the bytes it
+       copies. */
+    if (!ptr && osize == LUA_TSTRING)
+        s->used += nsize;
+    else if (nsize > old)
+        s->used += (nsize - old) / 16;
     return p;
 }
 
@@ -302,6 +308,11 @@ void mo_lua_resolve_path(lua_State *L, const char *what, const char *name, size_
         }
         struct stat st;
         if (stat(real, &st) != 0 || !S_ISREG(st.st_mode)) luaL_error(L, "%s: '%s' is not a regular file", what, name);
+        /* the importers' memory is not the Lua state's, but a file larger than what is
+           left of the scene's memory cap is refused before any reader looks at it */
+        if ((double)st.st_size > (double)s->opt.memory_limit - (double)s->mem_used)
+            luaL_error(L, "%s: '%s' has %I bytes, more than is left of the scene's memory limit of %d MiB", what, name,
+                       (lua_Integer)st.st_size, (int)(s->opt.memory_limit >> 20));
         snprintf(abs, MO_LUA_PATH_MAX, "%s", real);
         const char *rel = real + strlen(s->roots[inside]);
         while (*rel == '/') rel++;
@@ -495,8 +506,10 @@ static int sb_pattern(lua_State *L)
     const char *pat = lua_tolstring(L, 2, &plen);
     /* string.find(s, p, init, plain): no pattern */
     bool plain = lua_toboolean(L, lua_upvalueindex(2)) && lua_toboolean(L, 4);
-    if (subject && pat && !plain) {
-        double cost = pattern_cost(pat, plen, n);
+    if (subject && pat) {
+        /* a plain find, and a pattern without special characters, compare the pattern
+           at every place of the subject (memchr, memcmp): n plen / 16 more */
+        double cost = (plain ? 0.0 : pattern_cost(pat, plen, n)) + (double)n * (double)plen / 16.0;
         double left = (double)s->budget - (double)s->used;
         if (cost > left) {
             s->dead = true;
@@ -513,6 +526,117 @@ static int sb_pattern(lua_State *L)
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
     return lua_gettop(L);
+}
+
+/* string.rep and table.concat know their result's size before they copy a byte:
+ * a result larger than what is left of the memory cap or of the instruction budget
+ * (one instruction a byte, as the allocator charges it) is refused up front, with
+ * the scene file and line, instead of being built and then refused. */
+static int sb_refuse_size(lua_State *L, const char *fn, double bytes)
+{
+    mo_scene_file *s = mo_lua_scene(L);
+    double mem_left = (double)s->opt.memory_limit - (double)s->mem_used;
+    double left = (double)s->budget - (double)s->used;
+    if (bytes <= mem_left && bytes <= left) return 0;
+    s->dead = true;
+    luaL_where(L, 1);
+    if (bytes > mem_left)
+        lua_pushfstring(L, "memory limit of %d MiB exceeded (%s would build a string of %I bytes)",
+                        (int)(s->opt.memory_limit >> 20), fn, (lua_Integer)bytes);
+    else
+        lua_pushfstring(L, "instruction budget of %I exceeded (%s would build a string of %I bytes, one instruction "
+                           "a byte)",
+                        (lua_Integer)s->budget, fn, (lua_Integer)bytes);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
+/* calls the wrapped function (upvalue 1) with the arguments; its own errors get the
+   scene's file and line, which Lua would have given them without the wrapper */
+static int sb_call_wrapped(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    int status = lua_pcall(L, lua_gettop(L) - 1, 1, 0);
+    if (status == LUA_OK) return 1;
+    if (!mo_lua_scene(L)->dead && status == LUA_ERRRUN && lua_type(L, -1) == LUA_TSTRING) {
+        luaL_where(L, 1);
+        lua_insert(L, -2);
+        lua_concat(L, 2);
+    }
+    return lua_error(L);
+}
+
+static int sb_rep(lua_State *L)
+{
+    size_t l = 0, lsep = 0;
+    luaL_checklstring(L, 1, &l);
+    lua_Integer n = luaL_checkinteger(L, 2);
+    luaL_optlstring(L, 3, "", &lsep);
+    if (n > 0 && l + lsep == 0) {
+        /* Lua's loop would run n times copying nothing, out of the hook's reach */
+        lua_pushliteral(L, "");
+        return 1;
+    }
+    if (n > 0) sb_refuse_size(L, "string.rep", ((double)l + (double)lsep) * (double)n - (double)lsep);
+    return sb_call_wrapped(L);
+}
+
+static int sb_concat(lua_State *L)
+{
+    size_t lsep = 0;
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_optlstring(L, 2, "", &lsep);
+    lua_Integer i = luaL_optinteger(L, 3, 1);
+    lua_Integer last = lua_isnoneornil(L, 4) ? (lua_Integer)luaL_len(L, 1) : luaL_checkinteger(L, 4);
+    /* the size without copying: one pass over the lengths, up to the first element
+       that is neither a string nor a number (table.concat raises its error there, so
+       the pass is bounded by the elements the table really holds) */
+    double bytes = 0.0;
+    for (lua_Integer k = i; k <= last; k++) {
+        lua_geti(L, 1, k);
+        int type = lua_type(L, -1);
+        size_t len = 24; /* a number's text */
+        if (type == LUA_TSTRING) lua_tolstring(L, -1, &len);
+        lua_pop(L, 1);
+        if (type != LUA_TSTRING && type != LUA_TNUMBER) break;
+        bytes += (double)len + (k < last ? (double)lsep : 0.0);
+        mo_lua_scene(L)->used += 1; /* a look at each element */
+        if (k == last) break;       /* no k++ past LUA_MAXINTEGER */
+    }
+    sb_refuse_size(L, "table.concat", bytes);
+    return sb_call_wrapped(L);
+}
+
+/* table.move copies element by element in C, where the hook does not run, and
+   copying nils allocates nothing: table.move({}, 1, 1e18, 2) never ended. Each
+   element is charged one instruction up front; a move that cannot fit is refused. */
+static int sb_move(lua_State *L)
+{
+    mo_scene_file *s = mo_lua_scene(L);
+    lua_Integer f = luaL_checkinteger(L, 2), e = luaL_checkinteger(L, 3);
+    if (e >= f) {
+        double count = (double)e - (double)f + 1.0, left = (double)s->budget - (double)s->used;
+        if (count > left) {
+            s->dead = true;
+            luaL_where(L, 1);
+            lua_pushfstring(L, "instruction budget of %I exceeded (table.move of %I elements, one instruction each)",
+                            (lua_Integer)s->budget, (lua_Integer)count);
+            lua_concat(L, 2);
+            return lua_error(L);
+        }
+        s->used += (uint64_t)count;
+    }
+    return sb_call_wrapped(L);
+}
+
+static void guard_size(lua_State *L, const char *lib, const char *name, lua_CFunction fn)
+{
+    lua_getglobal(L, lib);
+    lua_getfield(L, -1, name);
+    lua_pushcclosure(L, fn, 1);
+    lua_setfield(L, -2, name);
+    lua_pop(L, 1);
 }
 
 static void guard_pattern(lua_State *L, const char *name, bool find)
@@ -556,6 +680,9 @@ static int setup_state(lua_State *L)
     guard_pattern(L, "match", false);
     guard_pattern(L, "gmatch", false);
     guard_pattern(L, "gsub", false);
+    guard_size(L, LUA_STRLIBNAME, "rep", sb_rep);
+    guard_size(L, LUA_TABLIBNAME, "concat", sb_concat);
+    guard_size(L, LUA_TABLIBNAME, "move", sb_move);
     lua_getglobal(L, "setmetatable");
     lua_pushcclosure(L, sb_setmetatable, 1);
     lua_setglobal(L, "setmetatable");

@@ -70,7 +70,17 @@ typedef struct mo_fc_problem {
  * sentence naming the file and what is wrong (the section and line for
  * .dat). An HDF5 file in a build without HDF5 is MO_ERR_UNSUPPORTED; NULL path
  * or out MO_ERR_INVALID_ARGUMENT; also MO_ERR_OUT_OF_MEMORY. *out is
- * overwritten, not freed; the caller frees it with mo_fc_free. */
+ * overwritten, not freed; the caller frees it with mo_fc_free.
+ *
+ * Bounded cost: declared sizes are checked before anything is allocated for
+ * them. HDF5: a dataset may declare at most the bytes it stores in the file
+ * (1032 times that when it goes through a filter such as deflate), and W, M, H
+ * must have the sizes the contacts (mu's length) and dofs (f's length) need
+ * ("'x.hdf5': HDF5 matrix /fclib_local/W is 1000000000 x 1000000000 but 1
+ * contacts need 3 x 3"). .dat: every count must fit in the bytes left. Memory
+ * stays within a small multiple of the file's size (the whole file is read
+ * first; a compressed HDF5 dataset may expand up to 1032 times). These limits
+ * are fixed: an honest file never exceeds them. */
 MO_API mo_status mo_fc_read(const char *path, mo_fc_problem *out, char *err, size_t err_size);
 /* Writes FCLIB HDF5 (readable by libfclib): the global form when
  * p->ndof > 0 (M and H as triplets, f, w, mu; no W or q), else the local one

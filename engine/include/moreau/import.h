@@ -34,7 +34,22 @@ typedef struct mo_mesh_data {
  * On failure *out is zeroed and err holds "PATH: reason": MO_ERR_INVALID_ARGUMENT
  * for NULL path or out or a bad scale; MO_ERR_IO for a file that cannot be read,
  * has no triangles or a non-finite vertex; MO_ERR_UNSUPPORTED without Assimp;
- * MO_ERR_OUT_OF_MEMORY. On success the caller frees *out with mo_mesh_free. */
+ * MO_ERR_OUT_OF_MEMORY. On success the caller frees *out with mo_mesh_free.
+ *
+ * Bounded cost (Assimp has no memory cap of its own): before Assimp sees the
+ * file, a file over MO_MESH_MAX_FILE_BYTES is refused (MO_ERR_IO), a zip
+ * archive (.zae, .3mf) is refused (MO_ERR_UNSUPPORTED), and a Collada file is
+ * scanned: an index list (<p>, <vcount>, <v>, <h>, <int_array>) holding
+ * anything but integers, an array whose count exceeds the values it holds, a
+ * count above one per two bytes of the file, an offset above
+ * MO_MESH_MAX_INPUT_OFFSET or a stride above MO_MESH_MAX_STRIDE is refused
+ * with "PATH:LINE: cannot read: <element> ..." (MO_ERR_IO); so is a PLY element
+ * count above the bytes after the header. These are compile-
+ * time limits: a larger mesh must be split, or the constants raised in a build.
+ * Other formats are bounded by the file size and Assimp's own checks only. */
+#define MO_MESH_MAX_FILE_BYTES ((size_t)256 << 20)
+#define MO_MESH_MAX_INPUT_OFFSET 64
+#define MO_MESH_MAX_STRIDE 4096
 MO_API mo_status mo_mesh_load(const char *path, mo_vec3 scale, mo_mesh_data *out, char *err, size_t err_size);
 /* Frees the arrays and zeroes *m. NULL and zeroed meshes are allowed. */
 MO_API void mo_mesh_free(mo_mesh_data *m);
@@ -180,6 +195,13 @@ typedef struct mo_urdf_model {
  * read or are not XML; MO_ERR_UNSUPPORTED without libxml2, or for a collision
  * mesh without Assimp; MO_ERR_OUT_OF_MEMORY. Free *out with mo_urdf_model_free
  * (the bodies stay in the world). */
+/* Bounded cost: a URDF file over MO_URDF_MAX_FILE_BYTES is refused (MO_ERR_IO,
+ * "PATH: cannot read: the file has N bytes, more than the 64 MiB a URDF file may
+ * have"; a compile-time limit); libxml2 parses without XML_PARSE_HUGE (its caps on
+ * text nodes, names and depth apply), refuses entity amplification ("billion
+ * laughs": "Detected an entity reference loop"), and neither loads nor expands
+ * external entities; meshes go through mo_mesh_load and its limits. */
+#define MO_URDF_MAX_FILE_BYTES ((size_t)64 << 20)
 MO_API mo_status mo_urdf_load(mo_world *w, const char *path, const mo_urdf_options *opt, mo_urdf_model *out,
                               char *err, size_t err_size);
 /* Frees the model's arrays and zeroes it; NULL allowed. Does not touch the world. */

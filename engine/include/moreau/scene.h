@@ -46,7 +46,12 @@ typedef struct mo_scene_options {
     uint64_t load_instructions;     /* Lua VM instructions for running the file, > 0; default 200 000 000 */
     uint64_t step_instructions;     /* for one step's callbacks together, > 0; default 20 000 000 */
     uint64_t check_instructions;    /* for each check, > 0; default 20 000 000 */
-    size_t memory_limit;            /* bytes the Lua state may hold, >= 64 KiB; default 512 MiB */
+    size_t memory_limit;            /* bytes the Lua state may hold, >= 64 KiB; default 512 MiB. A file the
+                                       scene loads (mesh, URDF, tet mesh, include, require) larger than
+                                       what is left of it is refused before it is read. New strings are
+                                       charged one instruction a byte against the budgets above (other
+                                       memory growth one per 16 bytes); string.rep and table.concat refuse
+                                       a result larger than what is left of either, before building it */
     int max_objects;                /* bodies + shapes + joints + particles a scene may create, >= 0;
                                        default 1 000 000 */
     /* where print() in the script writes (one call per line, without newline); NULL = stdout */

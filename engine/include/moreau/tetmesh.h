@@ -42,7 +42,14 @@
  * invalid content; MO_ERR_UNSUPPORTED for binary .msh, unsupported versions
  * and second-order elements; MO_ERR_INVALID_ARGUMENT for NULL arguments, an
  * unknown extension and (mo_tetmesh_check) invalid meshes in memory;
- * MO_ERR_OUT_OF_MEMORY. */
+ * MO_ERR_OUT_OF_MEMORY.
+ *
+ * Bounded cost: a declared node, element, entity or block count above one
+ * record per two bytes left in the file is refused before anything is
+ * allocated for it ("bar.msh:5: the file is too short for the 500000000 nodes
+ * its header declares"), so memory stays proportional to the file's size (the
+ * file itself is read whole; a scene file refuses one larger than what is left
+ * of its memory cap). */
 #ifndef MOREAU_TETMESH_H
 #define MOREAU_TETMESH_H
 
