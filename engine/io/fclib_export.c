@@ -36,6 +36,7 @@ static int cmp_int(const void *a, const void *b)
 
 mo_status mo_world_contact_problem(mo_world *w, mo_fc_problem *out)
 {
+    if (!w) return MO_ERR_INVALID_ARGUMENT;
     if (!out) {
         mo_set_error(w, "mo_world_contact_problem: out must not be NULL");
         return MO_ERR_INVALID_ARGUMENT;

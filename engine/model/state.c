@@ -317,6 +317,7 @@ size_t mo_world_state_size(const mo_world *w)
 
 mo_status mo_world_save_state(mo_world *w, void *buf, size_t size)
 {
+    MO_NEED_W(w);
     const size_t need = mo_world_state_size(w);
     if (!buf) {
         mo_set_error(w, "mo_world_save_state: buf must not be NULL");
@@ -345,6 +346,7 @@ mo_status mo_world_save_state(mo_world *w, void *buf, size_t size)
 
 mo_status mo_world_restore_state(mo_world *w, const void *buf, size_t size)
 {
+    MO_NEED_W(w);
     static const char *const what[6] = {"body", "shape", "particle", "joint", "FEM mesh", "FEM attachment"};
     if (!buf) {
         mo_set_error(w, "%s: buf must not be NULL", ST_FN);

@@ -42,6 +42,10 @@ static bool flat(double six_v, double l3)
 
 int mo_tetmesh_element_orientation(const mo_tetmesh *m, int t, double *volume)
 {
+    if (volume) *volume = NAN;
+    if (!m || !m->nodes || !m->tets || t < 0 || t >= m->ntets) return 0;
+    for (int k = 0; k < 4; k++)
+        if (m->tets[4 * (size_t)t + k] < 0 || m->tets[4 * (size_t)t + k] >= m->nnodes) return 0;
     double six_v, l3;
     tet_measure(m->nodes, m->tets + 4 * (size_t)t, &six_v, &l3);
     if (volume) *volume = six_v / 6.0;

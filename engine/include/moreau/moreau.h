@@ -6,13 +6,24 @@
  * value, and the world is unchanged (mo_world_step is the exception: see
  * there). Calls on a const mo_world * also write that sentence when they fail.
  * Objects are referred to by small value ids (index + generation): a zeroed id
- * is null, a stale id is refused. Only mo_world is a pointer. No global state:
- * worlds are independent, and one world must not be used from several threads
- * at once.
+ * is null, a stale id is refused. Ids carry their world: the high 12 bits of a
+ * generation are the world's tag, so an id of another world is refused with
+ * MO_ERR_STALE_ID ("... belongs to another world"; the tags repeat after 4095
+ * worlds have been created in one process). Only mo_world is a pointer. No
+ * global state: worlds are independent, and one world must not be used from
+ * several threads at once.
  *
- * Pointers: the world pointer w must not be NULL unless a function's comment
- * says otherwise (it is not checked). Every other pointer's NULL behaviour is
- * stated at its function or field. */
+ * Pointers: every pointer is checked. A NULL world makes a call that returns a
+ * status return MO_ERR_INVALID_ARGUMENT (there is no world to hold a sentence)
+ * and a call that returns a value return its neutral value (0, false, "", a
+ * zero vector, default settings). A NULL output or input pointer that a
+ * function needs is MO_ERR_INVALID_ARGUMENT with "<function>: <name> must not
+ * be NULL". Outputs that may be NULL say so at their function.
+ *
+ * Limits: values outside the ranges below (MO_*_MAX) are refused, so that no
+ * product a step forms overflows. A step that still makes a non-finite value
+ * returns MO_ERR_NOT_FINITE naming the stage and the object, with the world
+ * rolled back to before the call (mo_world_step). */
 #ifndef MOREAU_H
 #define MOREAU_H
 
@@ -333,7 +344,7 @@ MO_API mo_status mo_world_set_gravity(mo_world *w, mo_vec3 g);
 /* gravity, m/s^2 */
 MO_API mo_vec3 mo_world_gravity(const mo_world *w);
 /* Sets the time step h (s) of the next mo_world_step calls. MO_ERR_INVALID_ARGUMENT
- * unless h is finite and > 0. */
+ * unless MO_TIME_STEP_MIN <= h <= MO_TIME_STEP_MAX. */
 MO_API mo_status mo_world_set_time_step(mo_world *w, double h);
 /* time step, s (the whole step: substeps divide it) */
 MO_API double mo_world_time_step(const mo_world *w);
@@ -358,8 +369,10 @@ MO_API mo_status mo_world_set_backend(mo_world *w, mo_backend b);
 MO_API mo_backend mo_world_backend(const mo_world *w);
 /* the name of the device the world holds ("" when it holds none: cpu, or auto without a device) */
 MO_API const char *mo_world_device_name(const mo_world *w);
-/* Worker threads of the next steps (as mo_world_def.threads: >= 0, 0 = OpenMP's
- * default). MO_ERR_INVALID_ARGUMENT for a negative count. */
+/* Worker threads of the next steps (as mo_world_def.threads: in [0,
+ * mo_world_max_threads()], 0 = OpenMP's default). MO_ERR_INVALID_ARGUMENT outside:
+ * every thread of an OpenMP team has its own stack (100,000 threads overflowed
+ * the process before the cap). */
 MO_API mo_status mo_world_set_threads(mo_world *w, int threads);
 /* The most threads mo_world_set_threads accepts: MO_THREADS_PER_CORE per core
  * of this machine (OpenMP's processor count; 1 core without OpenMP), at least 4. */
@@ -438,11 +451,21 @@ MO_API mo_status mo_world_get_setting(const mo_world *w, const char *name, char 
 
 /* Advances the world by one time step (time_step, in substeps and, with
  * MO_SOLVER_NEWTON, halvings): predict, collide, assemble, solve, integrate,
- * project. Applied forces are consumed. Non-convergence and NaN do not fail
- * the step: they show in the statistics (warning counters; non-finite
- * velocities are reset to 0). The only failure is MO_ERR_OUT_OF_MEMORY when a
- * scratch buffer cannot grow; the world may then be left partly stepped (time
- * and step count not advanced). */
+ * project. Applied forces are consumed. Non-convergence does not fail the step:
+ * it shows in the statistics (converged, residual; nan_warnings counts the
+ * recoverable cases: a position projection skipped, a solve without room kept
+ * at the unconstrained velocity). Each stage's results are checked: a
+ * non-finite velocity, pose or Newton force fails the step with
+ * MO_ERR_NOT_FINITE and a sentence naming the step, the stage and the body,
+ * particle (FEM node and its mesh), joint row, contact or FEM row (with
+ * Newton halvings > 0 such a step is first halved). Other failures:
+ * MO_ERR_OUT_OF_MEMORY (the sentence names the stage), MO_ERR_UNSUPPORTED (the
+ * device failed), MO_ERR_INVALID_ARGUMENT for a NULL w. On every failure the
+ * world is rolled back to its state before the call: poses, velocities,
+ * pending forces, joints, the contact cache and list, FEM state, time, step
+ * count and statistics (their histories are cleared). The rollback copy is
+ * taken at the start of every step (O(bodies + particles + joints + contacts),
+ * small beside the step). */
 MO_API mo_status mo_world_step(mo_world *w);
 
 /* Figures of one mo_world_step (mo_world_last_stats); all zeros before the first step. */

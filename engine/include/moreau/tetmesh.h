@@ -92,10 +92,11 @@ MO_API mo_status mo_tetmesh_load_flags(const char *path, unsigned flags, mo_tetm
  * inverted (volume -2.1e-06)"). tet_region is not looked at. MO_OK or
  * MO_ERR_INVALID_ARGUMENT (also for a NULL m); err may be NULL. */
 MO_API mo_status mo_tetmesh_check(const mo_tetmesh *m, char *err, size_t err_size);
-/* Tetrahedron t of m (0 <= t < ntets, node indices in range: not checked):
- * 1 when positively oriented, -1 when inverted, 0 when flat (|6 V| <= 1e-12
- * L^3 with L its longest edge; non-finite volumes count as flat). volume (may
- * be NULL) gets its signed volume (cubic file units). m must not be NULL. */
+/* Tetrahedron t of m: 1 when positively oriented, -1 when inverted, 0 when
+ * flat (|6 V| <= 1e-12 L^3 with L its longest edge; non-finite volumes count as
+ * flat) and also 0, with a NaN volume, for invalid input (NULL m or arrays, t
+ * outside [0, ntets), a node index outside [0, nnodes)). volume (may be NULL)
+ * gets its signed volume (cubic file units). */
 MO_API int mo_tetmesh_element_orientation(const mo_tetmesh *m, int t, double *volume);
 /* Sum of the tetrahedra's signed volumes (cubic file units); 0 for NULL or an
  * empty mesh. Indices are not checked: call it on a checked mesh. */
