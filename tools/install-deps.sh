@@ -18,6 +18,9 @@ pkgs=(
   libglfw3-dev libepoxy-dev libcglm-dev libpng-dev xvfb xauth libgl1-mesa-dri
   # tests and CI helpers
   valgrind
+  # fuzzing (tools/fuzz.sh, CI's third stage): clang and its libFuzzer + sanitizer runtimes
+  # (libclang_rt.fuzzer-x86_64.a is in libclang-rt-14-dev)
+  clang clang-14 libclang-rt-14-dev
 )
 
 missing=()
