@@ -24,8 +24,8 @@
  *  P4 a successful create hands back a live id; destroying a body makes its
  *     shapes and joints stale;
  *  P5 mo_world_bodies / mo_world_shapes count the live objects tracked here;
- *  P6 mo_world_step returns MO_OK, and afterwards every live body's velocity
- *     is finite (non-finite velocities are reset) and the step statistics
+ *  P6 mo_world_step returns MO_OK (or MO_ERR_NOT_FINITE with the world as it
+ *     was), and after MO_OK every live body's velocity is finite and the step statistics
  *     count the live bodies, particles and joints;
  *  P7 getters on live ids return MO_OK; mo_body_set_pose reads back the
  *     position it set, bit for bit;
@@ -33,25 +33,19 @@
  *  P9 the same program gives the same state hash in a second world
  *     (determinism).
  *
- * Not fed yet, to enable once the argument checks being added to
- * engine/model and engine/step (issue 18) have landed -- each is a TODO with
- * the promise it would check:
- *  TODO(api-checks) NULL def / out pointers (refused with
- *       MO_ERR_INVALID_ARGUMENT where the header says "must not be NULL (refused)");
- *  TODO(api-checks) foreign and never-issued ids (random index and generation,
- *       ids of another world): MO_ERR_STALE_ID, never a read out of bounds;
- *  TODO(api-checks) absurd magnitudes: 1e300 positions, sizes and masses,
- *       +-inf and NaN in every vector and scalar argument, text values
- *       "1e400" / "inf" / "nan" in mo_world_set_settings: MO_ERR_INVALID_ARGUMENT
- *       and the hash unchanged;
- *  TODO(api-checks) out-of-range enum values (body type 7, shape type 99,
- *       joint type -1, motor mode 5, solver kind MO_SOLVER_COUNT);
- *  TODO(api-checks) negative caps and counts (mo_world_query_aabb cap < 0 with a
- *       NULL out, point_count < 0, triangle indices out of range);
- *  TODO(api-checks) a last-error sentence after every failure (P3 checks the
- *       hash only).
+ *  P10 NULL outputs and a NULL def are MO_ERR_INVALID_ARGUMENT with the
+ *      "<function>: out must not be NULL" sentence; a NULL world is refused;
+ *  P11 an id of another world is MO_ERR_STALE_ID ("belongs to another world");
+ *  P12 values beyond the limits (NaN, +-inf, 1e300 from coord() and size_v())
+ *      are refused with the world unchanged (P3), time steps and thread counts
+ *      outside their ranges too; a step that makes a non-finite value returns
+ *      MO_ERR_NOT_FINITE with the world rolled back (P6).
+ *
+ * Not fed: out-of-range enum values and negative caps are covered by
+ * tests/test_misuse.c only.
  */
 #include <math.h>
+#include <string.h>
 
 #include <moreau/moreau.h>
 
@@ -67,14 +61,23 @@ typedef struct reader {
 } reader;
 
 static unsigned u8(reader *r) { return r->i < r->n ? r->d[r->i++] : 0u; }
-/* a coordinate in [-8, 8) in steps of 1/16 */
-static double coord(reader *r) { return (double)(int8_t)u8(r) / 16.0; }
+/* a coordinate in [-8, 8) in steps of 1/16, except three byte values that give what the API's limits refuse:
+   -128 NaN, 127 1e300, -127 -infinity */
+static double coord(reader *r)
+{
+    int b = (int8_t)u8(r);
+    if (b == -128) return NAN;
+    if (b == 127) return 1e300;
+    if (b == -127) return -INFINITY;
+    return (double)b / 16.0;
+}
 /* a size in (0, 8], or (one value in 16) 0 or -1: refused */
 static double size_v(reader *r)
 {
     unsigned b = u8(r);
     if (b == 0) return 0.0;
     if (b == 1) return -1.0;
+    if (b == 255) return 1e300; /* beyond every MO_*_MAX */
     return (double)b / 32.0;
 }
 static mo_vec3 vec(reader *r)
@@ -110,6 +113,8 @@ typedef struct pool {
 
 typedef struct run {
     mo_world *w;
+    mo_world *other;        /* another world: its ids are foreign to w */
+    mo_body_id other_body;
     reader r;
     pool bodies, shapes, joints, particles;
     int steps;
@@ -589,7 +594,14 @@ static void check_counts(run *R)
 static void op_step(run *R)
 {
     mo_world *w = R->w;
-    FUZZ_CHECK(mo_world_step(w) == MO_OK); /* P6 */
+    uint64_t h0 = mo_world_state_hash(w);
+    mo_status st0 = mo_world_step(w);
+    /* P6: MO_OK, or a non-finite stage caught and rolled back (P10) */
+    FUZZ_CHECK(st0 == MO_OK || st0 == MO_ERR_NOT_FINITE);
+    if (st0 != MO_OK) {
+        FUZZ_CHECK(mo_world_state_hash(w) == h0 && mo_world_last_error(w)[0] != '\0');
+        return;
+    }
     mo_step_stats st = mo_world_last_stats(w);
     FUZZ_CHECK(st.bodies == R->bodies.nlive && st.particles == R->particles.nlive && st.joints == R->joints.nlive);
     for (int i = 0; i < R->bodies.nlive; i++) {
@@ -623,15 +635,60 @@ static void op_query(run *R)
     FUZZ_CHECK(nc >= 0);
 }
 
+/* P10-P12: NULL outputs and foreign ids, each refused with a sentence and the world unchanged */
+static void op_misuse(run *R)
+{
+    reader *r = &R->r;
+    mo_world *w = R->w;
+    uint64_t h0 = mo_world_state_hash(w);
+    unsigned k = u8(r) % 4;
+    if (k == 0 && R->bodies.nlive > 0) { /* P10: NULL outputs of a live body's getters */
+        mo_body_id id = bid(&R->bodies.live[u8(r) % (unsigned)R->bodies.nlive]);
+        FUZZ_CHECK(mo_body_position(w, id, NULL) == MO_ERR_INVALID_ARGUMENT);
+        FUZZ_CHECK(strcmp(mo_world_last_error(w), "mo_body_position: out must not be NULL") == 0);
+        FUZZ_CHECK(mo_body_orientation(w, id, NULL) == MO_ERR_INVALID_ARGUMENT);
+        FUZZ_CHECK(mo_body_world_point(w, id, vec(r), NULL) == MO_ERR_INVALID_ARGUMENT);
+        FUZZ_CHECK(mo_body_kinetic_energy(w, id, NULL) == MO_ERR_INVALID_ARGUMENT);
+        FUZZ_CHECK(mo_body_create(w, NULL, NULL) == MO_ERR_INVALID_ARGUMENT);
+    } else if (k == 1) { /* P11: another world's body id */
+        mo_body_id id = R->other_body;
+        mo_vec3 v;
+        FUZZ_CHECK(!mo_body_is_valid(w, id));
+        FUZZ_CHECK(mo_body_position(w, id, &v) == MO_ERR_STALE_ID);
+        FUZZ_CHECK(strstr(mo_world_last_error(w), "belongs to another world") != NULL);
+        FUZZ_CHECK(mo_body_set_velocity(w, id, vec(r), vec(r)) == MO_ERR_STALE_ID);
+        FUZZ_CHECK(mo_body_destroy(w, id) == MO_ERR_STALE_ID);
+    } else if (k == 2) { /* P12: NULL world */
+        FUZZ_CHECK(mo_world_step(NULL) == MO_ERR_INVALID_ARGUMENT);
+        FUZZ_CHECK(mo_body_set_pose(NULL, R->other_body, vec(r), quat(r)) == MO_ERR_INVALID_ARGUMENT);
+        FUZZ_CHECK(mo_world_bodies(NULL, NULL, 0) == 0 && mo_world_state_hash(NULL) == 0);
+    } else { /* a time step or a thread count from the bytes: inside the ranges or refused */
+        double h = ldexp(1.0, (int)(u8(r) % 80) - 60);
+        mo_status st = mo_world_set_time_step(w, h);
+        FUZZ_CHECK(st == ((h >= MO_TIME_STEP_MIN && h <= MO_TIME_STEP_MAX) ? MO_OK : MO_ERR_INVALID_ARGUMENT));
+        int t = (int)(u8(r) * 997u);
+        st = mo_world_set_threads(w, t);
+        FUZZ_CHECK(st == (t <= mo_world_max_threads() ? MO_OK : MO_ERR_INVALID_ARGUMENT));
+        if (st == MO_OK) FUZZ_CHECK(mo_world_set_threads(w, 1) == MO_OK);
+        return; /* the time step may have changed: the state hash did not */
+    }
+    FUZZ_CHECK(mo_world_state_hash(w) == h0);
+}
+
 static uint64_t run_program(const uint8_t *data, size_t size)
 {
     run *R = calloc(1, sizeof *R);
     FUZZ_CHECK(R != NULL);
     mo_world_def wd = mo_default_world_def();
     FUZZ_CHECK(mo_world_create(&wd, &R->w, NULL, 0) == MO_OK);
+    FUZZ_CHECK(mo_world_create(&wd, &R->other, NULL, 0) == MO_OK);
+    mo_body_def od = mo_default_body_def();
+    od.shape.type = MO_SHAPE_SPHERE;
+    od.shape.radius = 0.5;
+    FUZZ_CHECK(mo_body_create(R->other, &od, &R->other_body) == MO_OK);
     R->r = (reader){data, size, 0};
     for (int k = 0; k < MAX_OPS && R->r.i < R->r.n; k++) {
-        switch (u8(&R->r) % 12) {
+        switch (u8(&R->r) % 13) {
         case 0: case 1: op_body_create(R); break;
         case 2: op_body_destroy(R); break;
         case 3: op_shape(R); break;
@@ -644,6 +701,7 @@ static uint64_t run_program(const uint8_t *data, size_t size)
         case 10:
             if (R->steps++ < MAX_STEPS) op_step(R);
             break;
+        case 12: op_misuse(R); break;
         default: op_query(R); break;
         }
         check_counts(R);
@@ -656,6 +714,7 @@ static uint64_t run_program(const uint8_t *data, size_t size)
                 R->bodies.nlive, R->shapes.nlive, R->joints.nlive, R->particles.nlive, R->bodies.ndead,
                 R->shapes.ndead, R->joints.ndead, R->particles.ndead);
     mo_world_destroy(R->w);
+    mo_world_destroy(R->other);
     free(R);
     return h;
 }

@@ -120,6 +120,34 @@ static void take_error(mo_scene_file *s, lua_State *L, int status, const char *f
     lua_pop(L, 1);
 }
 
+/* whether an error message already starts with a position "chunk:line: " */
+static bool has_position(const char *m)
+{
+    for (const char *c = strchr(m, ':'); c; c = strchr(c + 1, ':')) {
+        const char *d = c + 1;
+        while (*d >= '0' && *d <= '9') d++;
+        if (d > c + 1 && *d == ':') return true;
+        if (c - m > 4096) break;
+    }
+    return false;
+}
+
+/* the message handler of budget_pcall: an error raised inside a C function (a library call such as
+   ipairs(nil)) carries no position; it gets the innermost Lua line's "chunk:line: " (scene.h
+   promises errors that name the file and line; found by fuzz_scene) */
+static int position_msgh(lua_State *L)
+{
+    const char *m = lua_tostring(L, 1);
+    if (!m || has_position(m)) return 1;
+    lua_Debug ar;
+    for (int level = 1; lua_getstack(L, level, &ar); level++) {
+        if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) continue;
+        lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.currentline, m);
+        return 1;
+    }
+    return 1;
+}
+
 /* lua_pcall under a fresh budget; on error the sentence is in s->err */
 static int budget_pcall(mo_scene_file *s, int nargs, int nres, uint64_t budget, const char *file)
 {
@@ -127,8 +155,12 @@ static int budget_pcall(mo_scene_file *s, int nargs, int nres, uint64_t budget, 
     s->used = 0;
     s->dead = false;
     s->mem_refused = false;
-    int status = lua_pcall(s->L, nargs, nres, 0);
+    const int base = lua_gettop(s->L) - nargs; /* the function's index: the handler goes below it */
+    lua_pushcfunction(s->L, position_msgh);
+    lua_insert(s->L, base);
+    int status = lua_pcall(s->L, nargs, nres, base);
     if (status != LUA_OK) take_error(s, s->L, status, file);
+    lua_remove(s->L, base);
     s->dead = false;
     return status;
 }
