@@ -88,6 +88,11 @@ static mo_vec3 vec(reader *r)
     v.z = coord(r);
     return v;
 }
+/* finite with every component in [-lim, lim] (moreau.h's limits) */
+static bool within(mo_vec3 v, double lim)
+{
+    return isfinite(v.x) && isfinite(v.y) && isfinite(v.z) && fabs(v.x) <= lim && fabs(v.y) <= lim && fabs(v.z) <= lim;
+}
 static mo_quat quat(reader *r)
 {
     mo_quat q;
@@ -408,14 +413,21 @@ static void op_body_state(run *R)
         s = mo_body_set_velocity(R->w, id, vec(r), vec(r));
         failed_unchanged(R, s, h0);
         break;
-    case 2:
-        s = mo_body_apply_force(R->w, id, vec(r), vec(r));
-        FUZZ_CHECK(s == MO_OK);
+    case 2: {
+        mo_vec3 f = vec(r), t = vec(r);
+        s = mo_body_apply_force(R->w, id, f, t);
+        FUZZ_CHECK(s == (within(f, MO_FORCE_MAX) && within(t, MO_FORCE_MAX) ? MO_OK : MO_ERR_INVALID_ARGUMENT));
+        failed_unchanged(R, s, h0);
         break;
-    case 3:
-        s = mo_body_apply_force_at(R->w, id, vec(r), vec(r));
-        FUZZ_CHECK(s == MO_OK);
+    }
+    case 3: {
+        mo_vec3 f = vec(r), p = vec(r);
+        s = mo_body_apply_force_at(R->w, id, f, p);
+        if (s == MO_OK) FUZZ_CHECK(within(f, MO_FORCE_MAX) && within(p, MO_LENGTH_MAX));
+        else FUZZ_CHECK(s == MO_ERR_INVALID_ARGUMENT && !(within(f, MO_FORCE_MAX) && within(p, MO_LENGTH_MAX)));
+        failed_unchanged(R, s, h0); /* the torque about a far point may pass MO_FORCE_MAX: refused too */
         break;
+    }
     default: {
         mo_vec3 v;
         mo_quat q;
@@ -427,7 +439,8 @@ static void op_body_state(run *R)
         FUZZ_CHECK(mo_body_linear_velocity(R->w, id, &v) == MO_OK);
         FUZZ_CHECK(mo_body_angular_velocity(R->w, id, &v) == MO_OK);
         FUZZ_CHECK(mo_body_mass(R->w, id, &m, &I) == MO_OK);
-        FUZZ_CHECK(mo_body_world_point(R->w, id, vec(r), &v) == MO_OK);
+        mo_vec3 l = vec(r);
+        FUZZ_CHECK(mo_body_world_point(R->w, id, l, &v) == (within(l, MO_LENGTH_MAX) ? MO_OK : MO_ERR_INVALID_ARGUMENT));
         FUZZ_CHECK(mo_body_kinetic_energy(R->w, id, &e) == MO_OK);
         FUZZ_CHECK(mo_body_collision_group(R->w, id, &g) == MO_OK);
         break;
@@ -526,10 +539,12 @@ static void op_world(run *R)
     uint64_t h0 = mo_world_state_hash(w);
     mo_status s;
     switch (u8(r) % 5) {
-    case 0:
-        s = mo_world_set_gravity(w, vec(r));
-        FUZZ_CHECK(s == MO_OK);
+    case 0: {
+        mo_vec3 g = vec(r);
+        s = mo_world_set_gravity(w, g);
+        FUZZ_CHECK(s == (within(g, MO_GRAVITY_MAX) ? MO_OK : MO_ERR_INVALID_ARGUMENT));
         break;
+    }
     case 1:
         s = mo_world_set_time_step(w, size_v(r) / 64.0);
         failed_unchanged(R, s, h0);

@@ -40,7 +40,7 @@ static void test_defaults_and_world_errors(void)
     wd = mo_default_world_def();
     wd.gravity.y = NAN;
     CHECK(mo_world_create(&wd, &w, err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
-    CHECK_STR(err, "world gravity must be finite, got (0, nan, -9.81)");
+    CHECK_STR(err, "world gravity must be finite with components in [-1e+08, 1e+08] m/s^2, got (0, nan, -9.81)");
 
     mo_world_def raw;
     memset(&raw, 0, sizeof raw);

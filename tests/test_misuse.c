@@ -190,7 +190,7 @@ int main(void)
 
     /* ---- world: values out of range ---- */
     EXPECT(mo_world_set_gravity(A, (mo_vec3){0, NAN, 0}), MO_ERR_INVALID_ARGUMENT,
-           "world gravity must be finite, got (0, nan, 0)");
+           "world gravity must be finite with components in [-1e+08, 1e+08] m/s^2, got (0, nan, 0)");
     EXPECT(mo_world_set_time_step(A, 0.0), MO_ERR_INVALID_ARGUMENT,
            "world time_step must be in [1e-08, 1] s, got 0");
     EXPECT(mo_world_set_time_step(A, 1e9), MO_ERR_INVALID_ARGUMENT,

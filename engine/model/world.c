@@ -70,8 +70,9 @@ static int check_world_def(const mo_world_def *d, char *err, size_t n)
         snprintf(err, n, "world def was not initialised with mo_default_world_def()");
         return 0;
     }
-    if (!mo_finite3(d->gravity)) {
-        snprintf(err, n, "world gravity must be finite, got (%g, %g, %g)", d->gravity.x, d->gravity.y, d->gravity.z);
+    if (!mo_within3(d->gravity, MO_GRAVITY_MAX)) {
+        snprintf(err, n, "world gravity must be finite with components in [-%g, %g] m/s^2, got (%g, %g, %g)",
+                 MO_GRAVITY_MAX, MO_GRAVITY_MAX, d->gravity.x, d->gravity.y, d->gravity.z);
         return 0;
     }
     if (!(d->time_step >= MO_TIME_STEP_MIN && d->time_step <= MO_TIME_STEP_MAX)) {
@@ -224,8 +225,9 @@ const char *mo_world_last_error(const mo_world *w) { return w ? w->err->text : "
 mo_status mo_world_set_gravity(mo_world *w, mo_vec3 g)
 {
     MO_NEED_W(w);
-    if (!mo_finite3(g)) {
-        mo_set_error(w, "world gravity must be finite, got (%g, %g, %g)", g.x, g.y, g.z);
+    if (!mo_within3(g, MO_GRAVITY_MAX)) {
+        mo_set_error(w, "world gravity must be finite with components in [-%g, %g] m/s^2, got (%g, %g, %g)",
+                     MO_GRAVITY_MAX, MO_GRAVITY_MAX, g.x, g.y, g.z);
         return MO_ERR_INVALID_ARGUMENT;
     }
     w->def.gravity = g;

@@ -82,6 +82,7 @@ typedef enum mo_status {
 #define MO_LENGTH_MAX 1e9          /* m: coordinates of positions and points */
 #define MO_SPEED_MAX 1e8           /* m/s and rad/s: linear and angular velocities */
 #define MO_FORCE_MAX 1e20          /* N and N m: applied forces and torques */
+#define MO_GRAVITY_MAX 1e8         /* m/s^2: gravity */
 #define MO_YOUNG_MAX 1e15          /* Pa: FEM Young's modulus */
 #define MO_DENSITY_MAX 1e8         /* kg/m^3: FEM and shape densities */
 #define MO_TIME_STEP_MIN 1e-8      /* s */
