@@ -96,6 +96,9 @@ static void solve(mo_solver_kind kind, const char *sentence)
     CHECK_STR(mo_world_last_error(a), sentence);
     printf("%s: %s\n", mo_solver_name(kind), mo_world_last_error(a));
     CHECK(same(snap(a), s0));
+    double res[64];
+    int nres = mo_world_contact_residuals(a, res, 64);
+    CHECK(nres == s0.contacts && nres > 0 && isnan(res[0])); /* their rows were overwritten: NaN, not garbage */
     CHECK(isnan(((mo_contact_cache *)a->cache.p)[0].normal_impulse)); /* the cache as it was, NaN and all */
     ((mo_contact_cache *)a->cache.p)[0].normal_impulse = keep;
     for (int i = 0; i < 5; i++) CHECK(mo_world_step(a) == MO_OK && mo_world_step(b) == MO_OK);

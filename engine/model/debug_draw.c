@@ -116,7 +116,7 @@ static double residual_alpha(const mo_world *w)
 {
     const double *diag = (const double *)w->row_diag.p;
     double dmax = 0.0;
-    for (int r = 0; r < w->stats.rows; r++)
+    for (int r = 0; r < w->rows_assembled; r++)
         if (diag[r] > dmax) dmax = diag[r];
     return dmax > 0.0 ? 1.0 / dmax : 1.0;
 }
@@ -125,7 +125,7 @@ static double residual_alpha(const mo_world *w)
  * at the solver's v+ = v~ + M^-1 J^T g) */
 static double contact_residual(const mo_world *w, double alpha, int c)
 {
-    const int nc = w->ncontacts, mj = w->stats.rows - 3 * nc;
+    const int nc = w->ncontacts, mj = w->rows_assembled - 3 * nc;
     const int *row_ptr = (const int *)w->row_ptr.p, *col = (const int *)w->col.p;
     const double *val = (const double *)w->val.p, *sigma = (const double *)w->row_sigma.p;
     const double *b = (const double *)w->row_b.p, *gamma = (const double *)w->gamma.p;
@@ -147,14 +147,17 @@ static double contact_residual(const mo_world *w, double alpha, int c)
 /* the last step's rows still describe its contacts (not after a failed step) */
 static bool residuals_available(const mo_world *w)
 {
-    return w->step_index > 0 && w->ncontacts > 0 && w->stats.rows - 3 * w->ncontacts >= 0 && w->row_diag.p &&
+    return w->step_index > 0 && w->ncontacts > 0 && w->rows_assembled - 3 * w->ncontacts >= 0 && w->row_diag.p &&
            w->gamma.p && w->v.p;
 }
 
 int mo_world_contact_residuals(const mo_world *w, double *out, int cap)
 {
     if (!w || w->step_index == 0) return 0;
-    if (!residuals_available(w)) return w->ncontacts;
+    if (!residuals_available(w)) { /* the rows are gone (a step failed and was undone): NaN, not garbage */
+        for (int c = 0; out && c < w->ncontacts && c < cap; c++) out[c] = NAN;
+        return w->ncontacts;
+    }
     const double alpha = residual_alpha(w);
     for (int c = 0; out && c < w->ncontacts && c < cap; c++) out[c] = contact_residual(w, alpha, c);
     return w->ncontacts;

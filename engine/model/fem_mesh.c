@@ -645,7 +645,7 @@ void mo_fem_state_save(const mo_world *w, void *buf)
     }
     *d++ = fx->natt;
     *d++ = fx->nsc;
-    memcpy(d, fx->att, (size_t)fx->natt * sizeof(fem_attach));
+    if (fx->natt) memcpy(d, fx->att, (size_t)fx->natt * sizeof(fem_attach));
 }
 
 /* after a step is undone: buf from mo_fem_state_save at its start. The step's collide stage made
@@ -667,7 +667,7 @@ void mo_fem_state_restore(mo_world *w, const void *buf)
     }
     fx->natt = (int)*d++;
     int nsc = (int)*d++;
-    memcpy(fx->att, d, (size_t)fx->natt * sizeof(fem_attach)); /* attachments only leave during a step */
+    if (fx->natt) memcpy(fx->att, d, (size_t)fx->natt * sizeof(fem_attach)); /* attachments only leave during a step */
     fem_scontact *t = fx->sc;
     int tc = fx->sc_cap;
     fx->sc = fx->sc_prev;

@@ -175,6 +175,7 @@ typedef struct mo_world {
     int q_synced, q_nplanes;
     double q_margin;
     int ncontacts, ncache;     /* this step's contacts, the previous step's cached ones */
+    int rows_assembled;        /* rows of the last step's assembled problem (row_* buffers; the contacts' rows last) */
     int njoint_pairs;          /* sorted (min slot, max slot) keys of non-colliding joined bodies in joint_pairs */
     struct mo_device *device;  /* the CUDA device context (backend/device.h) while the backend is cuda or auto
                                 * and a device opened, else NULL */

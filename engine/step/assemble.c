@@ -319,6 +319,7 @@ int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p)
     p->r = rr;
     p->acary_rho = hnorm > 0.0 ? mnorm / hnorm : 0.0;
     w->stats.rows = m;
+    w->rows_assembled = m; /* the Newton step may add FEM rows to stats.rows, not to these buffers */
     w->stats.nonzeros = nnz;
     (void)njl;
     return 0;

@@ -117,6 +117,7 @@ static void guard_restore(mo_world *w, int ncache)
     if (nc) memcpy(w->contacts.p, w->guard_contacts.p, nc); /* the contact list only grows: its room is there */
     w->ncontacts = w->guard_ncontacts;
     w->stats = w->guard_stats;
+    w->rows_assembled = 0; /* the row buffers hold the failed step's rows: no contact residuals from them */
     /* the histories' buffers hold the failed step's numbers now */
     w->stats.residual_count = 0;
     w->stats.residual_history = NULL;

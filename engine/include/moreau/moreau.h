@@ -1116,7 +1116,9 @@ MO_API mo_status mo_shape_world_pose(const mo_world *w, mo_shape_id id, mo_vec3 
  * (normal, tangents), K its friction cone and a = 1 / max_i N_ii over all the
  * step's rows, so that the sum of e_c^2 and of the joints' like terms is
  * stats.residual^2. Writes up to cap values to out (may be NULL) and returns
- * the number of contacts (0 before the first step; w may be NULL: 0). */
+ * the number of contacts (0 before the first step; w may be NULL: 0). After a
+ * failed (undone) mo_world_step the values are NaN: the rows they come from
+ * were overwritten. */
 MO_API int mo_world_contact_residuals(const mo_world *w, double *out, int cap);
 /* ==== end of viewer support ================================================ */
 
