@@ -143,7 +143,7 @@ static void test_bad_input(void)
     CASE("inf position", d.position.z = INFINITY, "body position must be finite with coordinates in [-1e+09, 1e+09] m, got (0, 0, inf)");
     CASE("zero quaternion", (d.orientation = (mo_quat){0, 0, 0, 0}),
          "body orientation must be a finite non-zero quaternion, got (0, 0, 0, 0)");
-    CASE("negative box", d.shape.half_extents.y = -0.5, "box half extents must be finite and > 0, got (0.1, -0.5, 0.1)");
+    CASE("negative box", d.shape.half_extents.y = -0.5, "box half extents must be in (0, 1e+09] m, got (0.1, -0.5, 0.1)");
     CASE("bad inertia", (d.inertia.m[0][0] = 1, d.inertia.m[1][1] = -1, d.inertia.m[2][2] = 1),
          "body inertia must be symmetric positive definite");
     CASE("asymmetric inertia", (d.inertia.m[0][0] = d.inertia.m[1][1] = d.inertia.m[2][2] = 1, d.inertia.m[0][1] = 0.5),

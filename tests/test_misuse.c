@@ -361,6 +361,18 @@ int main(void)
            stale(0, "shape body", sb.box.index, sb.box.generation, NULL));
     EXPECT(mo_shape_create(A, dead_body, &sd, &shid), MO_ERR_STALE_ID,
            stale(0, "shape body", dead_body.index, dead_body.generation, "body"));
+    sd.radius = 1e300;
+    EXPECT(mo_shape_create(A, sa.box, &sd, &shid), MO_ERR_INVALID_ARGUMENT, "sphere radius must be in (0, 1e+09] m, got 1e+300");
+    sd.radius = 0.05;
+    {
+        mo_vec3 pts[4] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1e300}};
+        mo_shape_def hd = mo_default_shape_def();
+        hd.type = MO_SHAPE_CONVEX_HULL;
+        hd.points = pts;
+        hd.point_count = 4;
+        EXPECT(mo_shape_create(A, sa.box, &hd, &shid), MO_ERR_INVALID_ARGUMENT,
+               "convex hull point 3 must be finite with coordinates in [-1e+09, 1e+09] m, got (0, 0, 1e+300)");
+    }
     NULL_W(mo_shape_destroy(NULL, sa.box_shape));
     EXPECT(mo_shape_destroy(A, dead_shape), MO_ERR_STALE_ID,
            stale(0, "shape id", dead_shape.index, dead_shape.generation, "shape"));

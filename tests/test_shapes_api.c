@@ -315,11 +315,11 @@ static void test_queries_and_errors(void)
     s.type = MO_SHAPE_CAPSULE;
     s.radius = 0.1;
     CHECK(mo_shape_create(w, b, &s, &sid) == MO_ERR_INVALID_ARGUMENT);
-    CHECK_STR(mo_world_last_error(w), "capsule radius and half_height must be finite and > 0, got 0.1 and 0");
+    CHECK_STR(mo_world_last_error(w), "capsule radius and half_height must be in (0, 1e+09] m, got 0.1 and 0");
     s.type = MO_SHAPE_SPHERE;
     s.radius = 0.0;
     CHECK(mo_shape_create(w, b, &s, &sid) == MO_ERR_INVALID_ARGUMENT);
-    CHECK_STR(mo_world_last_error(w), "sphere radius must be finite and > 0, got 0");
+    CHECK_STR(mo_world_last_error(w), "sphere radius must be in (0, 1e+09] m, got 0");
     s.type = MO_SHAPE_CONVEX_HULL;
     s.points = cube_pts;
     s.point_count = 3;
@@ -344,7 +344,7 @@ static void test_queries_and_errors(void)
     s.half_extents = (mo_vec3){1, 1, 1};
     s.density = -1;
     CHECK(mo_shape_create(w, b, &s, &sid) == MO_ERR_INVALID_ARGUMENT);
-    CHECK_STR(mo_world_last_error(w), "shape density must be finite and > 0, got -1");
+    CHECK_STR(mo_world_last_error(w), "shape density must be in (0, 1e+08] kg/m^3, got -1");
     CHECK(mo_world_query_aabb(w, (mo_vec3){2, -1, 0.6}, (mo_vec3){4, 1, 2}, NULL, 0) == 1);
 
     /* shape ids: destroyed with their body, stale afterwards */

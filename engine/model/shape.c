@@ -37,7 +37,16 @@ mo_shape *mo_shape_get(const mo_world *w, mo_shape_id id)
 
 bool mo_shape_is_valid(const mo_world *w, mo_shape_id id) { return mo_shape_get(w, id) != NULL; }
 
-static int positive(double x) { return x > 0.0 && isfinite(x); }
+/* a length in (0, MO_LENGTH_MAX] (NaN fails) */
+static int positive(double x) { return x > 0.0 && x <= MO_LENGTH_MAX; }
+
+/* n points within MO_LENGTH_MAX of the origin per coordinate; -1, or the first bad point */
+static int first_bad_point(const mo_vec3 *p, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!mo_within3(p[i], MO_LENGTH_MAX)) return i;
+    return -1;
+}
 
 int mo_shape_check_def(mo_world *w, const mo_shape_def *d, mo_body_type body_type)
 {
@@ -49,14 +58,14 @@ int mo_shape_check_def(mo_world *w, const mo_shape_def *d, mo_body_type body_typ
     switch (d->type) {
     case MO_SHAPE_SPHERE:
         if (!positive(d->radius)) {
-            mo_set_error(w, "sphere radius must be finite and > 0, got %g", d->radius);
+            mo_set_error(w, "sphere radius must be in (0, %g] m, got %g", MO_LENGTH_MAX, d->radius);
             return 0;
         }
         break;
     case MO_SHAPE_BOX:
         if (!positive(d->half_extents.x) || !positive(d->half_extents.y) || !positive(d->half_extents.z)) {
-            mo_set_error(w, "box half extents must be finite and > 0, got (%g, %g, %g)", d->half_extents.x,
-                         d->half_extents.y, d->half_extents.z);
+            mo_set_error(w, "box half extents must be in (0, %g] m, got (%g, %g, %g)", MO_LENGTH_MAX,
+                         d->half_extents.x, d->half_extents.y, d->half_extents.z);
             return 0;
         }
         break;
@@ -70,14 +79,20 @@ int mo_shape_check_def(mo_world *w, const mo_shape_def *d, mo_body_type body_typ
     case MO_SHAPE_CAPSULE:
     case MO_SHAPE_CYLINDER:
         if (!positive(d->radius) || !positive(d->half_height)) {
-            mo_set_error(w, "%s radius and half_height must be finite and > 0, got %g and %g", name, d->radius,
-                         d->half_height);
+            mo_set_error(w, "%s radius and half_height must be in (0, %g] m, got %g and %g", name, MO_LENGTH_MAX,
+                         d->radius, d->half_height);
             return 0;
         }
         break;
     case MO_SHAPE_CONVEX_HULL:
         if (!d->points || d->point_count < 4) {
             mo_set_error(w, "convex hull needs at least 4 points, got %d", d->points ? d->point_count : 0);
+            return 0;
+        }
+        if (first_bad_point(d->points, d->point_count) >= 0) {
+            int i = first_bad_point(d->points, d->point_count);
+            mo_set_error(w, "convex hull point %d must be finite with coordinates in [-%g, %g] m, got (%g, %g, %g)", i,
+                         MO_LENGTH_MAX, MO_LENGTH_MAX, d->points[i].x, d->points[i].y, d->points[i].z);
             return 0;
         }
         break;
@@ -87,6 +102,12 @@ int mo_shape_check_def(mo_world *w, const mo_shape_def *d, mo_body_type body_typ
                          d->vertices ? d->vertex_count : 0, d->indices ? d->triangle_count : 0);
             return 0;
         }
+        if (first_bad_point(d->vertices, d->vertex_count) >= 0) {
+            int i = first_bad_point(d->vertices, d->vertex_count);
+            mo_set_error(w, "mesh vertex %d must be finite with coordinates in [-%g, %g] m, got (%g, %g, %g)", i,
+                         MO_LENGTH_MAX, MO_LENGTH_MAX, d->vertices[i].x, d->vertices[i].y, d->vertices[i].z);
+            return 0;
+        }
         break;
     default: mo_set_error(w, "shape type %d is not a known shape type", (int)d->type); return 0;
     }
@@ -94,17 +115,17 @@ int mo_shape_check_def(mo_world *w, const mo_shape_def *d, mo_body_type body_typ
         mo_set_error(w, "shape friction must be finite and >= 0, got %g", d->friction);
         return 0;
     }
-    if (!(d->margin >= 0.0) || !isfinite(d->margin)) {
-        mo_set_error(w, "shape margin must be finite and >= 0, got %g", d->margin);
+    if (!(d->margin >= 0.0 && d->margin <= MO_LENGTH_MAX)) {
+        mo_set_error(w, "shape margin must be in [0, %g] m, got %g", MO_LENGTH_MAX, d->margin);
         return 0;
     }
-    if (!positive(d->density)) {
-        mo_set_error(w, "shape density must be finite and > 0, got %g", d->density);
+    if (!(d->density > 0.0 && d->density <= MO_DENSITY_MAX)) {
+        mo_set_error(w, "shape density must be in (0, %g] kg/m^3, got %g", MO_DENSITY_MAX, d->density);
         return 0;
     }
     mo_quat q = d->orientation;
     double ql = sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
-    if (!mo_finite3(d->position) || !isfinite(ql) || ql < 1e-9) {
+    if (!mo_within3(d->position, MO_LENGTH_MAX) || !isfinite(ql) || ql < 1e-9) {
         mo_set_error(w, "%s shape pose must be finite with a non-zero quaternion", name);
         return 0;
     }
