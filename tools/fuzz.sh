@@ -118,11 +118,13 @@ run_one() { # $1 target; writes $build/fuzz-logs/T.log and T.result
                UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 OMP_WAIT_POLICY=passive
                MOREAU_SCENES_DIR="$root/scenes")
     # leaks inside third-party libraries on malformed files, suppressed for one target each:
-    # Assimp's ASCII STL importer (tests/import/lsan_assimp_stl_ascii.supp), libhdf5 (fuzz/lsan_hdf5.supp)
+    # Assimp's ASCII STL importer (tests/import/lsan_assimp_stl_ascii.supp), libhdf5 (fuzz/lsan_hdf5.supp),
+    # LLVM's OpenMP runtime's thread team at exit (fuzz/lsan_omp.supp)
     case "$t" in
         mesh) env+=(LSAN_OPTIONS=suppressions="$root/tests/import/lsan_assimp_stl_ascii.supp"
                     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1:fast_unwind_on_malloc=0) ;;
         fclib) env+=(LSAN_OPTIONS=suppressions="$root/fuzz/lsan_hdf5.supp") ;;
+        api) env+=(LSAN_OPTIONS=suppressions="$root/fuzz/lsan_omp.supp") ;;
     esac
     local rc=0 start end stamp
     stamp="$build/fuzz-logs/$t.stamp"
