@@ -27,6 +27,20 @@ typedef struct scene {
 static const mo_vec3 tet_nodes[4] = {{0, 0, 1}, {0.1, 0, 1}, {0, 0.1, 1}, {0, 0, 1.1}};
 static const int tet[4] = {0, 1, 2, 3};
 
+/* a one-tetrahedron FEM mesh of material mat at pos */
+static mo_fem_mesh_def one_tet(const mo_fem_material_def *mat, mo_vec3 pos)
+{
+    mo_fem_mesh_def m = mo_default_fem_mesh_def();
+    m.nodes = tet_nodes;
+    m.node_count = 4;
+    m.tets = tet;
+    m.tet_count = 1;
+    m.materials = mat;
+    m.material_count = 1;
+    m.position = pos;
+    return m;
+}
+
 static void build(scene *s)
 {
     mo_world_def wd = mo_default_world_def();
@@ -63,14 +77,7 @@ static void build(scene *s)
     p.position = (mo_vec3){2, 0, 1};
     CHECK(mo_particle_create(s->w, &p, &s->particle) == MO_OK);
     mo_fem_material_def mat = {1e5, 0.3, 1000, MO_FEM_COROTATIONAL};
-    mo_fem_mesh_def m = mo_default_fem_mesh_def();
-    m.nodes = tet_nodes;
-    m.node_count = 4;
-    m.tets = tet;
-    m.tet_count = 1;
-    m.materials = &mat;
-    m.material_count = 1;
-    m.position = (mo_vec3){-2, 0, 0};
+    mo_fem_mesh_def m = one_tet(&mat, (mo_vec3){-2, 0, 0});
     CHECK(mo_fem_mesh_create(s->w, &m, &s->mesh) == MO_OK);
     for (int i = 0; i < 3; i++) CHECK(mo_world_step(s->w) == MO_OK);
 }
@@ -476,14 +483,7 @@ int main(void)
     mo_fem_mesh_id dead_mesh, mid;
     {
         mo_fem_material_def mat = {1e5, 0.3, 1000, MO_FEM_COROTATIONAL};
-        mo_fem_mesh_def m = mo_default_fem_mesh_def();
-        m.nodes = tet_nodes;
-        m.node_count = 4;
-        m.tets = tet;
-        m.tet_count = 1;
-        m.materials = &mat;
-        m.material_count = 1;
-        m.position = (mo_vec3){-4, 0, 0};
+        mo_fem_mesh_def m = one_tet(&mat, (mo_vec3){-4, 0, 0});
         CHECK(mo_fem_mesh_create(A, &m, &dead_mesh) == MO_OK);
         CHECK(mo_fem_mesh_destroy(A, dead_mesh) == MO_OK);
         NULL_W(mo_fem_mesh_create(NULL, &m, &mid));
