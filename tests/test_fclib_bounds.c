@@ -14,7 +14,6 @@
  *
  * The HDF5 files are written with the HDF5 API here, into a fresh directory
  * under $TMPDIR (or /tmp), removed at the end. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +22,7 @@
 
 #include "check.h"
 #include "bounded.h"
+#include "tmpdir.h"
 #include "moreau/fclib.h"
 
 #ifdef MO_HAVE_FCLIB
@@ -219,29 +219,9 @@ static void test_dat(void)
     expect_bounded(path, MO_ERR_IO, want);
 }
 
-static void remove_tmpdir(void)
-{
-    DIR *d = opendir(tmpdir);
-    if (!d) return;
-    struct dirent *e;
-    char path[1200];
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-            snprintf(path, sizeof path, "%s/%s", tmpdir, e->d_name);
-            unlink(path);
-        }
-    closedir(d);
-    rmdir(tmpdir);
-}
-
 int main(void)
 {
-    const char *t = getenv("TMPDIR");
-    snprintf(tmpdir, sizeof tmpdir, "%s/moreau_fcbounds_XXXXXX", t && *t ? t : "/tmp");
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (test_tmpdir_make(tmpdir, sizeof tmpdir, "moreau_fcbounds")) return 1;
     if (!bounded_capped()) printf("AddressSanitizer: the 1 GiB address-space cap is not applied\n");
 #ifdef MO_HAVE_FCLIB
     check_group_begin();
@@ -251,6 +231,6 @@ int main(void)
     check_group_begin();
     test_dat();
     check_group_end(".dat sizes", 12, 3);
-    remove_tmpdir();
+    test_tmpdir_remove(tmpdir);
     return check_groups_result();
 }

@@ -23,6 +23,7 @@
 #include "moreau/scene.h"
 #include "moreau/moreau.h"
 #include "bounded.h"
+#include "tmpdir.h"
 #include "check.h"
 
 #define DATA MO_SOURCE_ROOT "/tests/import/data/"
@@ -98,9 +99,7 @@ int main(void)
         }
         mo_mesh_free(&m);
     }
-    const char *t = getenv("TMPDIR");
-    snprintf(tmpdir, sizeof tmpdir, "%s/moreau_import_bounds_XXXXXX", t && *t ? t : "/tmp");
-    if (!mkdtemp(tmpdir)) return 1;
+    if (test_tmpdir_make(tmpdir, sizeof tmpdir, "moreau_import_bounds")) return 1;
     box = slurp(DATA "box.dae");
     CHECK(box != NULL);
     if (!box) return 1;
@@ -247,8 +246,6 @@ int main(void)
     check_group_end("scene", 10, 3);
 
     free(box);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);
+    test_tmpdir_remove(tmpdir);
     return check_groups_result();
 }

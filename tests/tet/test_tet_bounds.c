@@ -12,6 +12,7 @@
 
 #include "moreau/tetmesh.h"
 #include "bounded.h"
+#include "tmpdir.h"
 #include "check.h"
 
 #define CAP ((size_t)1 << 30)
@@ -50,9 +51,7 @@ static void expect_bounded(const char *load, const char *shown, const char *tail
 
 int main(void)
 {
-    const char *t = getenv("TMPDIR");
-    snprintf(tmpdir, sizeof tmpdir, "%s/moreau_tet_bounds_XXXXXX", t && *t ? t : "/tmp");
-    if (!mkdtemp(tmpdir)) return 1;
+    if (test_tmpdir_make(tmpdir, sizeof tmpdir, "moreau_tet_bounds")) return 1;
     if (!bounded_capped()) printf("AddressSanitizer: the 1 GiB address-space cap is not applied\n");
     char path[512], other[512];
     check_group_begin();
@@ -71,8 +70,6 @@ int main(void)
     write_text("t.ele", "100000000 4 0\n1 1 2 3 4\n", other, sizeof other);
     expect_bounded(path, other, ":1: the file is too short for the 100000000 tetrahedra its header declares");
     check_group_end("counts", 8, 3);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);
+    test_tmpdir_remove(tmpdir);
     return check_groups_result();
 }
