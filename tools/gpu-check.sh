@@ -81,6 +81,8 @@ if [ -n "${GPU_CHECK_USE_DEBS:-}" ] || ! have ccd qhull_r lua5.4; then
     export PKG_CONFIG_PATH="$dep/usr/lib/x86_64-linux-gnu/pkgconfig:$dep/usr/share/pkgconfig"
     export LD_LIBRARY_PATH="$dep/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     export LIBRARY_PATH="$dep/usr/lib/x86_64-linux-gnu"
+    # luaconf.h includes lua5.4-deb-multiarch.h from the multiarch include folder
+    export CPATH="$dep/usr/include/x86_64-linux-gnu${CPATH:+:$CPATH}"
     export PATH="$dep/usr/bin:$PATH"
     echo "unpacked $(ls .gpudeps/debs/*.deb | wc -l) .debs into $dep"
     summary "- dependencies: libccd, qhull, Lua 5.4, pkgconf from the carried Debian 12 .debs"
@@ -143,6 +145,8 @@ for sc in arch heavy_stack; do
         echo "$line" > "build-gpu/scene-$sc-$b.log" # $OUT takes 8 files at most: these stay on the machine
         if echo "$line" | grep -qE '^checks:'; then
             msg="$sc newton $b: $(echo "$line" | grep -E '^checks:' | head -1); $(echo "$line" | grep -oE 'ms_per_step median=[0-9.]+'); $(echo "$line" | grep -oE 'steps_solved_on_device=[0-9]+')"
+            fails=$(echo "$line" | grep -E '^check FAIL' | head -3 | tr '\n' ' ')
+            [ -n "$fails" ] && msg="$msg; $fails"
         else
             msg="$sc newton $b: did not run: $(echo "$line" | tail -1)"
         fi
