@@ -106,6 +106,24 @@ else
     exit 1
 fi
 
+# GPU_CHECK_STAGES=diag: after the build, only per-step records of the two scenes whose device runs
+# drifted from the CPU's (heavy_stack with Newton, stack20 with Jacobi), device and CPU, into
+# OUTDIR/diag.tar.gz (steps.csv, trajectory.csv, residuals.csv each), to compare on a machine without one
+if [ "${GPU_CHECK_STAGES:-}" = diag ]; then
+    stage "diag"
+    d=build-gpu/diag && rm -rf $d && mkdir -p $d
+    for b in cuda cpu; do
+        build-gpu/tools/moreau-run scenes/heavy_stack.lua --set solver=newton --backend $b --steps 120 --quiet \
+            --csv $d/heavy-$b-steps.csv --trajectory $d/heavy-$b-traj.csv --residuals $d/heavy-$b-res.csv 2>&1 | tail -2
+        build-gpu/tools/moreau-run scenes/stack20.lua --set solver=jacobi --set solver.iterations=60 --backend $b \
+            --steps 60 --quiet --csv $d/stack-$b-steps.csv --trajectory $d/stack-$b-traj.csv \
+            --residuals $d/stack-$b-res.csv 2>&1 | tail -2
+    done
+    tar czf "$out/diag.tar.gz" -C build-gpu diag
+    ls -la $d
+    exit 0
+fi
+
 stage "4 tests (MOREAU_REQUIRE_GPU=1)"
 MOREAU_REQUIRE_GPU=1 meson test -C build-gpu gpu gpu_solvers gpu_solvers_fake ops --print-errorlogs \
     > "$out/tests.log" 2>&1
