@@ -24,7 +24,8 @@
 #                                  (ignored by git; carry .gpudeps to the machine)
 #   tools/gpu-check.sh OUTDIR      there: summary.md, tests.log, the benchmark's
 #                                  gpu.csv / gpu.svg / bench.txt into OUTDIR
-# GPU_CHECK_USE_DEBS=1 unpacks the carried .debs even where the libraries are
+# GPU_CHECK_STAGES="4 6" runs only those of stages 4-6 after the build (default all three; "diag":
+# see below). GPU_CHECK_USE_DEBS=1 unpacks the carried .debs even where the libraries are
 # installed (to try that path on the CPU machine).
 # Exit status: 0 when every stage passed, else 1 (all stages still run).
 set -uo pipefail
@@ -42,7 +43,7 @@ if [ "${1:-}" = "--prepare" ]; then
     exit 0
 fi
 if [ $# -ne 1 ]; then
-    sed -n '2,29p' "$0"
+    sed -n '2,30p' "$0"
     exit 2
 fi
 out=$1
@@ -124,6 +125,9 @@ if [ "${GPU_CHECK_STAGES:-}" = diag ]; then
     exit 0
 fi
 
+want() { case " ${GPU_CHECK_STAGES:-4 5 6} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+
+if want 4; then
 stage "4 tests (MOREAU_REQUIRE_GPU=1)"
 MOREAU_REQUIRE_GPU=1 meson test -C build-gpu gpu gpu_solvers gpu_solvers_fake ops --print-errorlogs \
     > "$out/tests.log" 2>&1
@@ -141,6 +145,9 @@ grep -E "^ *[0-9]+/[0-9]+ " "$out/tests.log" | awk '!seen[$0]++' >> "$out/summar
 grep -hE "^device:|solves on the device|cuda against cpu" build-gpu/meson-logs/testlog.txt >> "$out/summary.md"
 summary '```'
 
+fi
+
+if want 5; then
 stage "5 moreau-bench gpu"
 if build-gpu/tools/moreau-bench gpu --spheres 1000,4000,40000 --warmup 150 --steps 3 --out "$out" \
        > "$out/bench.txt" 2> "$out/bench.err"; then
@@ -154,6 +161,9 @@ else
     status=1
 fi
 
+fi
+
+if want 6; then
 stage "6 the Newton paper's scenes on the device (Newton + PCR, --check)"
 summary '```'
 for sc in arch heavy_stack; do
@@ -174,6 +184,7 @@ for sc in arch heavy_stack; do
     done
 done
 summary '```'
+fi
 
 stage "done, status $status"
 exit $status
