@@ -55,7 +55,8 @@ static const hash_row rows[] = {
     {"gripper_ball.lua", NULL, NULL, 8, NEEDS_NONE, 0x6c1f1638b4face7d},
     {"gs_spheres.lua", NULL, NULL, 60, NEEDS_NONE, 0x115a43a0b11df5fe},
     {"heavy_stack.lua", NULL, NULL, 120, NEEDS_NONE, 0xb219bcfa0457974f},
-    {"heavy_stack.lua", "solver=newton", NULL, 60, NEEDS_NONE, 0x4a411b77c980d49d},
+    /* re-recorded: the scene's Newton now runs 100 PCR to 1e-8 (20 held it only while symmetric) */
+    {"heavy_stack.lua", "solver=newton", NULL, 60, NEEDS_NONE, 0xa6abed9241a0ef6b},
     {"heavy_stack.lua", NULL, "jacobi", 60, NEEDS_NONE, 0x9260b9af28130247},
     {"humanoids.lua", "count=20", NULL, 30, NEEDS_NONE, 0xf14a4cf79a5fde87},
     {"incline.lua", NULL, NULL, 120, NEEDS_NONE, 0x99c6a34422a1bf0a},
