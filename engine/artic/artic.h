@@ -118,7 +118,7 @@ typedef struct mo_artic_data {
     double *hm, *hm_diag; /* (ld_size), (nv): the tree-sparse mass matrix of the last CRBA */
     double *ld, *ld_diag; /* (ld_size), (nv): the last factorisation M + diag(d) = L^T D L: L's entries in the
                              layout of the model's ld_ofs (unit diagonal implied), D */
-    double *tmp;        /* (2 nv): scratch */
+    double *tmp;        /* (5 nv + nq): scratch of the steps */
     int factored;       /* ld holds a factorisation */
 } mo_artic_data;
 
@@ -158,8 +158,8 @@ MO_MUST_USE mo_status mo_artic_check_state(const mo_artic_model *m, const double
 
 /* q_out (nq) = q (nq) moved along the velocity v (nv) for a time h (s), on the manifold: revolute and
    prismatic q + h v (angles never wrapped); quaternions quat exp(h w / 2) (w in the link frame: right
-   multiplication), renormalised; free positions pos + h R(quat) v_lin with the orientation at the start.
-   q_out may be q. */
+   multiplication), renormalised; a free joint by the exponential of its body twist (exact for a constant
+   v: pos + R J(h w) h v_lin, J the left Jacobian of SO(3), then the quaternion as above). q_out may be q. */
 void mo_artic_integrate(const mo_artic_model *m, const double *q, const double *v, double h, double *q_out);
 
 /* ---- kinematics ---- */
@@ -235,6 +235,20 @@ MO_MUST_USE mo_status mo_artic_forward_dynamics(const mo_artic_model *m, mo_arti
 MO_MUST_USE mo_status mo_artic_step(const mo_artic_model *m, mo_artic_data *d, double *q, double *v,
                                     const double *tau, const double *gravity, const double *f_ext,
                                     const double *damping, double h, char *err, size_t err_size);
+
+/* One implicit-midpoint step of length h (s), in place on q (nq) and v (nv): with v_m = (v + v+) / 2 and
+   q_m = mo_artic_integrate(q, v_m, h / 2),
+     (M(q_m) + h/2 diag(damping)) (v+ - v) = h (tau - c(q_m, v_m) - damping v),   q+ = mo_artic_integrate(q, v_m, h),
+   solved by fixed-point iteration on v+ from the semi-implicit step's v+ until the change is at most
+   1e-12 (1 + max |v+|) or after max_iter (>= 1) iterations; *iters (may be NULL) gets the number used.
+   Second order and symmetric: no secular energy drift on a conservative tree (docs/articulations.md has
+   the figures), at 2 to 6 mass-matrix factorisations per step. The fixed point needs h |d a / d(q, v)| < 1
+   (the damping excepted: it is implicit). Arguments and errors as for mo_artic_step; a non-finite
+   iterate is MO_ERR_NOT_FINITE with a sentence. On an error q and v are unchanged. */
+MO_MUST_USE mo_status mo_artic_step_midpoint(const mo_artic_model *m, mo_artic_data *d, double *q, double *v,
+                                             const double *tau, const double *gravity, const double *f_ext,
+                                             const double *damping, double h, int max_iter, int *iters, char *err,
+                                             size_t err_size);
 
 /* ---- energy and momentum ---- */
 

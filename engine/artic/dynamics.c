@@ -202,3 +202,47 @@ mo_status mo_artic_step(const mo_artic_model *m, mo_artic_data *d, double *q, do
     mo_artic_integrate(m, q, v, h, q);
     return MO_OK;
 }
+
+mo_status mo_artic_step_midpoint(const mo_artic_model *m, mo_artic_data *d, double *q, double *v,
+                                 const double *tau, const double *gravity, const double *f_ext,
+                                 const double *damping, double h, int max_iter, int *iters, char *err,
+                                 size_t err_size)
+{
+    int nv = m->nv, it = 0, mi = max_iter < 1 ? 1 : max_iter;
+    double *rhs = d->tmp, *hd = d->tmp + nv, *v1 = d->tmp + 2 * nv, *vm = d->tmp + 3 * nv, *vn = d->tmp + 4 * nv;
+    double *qm = d->tmp + 5 * nv;
+    if (iters) *iters = 0;
+    if (damping)
+        for (int k = 0; k < nv; k++) hd[k] = 0.5 * h * damping[k];
+    /* the first guess: the semi-implicit step's velocity */
+    for (int k = 0; k < nv; k++) vm[k] = v[k];
+    for (int k = 0; k < m->nq; k++) qm[k] = q[k];
+    for (it = 1; it <= mi; it++) {
+        /* v1 = v + h (M(q_m) + h/2 D)^-1 (tau - c(q_m, v_m) - D v) */
+        mo_status s = mo_artic_factor(m, d, qm, damping ? hd : NULL, err, err_size);
+        if (s != MO_OK) return s;
+        mo_artic_bias(m, d, qm, vm, gravity, f_ext, rhs);
+        for (int k = 0; k < nv; k++) rhs[k] = (tau ? tau[k] : 0.0) - rhs[k] - (damping ? damping[k] * v[k] : 0.0);
+        mo_artic_solve(m, d, rhs);
+        double change = 0.0, size = 0.0;
+        for (int k = 0; k < nv; k++) {
+            double nk = v[k] + h * rhs[k];
+            if (!isfinite(nk)) {
+                mo_errf(err, err_size, "mo_artic_step_midpoint: iteration %d gave a non-finite velocity at dof %d (link %d)",
+                        it, k, m->dof_link[k]);
+                return MO_ERR_NOT_FINITE;
+            }
+            if (it > 1) change = fmax(change, fabs(nk - v1[k]));
+            size = fmax(size, fabs(nk));
+            v1[k] = nk;
+        }
+        for (int k = 0; k < nv; k++) vm[k] = 0.5 * (v[k] + v1[k]);
+        mo_artic_integrate(m, q, vm, 0.5 * h, qm);
+        if (it > 1 && change <= 1e-12 * (1.0 + size)) break;
+    }
+    if (iters) *iters = it > mi ? mi : it;
+    for (int k = 0; k < nv; k++) vn[k] = v1[k];
+    mo_artic_integrate(m, q, vm, h, q);
+    for (int k = 0; k < nv; k++) v[k] = vn[k];
+    return MO_OK;
+}

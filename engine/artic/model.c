@@ -260,7 +260,7 @@ mo_status mo_artic_data_create(const mo_artic_model *m, mo_artic_data **out)
     d->hm_diag = calloc(nv, sizeof *d->hm_diag);
     d->ld = calloc(ns, sizeof *d->ld);
     d->ld_diag = calloc(nv, sizeof *d->ld_diag);
-    d->tmp = calloc(2 * nv, sizeof *d->tmp);
+    d->tmp = calloc(5 * nv + (size_t)m->nq, sizeof *d->tmp);
     if (!d->xup || !d->x0 || !d->vel || !d->acc || !d->frc || !d->ic || !d->hm || !d->hm_diag || !d->ld ||
         !d->ld_diag || !d->tmp) {
         mo_artic_data_destroy(d);
@@ -360,11 +360,26 @@ void mo_artic_integrate(const mo_artic_model *m, const double *q, const double *
             break;
         }
         case MO_ARTIC_FREE: {
-            double qq[4] = {qi[3], qi[4], qi[5], qi[6]}, R[9], dp[3];
+            /* the exponential of the body twist: pos + R J(h w) h v_lin, J(f) = 1 + (1 - cos a) / a^2 [f]x
+               + (a - sin a) / a^3 [f]x^2 (a = |f|), exact for a constant twist */
+            double qq[4] = {qi[3], qi[4], qi[5], qi[6]}, R[9], dp[3], f[3], u[3], fu[3], ffu[3];
             (void)mo_q_normalize(qq);
             mo_q_to_m3(R, qq);
-            mo_m3_mulv(dp, R, vi);
-            for (int k = 0; k < 3; k++) qo[k] = qi[k] + h * dp[k];
+            mo_v3_scale(f, vi + 3, h);
+            mo_v3_scale(u, vi, h);
+            double a2 = mo_v3_dot(f, f), a = sqrt(a2), c1, c2;
+            if (a < 1e-4) {
+                c1 = 0.5 - a2 / 24.0 + a2 * a2 / 720.0;
+                c2 = 1.0 / 6.0 - a2 / 120.0 + a2 * a2 / 5040.0;
+            } else {
+                c1 = (1.0 - cos(a)) / a2;
+                c2 = (a - sin(a)) / (a2 * a);
+            }
+            mo_v3_cross(fu, f, u);
+            mo_v3_cross(ffu, f, fu);
+            for (int k = 0; k < 3; k++) u[k] += c1 * fu[k] + c2 * ffu[k];
+            mo_m3_mulv(dp, R, u);
+            for (int k = 0; k < 3; k++) qo[k] = qi[k] + dp[k];
             quat_step(qq, vi + 3, h);
             for (int k = 0; k < 4; k++) qo[3 + k] = qq[k];
             break;
