@@ -556,7 +556,8 @@ static void momentum_drift(int midpoint, double h, double T, double *lin, double
 }
 
 /* the continuous dynamics conserve momentum and energy: d/dt P = 0 and d/dt T = 0 along the flow
-   (q, v) -> (q + eps v, v + eps a(q, v)), by central differences (eps 1e-5), without gravity or forces */
+   (q, v) -> (q + eps v, v + eps a(q, v)), by central differences (eps 1e-5), without gravity or forces;
+   with gravity and joint forces tau, d/dt (T + V) = tau . v */
 static void momentum_rate(void)
 {
     double worst_p = 0.0, worst_e = 0.0;
@@ -592,10 +593,27 @@ static void momentum_rate(void)
         double dT = (mo_artic_kinetic_energy(m, d, qp, vp) - mo_artic_kinetic_energy(m, d, qm, vm)) / (2 * eps);
         worst_e = fmax(worst_e, fabs(dT) / (1.0 + T0));
         CHECK_NEAR(dT, 0.0, 1e-7 * (1.0 + T0));
+        /* with gravity and joint forces tau: d/dt (T + V) = tau . v */
+        const double g[3] = {0.4, -0.3, -9.81};
+        double tau[MAXV], pw = 0.0;
+        for (int k = 0; k < nv; k++) {
+            tau[k] = urand(-2, 2);
+            pw += tau[k] * v[k];
+        }
+        CHECK(mo_artic_forward_dynamics(m, d, q, v, tau, g, NULL, a, err, sizeof err) == MO_OK);
+        for (int k = 0; k < nv; k++) {
+            vp[k] = v[k] + eps * a[k];
+            vm[k] = v[k] - eps * a[k];
+        }
+        double dE = (mo_artic_kinetic_energy(m, d, qp, vp) + mo_artic_potential_energy(m, d, qp, g) -
+                     mo_artic_kinetic_energy(m, d, qm, vm) - mo_artic_potential_energy(m, d, qm, g)) / (2 * eps);
+        worst_e = fmax(worst_e, fabs(dE - pw) / (1.0 + T0));
+        CHECK_NEAR(dE, pw, 1e-7 * (1.0 + T0 + fabs(pw)));
         mo_artic_data_destroy(d);
         mo_artic_model_destroy(m);
     }
-    printf("momentum: continuous rates on random free trees: worst |dP/dt| / (1 + |P|) = %.2e, |dT/dt| / (1 + T) = %.2e\n",
+    printf("momentum: continuous rates on random free trees: worst |dP/dt| / (1 + |P|) = %.2e, "
+           "|dT/dt| and |d(T + V)/dt - tau . v| / (1 + T) = %.2e\n",
            worst_p, worst_e);
 }
 
