@@ -745,6 +745,15 @@ static void test_wrap(void)
         CHECK_NEAR(vv, J / (J + h * Dk), 1e-14);
         CHECK_NEAR(qq, h * vv, 1e-16);
     }
+    /* the midpoint step reports an unmet tolerance as -max_iter, and converges on this joint */
+    int it = 0;
+    q = 0.3;
+    v = 2.0;
+    tau = 0.1;
+    CHECK(mo_artic_step_midpoint(m, d, &q, &v, &tau, NULL, NULL, NULL, 1e-3, 1, &it, err, sizeof err) == MO_OK);
+    CHECK(it == -1);
+    CHECK(mo_artic_step_midpoint(m, d, &q, &v, &tau, NULL, NULL, NULL, 1e-3, 20, &it, err, sizeof err) == MO_OK);
+    CHECK(it >= 2 && it <= 20);
     mo_artic_data_destroy(d);
     mo_artic_model_destroy(m);
 }

@@ -173,7 +173,7 @@ void mo_artic_forward_kinematics(const mo_artic_model *m, mo_artic_data *d, cons
    (angular velocity, velocity of the link's origin), world axes (rad/s, m/s) */
 void mo_artic_velocities(const mo_artic_model *m, mo_artic_data *d, const double *q, const double *v, double *out);
 
-/* The Jacobian at q (nq) of the point fixed on link `link` at `point` (link coordinates, m):
+/* The Jacobian at q (nq) of the point fixed on link `link` (0 <= link < nlink) at `point` (link coordinates, m):
    its world velocity is jv v and the link's world angular velocity jw v. jv, jw (3 x nv each, row-major;
    either may be NULL), world_point (3, may be NULL): the point in the world. Columns of dofs not on the
    path from the root to the link are 0. */
@@ -192,7 +192,8 @@ void mo_artic_point_force(const double *p, const double *f, double *out);
 void mo_artic_mass_matrix(const mo_artic_model *m, mo_artic_data *d, const double *q, double *M);
 
 /* Factorises M(q) + diag(diag) = L^T D L in the tree's pattern (no fill-in; Featherstone's LTDL, leaves
-   first), O(n d): the mass matrix by mo_artic_mass_matrix, then the factor into d->ld / d->ld_diag.
+   first): the mass matrix by mo_artic_mass_matrix, then the factor into d->ld / d->ld_diag, O(sum over
+   dofs of depth^2) <= O(n d^2) (a chain: dense; a branched robot: far less).
    diag (nv) may be NULL (none); it is where implicit damping and drives go (h D + h^2 K).
    MO_ERR_INVALID_ARGUMENT with a sentence naming the dof and link when a pivot is not positive and finite
    (the matrix is not positive definite), and d->factored is then 0. */
@@ -240,10 +241,11 @@ MO_MUST_USE mo_status mo_artic_step(const mo_artic_model *m, mo_artic_data *d, d
    q_m = mo_artic_integrate(q, v_m, h / 2),
      (M(q_m) + h/2 diag(damping)) (v+ - v) = h (tau - c(q_m, v_m) - damping v),   q+ = mo_artic_integrate(q, v_m, h),
    solved by fixed-point iteration on v+ from the semi-implicit step's v+ until the change is at most
-   1e-12 (1 + max |v+|) or after max_iter (>= 1) iterations; *iters (may be NULL) gets the number used.
-   Second order and symmetric: no secular energy drift on a conservative tree (docs/articulations.md has
-   the figures), at 2 to 6 mass-matrix factorisations per step. The fixed point needs h |d a / d(q, v)| < 1
-   (the damping excepted: it is implicit). Arguments and errors as for mo_artic_step; a non-finite
+   1e-12 (1 + max |v+|) or after max_iter (>= 1) iterations; *iters (may be NULL) gets the number used, or
+   -max_iter when the tolerance was not met (the last iterate is taken). Second order and symmetric: no
+   secular energy drift on a conservative tree (docs/articulations.md has the figures), at 4 to 7
+   mass-matrix factorisations per step. The fixed point needs h |d a / d(q, v)| < 1 (the damping excepted:
+   it is implicit): long chains of light links at h = 1e-3 do not converge (a Newton iteration is not done). Arguments and errors as for mo_artic_step; a non-finite
    iterate is MO_ERR_NOT_FINITE with a sentence. On an error q and v are unchanged. */
 MO_MUST_USE mo_status mo_artic_step_midpoint(const mo_artic_model *m, mo_artic_data *d, double *q, double *v,
                                              const double *tau, const double *gravity, const double *f_ext,

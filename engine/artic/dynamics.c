@@ -208,7 +208,7 @@ mo_status mo_artic_step_midpoint(const mo_artic_model *m, mo_artic_data *d, doub
                                  const double *damping, double h, int max_iter, int *iters, char *err,
                                  size_t err_size)
 {
-    int nv = m->nv, it = 0, mi = max_iter < 1 ? 1 : max_iter;
+    int nv = m->nv, it = 0, mi = max_iter < 1 ? 1 : max_iter, converged = 0;
     double *rhs = d->tmp, *hd = d->tmp + nv, *v1 = d->tmp + 2 * nv, *vm = d->tmp + 3 * nv, *vn = d->tmp + 4 * nv;
     double *qm = d->tmp + 5 * nv;
     if (iters) *iters = 0;
@@ -238,9 +238,12 @@ mo_status mo_artic_step_midpoint(const mo_artic_model *m, mo_artic_data *d, doub
         }
         for (int k = 0; k < nv; k++) vm[k] = 0.5 * (v[k] + v1[k]);
         mo_artic_integrate(m, q, vm, 0.5 * h, qm);
-        if (it > 1 && change <= 1e-12 * (1.0 + size)) break;
+        if (it > 1 && change <= 1e-12 * (1.0 + size)) {
+            converged = 1;
+            break;
+        }
     }
-    if (iters) *iters = it > mi ? mi : it;
+    if (iters) *iters = converged ? it : -mi;
     for (int k = 0; k < nv; k++) vn[k] = v1[k];
     mo_artic_integrate(m, q, vm, h, q);
     for (int k = 0; k < nv; k++) v[k] = vn[k];
