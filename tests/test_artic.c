@@ -754,6 +754,14 @@ static void test_wrap(void)
     CHECK(it == -1);
     CHECK(mo_artic_step_midpoint(m, d, &q, &v, &tau, NULL, NULL, NULL, 1e-3, 20, &it, err, sizeof err) == MO_OK);
     CHECK(it >= 2 && it <= 20);
+    /* its damping is the trapezoid, implicit: v+ = v (J - h D / 2) / (J + h D / 2) */
+    for (int k = 0; k < 2; k++) {
+        double Dk = k == 0 ? 0.5 : 1e6, vv = 1.0, qq = 0.0, h = 1e-2;
+        CHECK(mo_artic_step_midpoint(m, d, &qq, &vv, NULL, NULL, NULL, &Dk, h, 20, &it, err, sizeof err) == MO_OK);
+        CHECK(it >= 2);
+        CHECK_NEAR(vv, (J - 0.5 * h * Dk) / (J + 0.5 * h * Dk), 1e-14);
+        CHECK_NEAR(qq, h * 0.5 * (1.0 + vv), 1e-16);
+    }
     mo_artic_data_destroy(d);
     mo_artic_model_destroy(m);
 }
