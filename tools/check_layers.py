@@ -9,6 +9,7 @@ the headers of its own folder and of the layers below it, never above:
   1     engine/core/, engine/kernels/  buffers, pools, errors' sizes; per-element math (also CUDA)
   2     collision/                  shapes, broadphase, narrowphase
   3     engine/solver/, engine/backend/  the assembled problem, the solvers; the CUDA module's loader
+  3     engine/artic/               articulations in reduced coordinates
   4     engine/model/               the world and its objects
   5     engine/step/                one time step, a file per stage
   6     engine/io/                  FCLIB problems
@@ -37,6 +38,7 @@ RANK = [
     ("collision/", "collision", 2),
     ("engine/solver/", "solver", 3),
     ("engine/backend/", "backend", 3),
+    ("engine/artic/", "artic", 3),
     ("engine/model/", "model", 4),
     ("engine/step/", "step", 5),
     ("engine/io/", "io", 6),
