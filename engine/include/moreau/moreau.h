@@ -1025,24 +1025,52 @@ MO_API mo_status mo_joint_reaction(const mo_world *w, mo_joint_id id, mo_vec3 *f
 
 /* ---- contacts (read back after a step) ------------------------------------- */
 
-/* one contact point of the last step (mo_world_contacts) */
+/* One contact point of the last step (mo_world_contacts). Everything is in the
+ * world frame. With substeps (or Newton halvings) these are the contacts of the
+ * last (sub)step taken, and h below is that (sub)step's length. */
 typedef struct mo_contact {
     mo_body_id body_a, body_b;     /* body_b may be null when a particle is involved */
     mo_shape_id shape_a, shape_b;  /* the touching shapes (shape_b null for particles) */
-    mo_particle_id particle;       /* non-null for particle contacts (then body_a is the shape) */
+    mo_particle_id particle;       /* non-null for particle contacts (then body_a is the shape's body, B the particle) */
     mo_vec3 point;                 /* world point (midway between the surfaces), m */
     mo_vec3 normal;                /* unit, from A to B */
     double gap;                    /* signed distance, m (< 0 penetrating) */
     double friction;               /* Coulomb mu of the pair, sqrt(mu_a mu_b) */
-    mo_vec3 impulse;               /* (normal, tangent1, tangent2) impulse on B, N s (tangent basis not exposed) */
+    mo_vec3 impulse;               /* (normal, tangent1, tangent2) components of the impulse on B over the
+                                    * (sub)step, N s: impulse.x along normal, .y along tangent1, .z along tangent2 */
+    mo_vec3 tangent1, tangent2;    /* the friction directions, unit, world: (normal, tangent1, tangent2) is a
+                                    * right-handed orthonormal basis (tangent1 along the sliding direction of B
+                                    * relative to A at the collide stage when it slid faster than 1 mm/s) */
+    mo_vec3 force;                 /* contact force on B, world, N: (normal impulse.x + tangent1 impulse.y +
+                                    * tangent2 impulse.z) / h with h the (sub)step's length; A receives -force.
+                                    * Zero when the step's solve did not run (no room: see mo_world_step) */
     uint64_t key;                  /* stable feature key used for warm starting */
 } mo_contact;
 
 /* Number of contacts of the last step (0 before the first); copies up to cap of
  * them into out (may be NULL; cap <= 0 copies none). Ids are built when called
  * from the slots' current generations: for an object destroyed since the step
- * they are stale, or name the new object that took its slot. */
+ * they are stale, or name the new object that took its slot. FEM surface
+ * contacts (rigid shapes against a mesh's boundary triangles, Newton worlds) are
+ * not in this list; mo_body_contact_force counts their forces. */
 MO_API int mo_world_contacts(const mo_world *w, mo_contact *out, int cap);
+
+/* The total contact force on a body from the last step and its torque, world
+ * frame: force (N) is the sum of the forces of every contact of mo_world_contacts
+ * the body is in (+force as B, -force as A, particle and FEM-node contacts
+ * included) and of the FEM surface contacts its shapes have with meshes; torque
+ * (N m) is the sum of r x f about the body's centre of mass, r the lever arm from
+ * the centre to the contact point on the body as the step's rows used it (at the
+ * collide stage; FEM surface contacts: at the body's pose after the step, as the
+ * Newton step's rows). For a body at rest on supports, force + m g = 0 to the
+ * solver's tolerance. Zero before the first step, for a body without contacts,
+ * and after mo_world_restore_state (no contact list until the next step) except
+ * the FEM surface contacts, whose forces are state. Any type of body is accepted
+ * (a static ground gets the reactions of what rests on it). Either pointer may
+ * be NULL. MO_ERR_INVALID_ARGUMENT for a NULL w; MO_ERR_STALE_ID for a
+ * destroyed or foreign id ("body id (index i, generation g) does not name a live
+ * body", "... belongs to another world"). */
+MO_API mo_status mo_body_contact_force(const mo_world *w, mo_body_id body, mo_vec3 *force, mo_vec3 *torque);
 
 /* ---- GPU backend (CUDA module loaded at run time) ----------------------------
  * The CUDA backend is a separate module (libmoreau_cuda.so) that libmoreau
