@@ -1031,7 +1031,7 @@ MO_API mo_status mo_joint_reaction(const mo_world *w, mo_joint_id id, mo_vec3 *f
 typedef struct mo_contact {
     mo_body_id body_a, body_b;     /* body_b may be null when a particle is involved */
     mo_shape_id shape_a, shape_b;  /* the touching shapes (shape_b null for particles) */
-    mo_particle_id particle;       /* non-null for particle contacts (then body_a is the shape's body, B the particle) */
+    mo_particle_id particle;       /* non-null for particle contacts (then body_a is the shape's, B the particle) */
     mo_vec3 point;                 /* world point (midway between the surfaces), m */
     mo_vec3 normal;                /* unit, from A to B */
     double gap;                    /* signed distance, m (< 0 penetrating) */
@@ -1055,21 +1055,15 @@ typedef struct mo_contact {
  * not in this list; mo_body_contact_force counts their forces. */
 MO_API int mo_world_contacts(const mo_world *w, mo_contact *out, int cap);
 
-/* The total contact force on a body from the last step and its torque, world
- * frame: force (N) is the sum of the forces of every contact of mo_world_contacts
- * the body is in (+force as B, -force as A, particle and FEM-node contacts
- * included) and of the FEM surface contacts its shapes have with meshes; torque
- * (N m) is the sum of r x f about the body's centre of mass, r the lever arm from
- * the centre to the contact point on the body as the step's rows used it (at the
- * collide stage; FEM surface contacts: at the body's pose after the step, as the
- * Newton step's rows). For a body at rest on supports, force + m g = 0 to the
- * solver's tolerance. Zero before the first step, for a body without contacts,
- * and after mo_world_restore_state (no contact list until the next step) except
- * the FEM surface contacts, whose forces are state. Any type of body is accepted
- * (a static ground gets the reactions of what rests on it). Either pointer may
- * be NULL. MO_ERR_INVALID_ARGUMENT for a NULL w; MO_ERR_STALE_ID for a
- * destroyed or foreign id ("body id (index i, generation g) does not name a live
- * body", "... belongs to another world"). */
+/* Sum of the last step's contact forces on a body (N) and of their torques about its
+ * centre of mass (N m), world frame: every contact of mo_world_contacts it is in
+ * (+force as B, -force as A; particle and FEM-node contacts included) and the FEM
+ * surface contacts of its shapes; lever arms as the step's rows used them (collide
+ * stage; FEM surface contacts: the pose after the step). At rest, force = -m gravity to the
+ * solver's tolerance. Zero before the first step and after mo_world_restore_state but
+ * for FEM surface contacts (state). Any body type; either pointer may be NULL.
+ * MO_ERR_INVALID_ARGUMENT for a NULL w; MO_ERR_STALE_ID ("body id (index i,
+ * generation g) does not name a live body" or "... belongs to another world"). */
 MO_API mo_status mo_body_contact_force(const mo_world *w, mo_body_id body, mo_vec3 *force, mo_vec3 *torque);
 
 /* ---- GPU backend (CUDA module loaded at run time) ----------------------------
