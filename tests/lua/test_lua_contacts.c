@@ -5,7 +5,8 @@
  *   mo_world_contacts seen from that body (normal into it, force on it: the
  *   opposites for body A), bit for bit; b:contact_force() is
  *   mo_body_contact_force; an on_step callback reads the previous step's
- *   contacts; moreau.contacts() still counts them.
+ *   contacts; moreau.contacts() still counts them; j:reaction() holds a
+ *   hanging body with m g.
  *   Errors with file:line and exact text: not a body, a destroyed body (both
  *   moreau.contacts and b:contact_force). */
 #define _XOPEN_SOURCE 700
@@ -29,6 +30,9 @@ static const char *const scene_text =
     "  shape = { type = 'box', half_extents = {0.1, 0.1, 0.1} } }\n"
     "local victim = body{ name = 'victim', mass = 1, position = {5, 5, 0.1},\n"
     "  shape = { type = 'sphere', radius = 0.1 } }\n"
+    "local bob = body{ name = 'bob', mass = 1.5, position = {-5, -5, 2},\n"
+    "  shape = { type = 'sphere', radius = 0.1 } }\n"
+    "local hang = joint{ type = 'spherical', b = bob, anchor = {-5, -5, 2.5} }\n"
     "local seen_z, seen_n, count = 0, 0, -1\n"
     "on_step(function(t, step)\n"
     "  if step == 5 then victim:destroy() end\n"
@@ -52,6 +56,7 @@ static const char *const scene_text =
     "check('top', function() return true, list(top) end)\n"
     "check('floor', function() return true, list(g) end)\n"
     "check('callback', function() return true, string.format('%.17g %d %d', seen_z, seen_n, count) end)\n"
+    "check('reaction', function() local f, t = hang:reaction(); return true, v(f) .. ' ' .. v(t) end)\n"
     "check('errors', function()\n"
     "  local _, e1 = pcall(moreau.contacts, 5)\n"
     "  local _, e2 = pcall(moreau.contacts, victim)\n"
@@ -108,13 +113,13 @@ int main(void)
         scene_tmp_end();
         return 1;
     }
-    mo_scene_body sb[4];
-    CHECK(mo_scene_file_bodies(s, sb, 4) == 4);
+    mo_scene_body sb[5];
+    CHECK(mo_scene_file_bodies(s, sb, 5) == 5);
     const mo_body_id ids[3] = {sb[0].id, sb[1].id, sb[2].id}, victim = sb[3].id;
     for (int i = 0; i < 120; i++) CHECK(mo_scene_file_step(s) == MO_OK);
     mo_world *w = mo_scene_file_world(s);
-    mo_scene_check_result r[5];
-    CHECK(mo_scene_file_checks(s, r, 5) == 0);
+    mo_scene_check_result r[6];
+    CHECK(mo_scene_file_checks(s, r, 6) == 0);
     static char want[16384];
     for (int b = 0; b < 3; b++) { /* checks bot, top, floor; ids floor, bot, top */
         expected(w, ids[(b + 1) % 3], ids, want, sizeof want);
@@ -135,6 +140,12 @@ int main(void)
     CHECK(sscanf(r[3].detail, "%lf %d %d", &z, &nb, &count) == 3);
     CHECK(nb == 8 && count == 8);
     CHECK_NEAR(z, 2 * 9.81, 1e-9);
+    /* j:reaction(): the joint holds the hanging 1.5 kg bob with m g up, no torque */
+    double jr[6];
+    CHECK(sscanf(r[4].detail, "%lf %lf %lf %lf %lf %lf", jr, jr + 1, jr + 2, jr + 3, jr + 4, jr + 5) == 6);
+    printf("reaction: %s\n", r[4].detail);
+    CHECK_NEAR(jr[2], 1.5 * 9.81, 1e-6);
+    CHECK(fabs(jr[0]) < 1e-9 && fabs(jr[1]) < 1e-9 && fabs(jr[3]) + fabs(jr[4]) + fabs(jr[5]) < 1e-9);
     char e[4][200];
     snprintf(e[0], sizeof e[0], "contacts: the argument must be a body, got number"); /* under pcall: no line */
     snprintf(e[1], sizeof e[1], "contacts: body id (index %u, generation %u) does not name a live body", victim.index,
@@ -142,10 +153,10 @@ int main(void)
     snprintf(e[2], sizeof e[2], "body 'victim': body id (index %u, generation %u) does not name a live body",
              victim.index, victim.generation);
     snprintf(e[3], sizeof e[3], "expected a body (call it as b:method()), got string");
-    printf("errors: %s\n", r[4].detail);
+    printf("errors: %s\n", r[5].detail);
     char all[900];
     snprintf(all, sizeof all, "%s|%s|%s|%s", e[0], e[1], e[2], e[3]);
-    CHECK_STR(r[4].detail, all);
+    CHECK_STR(r[5].detail, all);
     mo_scene_file_destroy(s);
     /* at load: the file and line */
     write_file("bad.lua", "ground{}\nlocal n = moreau.contacts({})\n");
