@@ -926,6 +926,18 @@ static void test_box_on_slab(void)
     CHECK_NEAR(fground, mb * g + slab_w, 0.01 * (mb * g + slab_w));
     CHECK(xb.z - 0.05 > 0.045 && xb.z - 0.05 < 0.051);
     CHECK(fabs(vb.z) < 1e-3);
+    /* mo_body_contact_force: the node contacts (the box is their A: it gets -force) and the triangle
+       contacts together; the ground gets the weight of both, downward */
+    mo_vec3 ft, tt, fg;
+    CHECK(mo_body_contact_force(w, box, &ft, &tt) == MO_OK);
+    CHECK(mo_body_contact_force(w, ground, &fg, NULL) == MO_OK);
+    printf("  mo_body_contact_force: box (%.3g, %.3g, %.6f) N, torque |%.3g| N m; ground z %.6f N\n", ft.x, ft.y,
+           ft.z, sqrt(tt.x * tt.x + tt.y * tt.y + tt.z * tt.z), fg.z);
+    CHECK_NEAR(ft.z, fbox, 1e-5 * fbox); /* fbox: normal parts only (measured 2e-5 N apart) */
+    CHECK_NEAR(ft.z, mb * g, 1e-9 * mb * g); /* measured: to rounding */
+    CHECK(fabs(ft.x) < 1e-9 && fabs(ft.y) < 1e-9);
+    CHECK(sqrt(tt.x * tt.x + tt.y * tt.y + tt.z * tt.z) < 1e-9);
+    CHECK_NEAR(fg.z, -fground, 1e-9 * fground);
     free(c);
     box_mesh_free(&b);
     mo_world_destroy(w);

@@ -548,6 +548,12 @@ int main(void)
         CHECK(nc > 0);
         CHECK(mo_world_contact_residuals(A, NULL, 0) == nc);
         CHECK(mo_world_contact_residuals(A, NULL, 5) == nc); /* out NULL: counts only */
+        NULL_W(mo_body_contact_force(NULL, sa.box, &v3, NULL));
+        CHECK(mo_body_contact_force(A, sa.box, NULL, NULL) == MO_OK); /* both outputs may be NULL */
+        EXPECT(mo_body_contact_force(A, dead_body, &v3, NULL), MO_ERR_STALE_ID,
+               stale(0, "body id", dead_body.index, dead_body.generation, "body"));
+        EXPECT(mo_body_contact_force(A, sb.box, NULL, &v3), MO_ERR_STALE_ID,
+               stale(0, "body id", sb.box.index, sb.box.generation, NULL));
         mo_debug_draw dd = mo_default_debug_draw();
         NULL_W(mo_world_debug_draw(NULL, &dd, 0));
         EXPECT(mo_world_debug_draw(A, NULL, 0), MO_ERR_INVALID_ARGUMENT, "mo_world_debug_draw: dd must be a mo_default_debug_draw() with a line callback");

@@ -364,31 +364,3 @@ uint64_t mo_world_state_hash(const mo_world *w)
     }
     return h;
 }
-
-int mo_world_contacts(const mo_world *w, mo_contact *out, int cap)
-{
-    if (!w) return 0;
-    const mo_contact_int *c = (const mo_contact_int *)w->contacts.p;
-    for (int i = 0; out && i < w->ncontacts && i < cap; i++) {
-        mo_contact *o = &out[i];
-        memset(o, 0, sizeof *o);
-        if (c[i].body_a >= 0)
-            o->body_a = (mo_body_id){(uint32_t)c[i].body_a + 1, w->bodies[c[i].body_a].generation};
-        if (c[i].body_b >= 0)
-            o->body_b = (mo_body_id){(uint32_t)c[i].body_b + 1, w->bodies[c[i].body_b].generation};
-        if (c[i].shape_a >= 0)
-            o->shape_a = (mo_shape_id){(uint32_t)c[i].shape_a + 1, w->shapes[c[i].shape_a].generation};
-        if (c[i].shape_b >= 0)
-            o->shape_b = (mo_shape_id){(uint32_t)c[i].shape_b + 1, w->shapes[c[i].shape_b].generation};
-        if (c[i].particle >= 0)
-            o->particle = (mo_particle_id){(uint32_t)c[i].particle + 1, w->particles[c[i].particle].generation};
-        o->point = (mo_vec3){0.5 * (c[i].pa[0] + c[i].pb[0]), 0.5 * (c[i].pa[1] + c[i].pb[1]),
-                             0.5 * (c[i].pa[2] + c[i].pb[2])};
-        o->normal = (mo_vec3){c[i].n[0], c[i].n[1], c[i].n[2]};
-        o->gap = c[i].gap;
-        o->friction = c[i].mu;
-        o->impulse = (mo_vec3){c[i].impulse[0], c[i].impulse[1], c[i].impulse[2]};
-        o->key = c[i].key;
-    }
-    return w->ncontacts;
-}

@@ -95,6 +95,10 @@ typedef struct mo_contact_int {
     uint64_t key;
     double impulse[3];         /* (normal, t1, t2) */
     double fric_w, fric_k;     /* Newton: the friction fixed point's W and c_f factor at the end of the last step (k 0: none) */
+    /* read-back only (mo_world_contacts, mo_body_contact_force; the step never reads them): the length of
+       the (sub)step whose solve wrote impulse (s; 0 until a solve did), and each body's lever arm from its
+       centre of mass to its contact point pa, pb at the collide stage (world, m; 0 for no body, a particle) */
+    double h, ra[3], rb[3];
 } mo_contact_int;
 
 /* previous step's contact impulses, sorted by key, for warm starting */

@@ -199,6 +199,11 @@ static void make_contact(const mo_world *w, const cl_info *info, const cl_motion
     }
     t->impulse[0] = t->impulse[1] = t->impulse[2] = 0.0;
     t->fric_w = t->fric_k = 0.0;
+    /* read-back: lever arms of the bodies (the assembled rows' ra, rb), h once solved */
+    t->h = 0.0;
+    t->ra[0] = t->ra[1] = t->ra[2] = t->rb[0] = t->rb[1] = t->rb[2] = 0.0;
+    if (t->body_a >= 0) mo_v3_sub(t->ra, t->pa, w->bodies[t->body_a].k.x);
+    if (t->particle < 0 && t->body_b >= 0) mo_v3_sub(t->rb, t->pb, w->bodies[t->body_b].k.x);
     if (w->def.solver.warm_start && w->ncache > 0) {
         const mo_contact_cache *f = cache_find((const mo_contact_cache *)w->cache.p, w->ncache, t, margin, hint);
         if (f) {

@@ -783,6 +783,7 @@ int mo_step_newton(const mo_step_ctx *ctx, const mo_problem *p)
         double u[3] = {s.cg[r0] / h, s.jv[r0 + 1], s.jv[r0 + 2]};
         ct[c].fric_w = s.wc[c]; /* W and its slope warm-start the next step (linearise) */
         ct[c].fric_k = s.wk[c];
+        ct[c].h = h; /* read-back: force = impulse / h */
         for (int k = 0; k < 3; k++) {
             ct[c].impulse[k] = gout[r0 + k];
             gn += gout[r0 + k] * gout[r0 + k];

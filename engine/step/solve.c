@@ -77,11 +77,13 @@ int mo_step_solve(const mo_step_ctx *ctx, const mo_problem *p)
     }
     int mj = m - 3 * w->ncontacts;
     mo_contact_int *ct = (mo_contact_int *)w->contacts.p;
-    for (int c = 0; c < w->ncontacts; c++)
+    for (int c = 0; c < w->ncontacts; c++) {
         for (int k = 0; k < 3; k++) {
             double gk = g[mj + 3 * c + k];
             ct[c].impulse[k] = isfinite(gk) ? gk : 0.0;
         }
+        ct[c].h = h; /* read-back: force = impulse / h */
+    }
     if (mo_contact_cache_store(w)) w->ncache = 0;
     return 0;
 }

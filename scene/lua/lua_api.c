@@ -94,6 +94,13 @@ static mo_body_id self_body(lua_State *L, char *ctx, size_t n)
     return b->id;
 }
 
+mo_body_id mo_lua_check_body(lua_State *L, int idx, const char *ctx, const char *what)
+{
+    return check_body(L, idx, ctx, what)->id;
+}
+
+mo_body_id mo_lua_self_body(lua_State *L, char *ctx, size_t n) { return self_body(L, ctx, n); }
+
 /* ---- shapes ---- */
 
 static const char *const shape_names[] = {"none", "sphere", "box", "plane", "capsule", "cylinder", "hull", "mesh", NULL};
@@ -345,27 +352,6 @@ static int l_stats(lua_State *L)
     SET_N("t_integrate", st.t_integrate);
     SET_I("nan_warnings", st.nan_warnings);
     SET_N("regularisation", st.regularisation);
-    return 1;
-}
-
-/* contacts([body]): contacts of the last step, all or those touching the body */
-static int l_contacts(lua_State *L)
-{
-    mo_world *w = mo_lua_world(L);
-    int n = mo_world_contacts(w, NULL, 0);
-    if (lua_isnoneornil(L, 1)) {
-        lua_pushinteger(L, n);
-        return 1;
-    }
-    lbody *b = check_body(L, 1, "contacts", "the argument");
-    mo_contact *c = (mo_contact *)lua_newuserdatauv(L, (size_t)(n ? n : 1) * sizeof *c, 0);
-    n = mo_world_contacts(w, c, n);
-    int k = 0;
-    for (int i = 0; i < n; i++)
-        if ((c[i].body_a.index == b->id.index && c[i].body_a.generation == b->id.generation) ||
-            (c[i].body_b.index == b->id.index && c[i].body_b.generation == b->id.generation))
-            k++;
-    lua_pushinteger(L, k);
     return 1;
 }
 
@@ -1156,7 +1142,7 @@ void mo_lua_open_api(lua_State *L)
         {"set_solver", l_set_solver}, {"solver", mo_lua_solver},     {"set_gravity", l_set_gravity},
         {"gravity", l_gravity},       {"set_time_step", l_set_time_step}, {"time_step", l_time_step},
         {"time", l_time},             {"steps", l_steps},       {"state_hash", l_state_hash},
-        {"stats", l_stats},           {"contacts", l_contacts}, {"raycast", l_raycast},
+        {"stats", l_stats},           {"raycast", l_raycast},
         {"axis_angle", l_axis_angle}, {"rotate", l_rotate},     {"solver_available", l_solver_available},
         {NULL, NULL}};
     luaL_setfuncs(L, verbs, 0);
@@ -1166,4 +1152,5 @@ void mo_lua_open_api(lua_State *L)
         lua_setglobal(L, verbs[i].name);
     }
     mo_lua_open_fem(L); /* fem{} (lua_fem.c) */
+    mo_lua_open_contacts(L); /* moreau.contacts, b:contact_force() (lua_contacts.c) */
 }

@@ -78,6 +78,9 @@ void mo_lua_open_api(lua_State *L);
 /* adds moreau.urdf and moreau.mesh to the table at the top of the stack when built */
 void mo_lua_open_import(lua_State *L);
 void mo_lua_open_fem(lua_State *L); /* fem{} (lua_fem.c): in the table at the top of the stack and as a global */
+/* moreau.contacts and the body method contact_force (lua_contacts.c): in the table at the top of the stack
+ * and the body class (mo_lua_open_api registers the classes first) */
+void mo_lua_open_contacts(lua_State *L);
 
 /* ---- helpers for reading argument tables (lua_api.c) ---- */
 
@@ -97,6 +100,10 @@ void mo_lua_push_vec(lua_State *L, mo_vec3 v);
 /* pushes a body handle for id (name may be NULL) */
 void mo_lua_push_body(lua_State *L, mo_body_id id, const char *name);
 void mo_lua_push_joint(lua_State *L, mo_joint_id id, const char *name);
+/* the body handle at idx, else raises "<ctx>: <what> must be a body, got <type>" */
+mo_body_id mo_lua_check_body(lua_State *L, int idx, const char *ctx, const char *what);
+/* self (index 1) of a body method and its context string ("body 'name'") into ctx */
+mo_body_id mo_lua_self_body(lua_State *L, char *ctx, size_t n);
 
 /* Reads the settings in the table at idx (Lua names are the engine's setting names: world{} keys are
  * "time_step", "solver" is a table whose keys are "solver.kind"'s last part, and so on), each checked

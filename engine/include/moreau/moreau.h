@@ -1025,24 +1025,46 @@ MO_API mo_status mo_joint_reaction(const mo_world *w, mo_joint_id id, mo_vec3 *f
 
 /* ---- contacts (read back after a step) ------------------------------------- */
 
-/* one contact point of the last step (mo_world_contacts) */
+/* One contact point of the last step (mo_world_contacts). Everything is in the
+ * world frame. With substeps (or Newton halvings) these are the contacts of the
+ * last (sub)step taken, and h below is that (sub)step's length. */
 typedef struct mo_contact {
     mo_body_id body_a, body_b;     /* body_b may be null when a particle is involved */
     mo_shape_id shape_a, shape_b;  /* the touching shapes (shape_b null for particles) */
-    mo_particle_id particle;       /* non-null for particle contacts (then body_a is the shape) */
+    mo_particle_id particle;       /* non-null for particle contacts (then body_a is the shape's, B the particle) */
     mo_vec3 point;                 /* world point (midway between the surfaces), m */
     mo_vec3 normal;                /* unit, from A to B */
     double gap;                    /* signed distance, m (< 0 penetrating) */
     double friction;               /* Coulomb mu of the pair, sqrt(mu_a mu_b) */
-    mo_vec3 impulse;               /* (normal, tangent1, tangent2) impulse on B, N s (tangent basis not exposed) */
+    mo_vec3 impulse;               /* (normal, tangent1, tangent2) components of the impulse on B over the
+                                    * (sub)step, N s: impulse.x along normal, .y along tangent1, .z along tangent2 */
+    mo_vec3 tangent1, tangent2;    /* the friction directions, unit, world: (normal, tangent1, tangent2) is a
+                                    * right-handed orthonormal basis (tangent1 along the sliding direction of B
+                                    * relative to A at the collide stage when it slid faster than 1 mm/s) */
+    mo_vec3 force;                 /* contact force on B, world, N: (normal impulse.x + tangent1 impulse.y +
+                                    * tangent2 impulse.z) / h with h the (sub)step's length; A receives -force.
+                                    * Zero when the step's solve did not run (no room: see mo_world_step) */
     uint64_t key;                  /* stable feature key used for warm starting */
 } mo_contact;
 
 /* Number of contacts of the last step (0 before the first); copies up to cap of
  * them into out (may be NULL; cap <= 0 copies none). Ids are built when called
  * from the slots' current generations: for an object destroyed since the step
- * they are stale, or name the new object that took its slot. */
+ * they are stale, or name the new object that took its slot. FEM surface
+ * contacts (rigid shapes against a mesh's boundary triangles, Newton worlds) are
+ * not in this list; mo_body_contact_force counts their forces. */
 MO_API int mo_world_contacts(const mo_world *w, mo_contact *out, int cap);
+
+/* Sum of the last step's contact forces on a body (N) and of their torques about its
+ * centre of mass (N m), world frame: every contact of mo_world_contacts it is in
+ * (+force as B, -force as A; particle and FEM-node contacts included) and the FEM
+ * surface contacts of its shapes; lever arms as the step's rows used them (collide
+ * stage; FEM surface contacts: the pose after the step). At rest, force = -m gravity to the
+ * solver's tolerance. Zero before the first step and after mo_world_restore_state but
+ * for FEM surface contacts (state). Any body type; either pointer may be NULL.
+ * MO_ERR_INVALID_ARGUMENT for a NULL w; MO_ERR_STALE_ID ("body id (index i,
+ * generation g) does not name a live body" or "... belongs to another world"). */
+MO_API mo_status mo_body_contact_force(const mo_world *w, mo_body_id body, mo_vec3 *force, mo_vec3 *torque);
 
 /* ---- GPU backend (CUDA module loaded at run time) ----------------------------
  * The CUDA backend is a separate module (libmoreau_cuda.so) that libmoreau
