@@ -369,14 +369,13 @@ static void draw_overlays(app *a)
             if (ct) {
                 nc = mo_world_contacts(a->w, ct, nc);
                 for (int i = 0; i < nc; i++) {
-                    double f = sqrt(ct[i].impulse.x * ct[i].impulse.x + ct[i].impulse.y * ct[i].impulse.y +
-                                    ct[i].impulse.z * ct[i].impulse.z);
+                    double f = sqrt(ct[i].force.x * ct[i].force.x + ct[i].force.y * ct[i].force.y +
+                                    ct[i].force.z * ct[i].force.z);
                     if (f > fmax) fmax = f;
                 }
                 free(ct);
             }
         }
-        fmax /= mo_world_time_step(a->w) / mo_world_substeps(a->w);
         a->force_max = a->force_max > 0 ? 0.9 * a->force_max + 0.1 * fmax : fmax;
     }
     dd.force_scale = a->force_max > 0 ? 0.25 * a->scene_radius / a->force_max : 0.01;

@@ -168,9 +168,6 @@ static void draw_contacts(const mo_world *w, const mo_debug_draw *dd, unsigned f
     const int nc = w->step_index > 0 ? w->ncontacts : 0;
     if (nc <= 0 || !(flags & (MO_DRAW_CONTACTS | MO_DRAW_NORMALS | MO_DRAW_FORCES | MO_DRAW_RESIDUALS))) return;
     const mo_contact_int *ct = (const mo_contact_int *)w->contacts.p;
-    /* the last (sub)step's length turns impulses into forces */
-    const int k = w->def.substeps > 1 ? w->def.substeps : 1;
-    const double h = w->def.time_step / k;
     const bool res = (flags & MO_DRAW_RESIDUALS) && residuals_available(w);
     const double alpha = res ? residual_alpha(w) : 1.0;
     for (int c = 0; c < nc; c++) {
@@ -185,7 +182,8 @@ static void draw_contacts(const mo_world *w, const mo_debug_draw *dd, unsigned f
         if (flags & MO_DRAW_FORCES) {
             mo_vec3 f = add(add(scale(v3(x->n), x->impulse[0]), scale(v3(x->t1), x->impulse[1])),
                             scale(v3(x->t2), x->impulse[2]));
-            f = scale(f, dd->force_scale / h);
+            /* the length of the (sub)step that produced the contact (Newton halvings included) */
+            f = x->h > 0.0 ? scale(f, dd->force_scale / x->h) : scale(f, 0.0);
             if (len(f) > 0.0) arrow(dd, p, add(p, f), MO_DRAW_COLOR_FORCE);
         }
     }
