@@ -40,6 +40,8 @@
  *      are refused with the world unchanged (P3), time steps and thread counts
  *      outside their ranges too; a step that makes a non-finite value returns
  *      MO_ERR_NOT_FINITE with the world rolled back (P6).
+ *  P13 after a step: every contact's world force is finite, its normal and tangents
+ *      orthonormal, and every live body's summed contact force and torque finite.
  *
  * Not fed: out-of-range enum values and negative caps are covered by
  * tests/test_misuse.c only.
@@ -630,6 +632,23 @@ static void op_step(run *R)
     }
     int nc = mo_world_contacts(w, NULL, 0);
     FUZZ_CHECK(nc >= 0);
+    /* P13: after a step every contact's force is finite and its (normal, tangent1, tangent2) is an
+       orthonormal basis; every live body's summed contact force and torque are finite */
+    mo_contact cc[16];
+    int k = mo_world_contacts(w, cc, 16);
+    for (int i = 0; i < k; i++) {
+        const mo_vec3 n = cc[i].normal, t1 = cc[i].tangent1, t2 = cc[i].tangent2, f = cc[i].force;
+        FUZZ_CHECK(isfinite(f.x) && isfinite(f.y) && isfinite(f.z));
+        FUZZ_CHECK(fabs(t1.x * t1.x + t1.y * t1.y + t1.z * t1.z - 1.0) < 1e-9);
+        FUZZ_CHECK(fabs(t2.x * t2.x + t2.y * t2.y + t2.z * t2.z - 1.0) < 1e-9);
+        FUZZ_CHECK(fabs(n.x * t1.x + n.y * t1.y + n.z * t1.z) < 1e-9);
+        FUZZ_CHECK(fabs(t1.x * t2.x + t1.y * t2.y + t1.z * t2.z) < 1e-9);
+    }
+    for (int i = 0; i < R->bodies.nlive; i++) {
+        mo_vec3 f, t;
+        FUZZ_CHECK(mo_body_contact_force(w, bid(&R->bodies.live[i]), &f, &t) == MO_OK);
+        FUZZ_CHECK(isfinite(f.x) && isfinite(f.y) && isfinite(f.z) && isfinite(t.x) && isfinite(t.y) && isfinite(t.z));
+    }
 }
 
 static void op_query(run *R)
