@@ -97,6 +97,11 @@ void mo_lua_push_vec(lua_State *L, mo_vec3 v);
 /* pushes a body handle for id (name may be NULL) */
 void mo_lua_push_body(lua_State *L, mo_body_id id, const char *name);
 void mo_lua_push_joint(lua_State *L, mo_joint_id id, const char *name);
+/* the body of the handle at idx (raises "<ctx>: <what> must be a body, got T" otherwise) */
+mo_body_id mo_lua_to_body(lua_State *L, int idx, const char *ctx, const char *what);
+/* body methods a:set_pair_collision(b, enabled) and a:pair_collision(b) (lua_filter.c) */
+int mo_lua_b_set_pair_collision(lua_State *L);
+int mo_lua_b_pair_collision(lua_State *L);
 
 /* Reads the settings in the table at idx (Lua names are the engine's setting names: world{} keys are
  * "time_step", "solver" is a table whose keys are "solver.kind"'s last part, and so on), each checked
