@@ -45,7 +45,7 @@ typedef struct link_state {
     mo_body_id body;
 } link_state;
 
-mo_status ur_robot_build(mo_world *w, const char *path, const ur_robot *r, const mo_urdf_options *opt,
+mo_status ur_robot_build(mo_world *w, const char *path, ur_robot *r, const mo_urdf_options *opt,
                          mo_urdf_model *out, char *err, size_t err_size)
 {
     int nl = r->nlinks;
@@ -210,6 +210,7 @@ mo_status ur_robot_build(mo_world *w, const char *path, const ur_robot *r, const
         mj->effort = j->effort;
         mj->velocity = j->velocity;
         mj->damping = j->damping;
+        mj->friction = j->friction;
         mj->has_limits = j->has_limits;
         mj->origin_position = j->pos;
         mj->origin_orientation = j->q;
@@ -219,6 +220,8 @@ mo_status ur_robot_build(mo_world *w, const char *path, const ur_robot *r, const
         jd.body_b = c->body;
         jd.anchor_a = ur_sub(j->pos, p->com);
         jd.anchor_b = ur_v(-c->com.x, -c->com.y, -c->com.z);
+        /* with self collision, adjacent links are kept apart by pair exclusions (below), not by the joint */
+        jd.collide_connected = opt->self_collision;
         if (j->type == MO_URDF_JOINT_FIXED) {
             jd.type = MO_JOINT_FIXED;
         } else {
@@ -228,14 +231,29 @@ mo_status ur_robot_build(mo_world *w, const char *path, const ur_robot *r, const
             jd.enable_limit = j->has_limits;
             jd.lower = j->lower;
             jd.upper = j->upper;
-            double kp = opt->drive_stiffness, kd = opt->drive_damping + j->damping;
+            double kp = opt->drive_stiffness, kd = opt->drive_damping + (opt->ignore_damping ? 0.0 : j->damping);
+            double fr = opt->ignore_friction ? 0.0 : j->friction;
             if (kp + kd > 0) {
                 jd.motor = MO_MOTOR_POSITION;
                 jd.target_position = 0;
                 jd.stiffness = kp;
                 jd.damping = kd;
                 jd.max_force = j->effort > 0 ? j->effort : INFINITY;
+                if (fr > 0) {
+                    if (ur_warn(r, path, j->line, "joint '%s': dynamics friction %g is left out: the joint's one "
+                                "motor carries the %s (ignore_damping%s keeps the friction)", j->name, fr,
+                                kp > 0 ? "PD drive" : "damping", kp > 0 ? " and drive_stiffness 0" : "") < 0) {
+                        st = MO_ERR_OUT_OF_MEMORY;
+                        break;
+                    }
+                }
+            } else if (fr > 0) {
+                /* dry friction: a velocity row toward 0 whose force is bounded by the friction */
+                jd.motor = MO_MOTOR_VELOCITY;
+                jd.target_velocity = 0;
+                jd.max_force = fr;
             }
+            mj->motor = jd.motor;
         }
         snprintf(who, sizeof who, "joint '%s'", j->name);
         line = j->line;
@@ -243,11 +261,39 @@ mo_status ur_robot_build(mo_world *w, const char *path, const ur_robot *r, const
         st = mo_joint_create(w, &jd, &mj->joint);
     }
 
+    /* self collision: adjacent links and the listed pairs never collide */
+    if (opt->self_collision && opt->exclude_adjacent)
+        for (int k = 0; k < r->njoints && st == MO_OK; k++) {
+            const ur_joint *j = &r->joints[k];
+            snprintf(who, sizeof who, "joint '%s'", j->name);
+            line = j->line;
+            what = "pair exclusion";
+            st = mo_world_set_pair_collision(w, ls[j->parent].body, ls[j->child].body, false);
+        }
+    int npairs = opt->self_collision && opt->exclude_pairs ? opt->nexclude_pairs : 0;
+    for (int k = 0; k < npairs && st == MO_OK; k++) {
+        snprintf(who, sizeof who, "exclude_pairs[%d]", 2 * k);
+        line = 0;
+        what = "pair exclusion";
+        st = mo_world_set_pair_collision(w, ls[r->excl[2 * k]].body, ls[r->excl[2 * k + 1]].body, false);
+    }
+    if (st == MO_OK && r->nwarnings > 0) {
+        m.warnings = malloc((size_t)r->nwarnings * sizeof *m.warnings);
+        if (!m.warnings) st = MO_ERR_OUT_OF_MEMORY;
+        else {
+            memcpy(m.warnings, r->warnings, (size_t)r->nwarnings * sizeof *m.warnings);
+            m.nwarnings = r->nwarnings;
+        }
+    }
+
     if (st != MO_OK) {
         char cause[512];
-        snprintf(cause, sizeof cause, "%s", mo_world_last_error(w));
+        snprintf(cause, sizeof cause, "%s", st == MO_ERR_OUT_OF_MEMORY ? "out of memory" : mo_world_last_error(w));
         for (int k = created - 1; k >= 0; k--) mo_body_destroy(w, m.links[k].body);
-        if (err && err_size) snprintf(err, err_size, "%s:%d: %s: cannot create the %s: %s", path, line, who, what, cause);
+        if (err && err_size) {
+            if (line > 0) snprintf(err, err_size, "%s:%d: %s: cannot create the %s: %s", path, line, who, what, cause);
+            else snprintf(err, err_size, "%s: %s: cannot create the %s: %s", path, who, what, cause);
+        }
         ur_set_world_error(w, err);
         mo_urdf_model_free(&m);
     } else {

@@ -84,6 +84,23 @@ typedef struct mo_urdf_options {
     double massless_link_mass;       /* mass (kg > 0) given to moving links with no <inertial> or mass 0,
                                         with the inertia of a solid sphere of radius 0.05 m; default 0.01 */
     double friction;                 /* Coulomb mu of every collision shape, >= 0; default 0.5 */
+    /* collisions among the robot's links when self_collision is set (without it none collide) */
+    bool exclude_adjacent;           /* default true: links joined by a URDF joint (any type, floating too)
+                                        never collide (a pair exclusion, mo_world_set_pair_collision);
+                                        false: they may (their joints get collide_connected) */
+    const char *const *exclude_pairs; /* link names, two per pair (2 nexclude_pairs entries), as SRDF's
+                                        <disable_collisions>: those pairs never collide; may be NULL when
+                                        nexclude_pairs is 0; every name must be a link of the file */
+    int nexclude_pairs;              /* pairs in exclude_pairs, >= 0 */
+    /* joint dynamics */
+    bool ignore_damping;             /* default false: <dynamics damping> is a viscous drive (below); true:
+                                        the file's damping is ignored (drive_damping still applies) */
+    bool ignore_friction;            /* default false: <dynamics friction> F (N m or N) on a revolute,
+                                        continuous or prismatic joint is a velocity motor toward 0 with
+                                        |force| <= F (dry friction: holds below F, slips above); true: ignored */
+    bool lock_zero_limits;           /* default false: a revolute joint whose limits read lower = upper = 0
+                                        (what ROS's parser gives when both are left out) gets no limits and a
+                                        warning; true: locked at 0 as written */
     /* when set, a mesh path candidate is looked at (even for existence) only if allow_file
      * returns true for it: untrusted callers (scene files) confine what a URDF may make the
      * loader open; a mesh whose every candidate is refused fails with "outside the folders
@@ -96,6 +113,12 @@ typedef struct mo_urdf_options {
 /* The default options (listed above); the only valid start for mo_urdf_options
  * (mo_urdf_load refuses options it did not initialise). */
 MO_API mo_urdf_options mo_default_urdf_options(void);
+
+/* something a load read another way than written, or left out (mo_urdf_model.warnings) */
+typedef struct mo_urdf_warning {
+    int line;                 /* line in the URDF file, 0 when it is not about one line */
+    char text[384];           /* "FILE:LINE: what: what was done instead" */
+} mo_urdf_warning;
 
 /* a URDF joint's type (mo_urdf_joint.type); planar joints are refused by mo_urdf_load */
 typedef enum mo_urdf_joint_type {
@@ -135,7 +158,10 @@ typedef struct mo_urdf_joint {
     mo_vec3 axis;             /* unit, in the child link frame (= joint frame) */
     double lower, upper, effort, velocity, damping; /* URDF <limit> and <dynamics damping>: rad or m, N m or N,
                                                         rad/s or m/s (recorded only), N m s/rad or N s/m */
+    double friction;          /* <dynamics friction>, N m or N (as written) */
     bool has_limits;          /* revolute and prismatic: lower/upper enforced */
+    mo_motor_mode motor;      /* the motor the load gave the joint: MO_MOTOR_POSITION for a drive or damping,
+                                 MO_MOTOR_VELOCITY (target 0, max_force = friction) for friction alone, else OFF */
     mo_vec3 origin_position;  /* joint frame in the parent link frame (URDF <origin>), m */
     mo_quat origin_orientation; /* its orientation, unit */
 } mo_urdf_joint;
@@ -175,6 +201,8 @@ typedef struct mo_urdf_model {
     mo_urdf_visual *visuals;  /* (nvisuals), in file order */
     mo_urdf_collision *collisions; /* (ncollisions), grouped by link (mo_urdf_link.first_collision) */
     uint32_t collision_group; /* group of all its bodies (0 with self_collision) */
+    int nwarnings;            /* entries of warnings */
+    mo_urdf_warning *warnings; /* (nwarnings), in file order then build order; NULL when none */
 } mo_urdf_model;
 
 /* Loads a URDF file into w: one body per link (at the zero configuration, the
@@ -184,9 +212,15 @@ typedef struct mo_urdf_model {
  * increase as URDF's), collision shapes (collision meshes: convex hull by
  * default, triangle mesh for static links or when options ask for it).
  * <dynamics damping> becomes a PD drive with stiffness 0 (viscous damping,
- * torque bounded by effort when > 0); limits are enforced, velocity limits are
- * recorded only; <mimic>, <transmission> and <gazebo> are ignored; planar joints
- * are refused. Everything is validated (and every mesh loaded) before anything is
+ * torque bounded by effort when > 0), <dynamics friction> a bounded velocity
+ * motor (see the options; a joint has one motor: with a drive or damping the
+ * friction is left out, with a warning); limits are enforced (lower = upper = 0
+ * on a revolute joint: none, with a warning, unless lock_zero_limits), velocity
+ * limits are recorded only; <mimic>, <transmission> and <gazebo> are ignored;
+ * planar joints are refused. A visual mesh that cannot be found is left out
+ * with a warning (a missing collision mesh is an error naming the file, line and
+ * link). Warnings are in out->warnings (the load succeeds).
+ * Everything is validated (and every mesh loaded) before anything is
  * created; on failure no body of the file is left in the world, *out is zeroed
  * and err holds "FILE:LINE: what" (also set as the world's last error). opt may
  * be NULL (defaults); err may be NULL; w, path and out must not be NULL
