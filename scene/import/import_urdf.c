@@ -30,6 +30,7 @@ mo_urdf_options mo_default_urdf_options(void)
     o.massless_link_mass = 0.01;
     o.friction = 0.5;
     o.exclude_adjacent = true;
+    o.max_hull_vertices = 44;
     o.internal_value = UR_OPTIONS_COOKIE;
     return o;
 }
@@ -459,45 +460,6 @@ static int parse_geom(ctx *c, const xmlNode *el, ur_geom *g, const char *who, co
     return 0;
 }
 
-/* four affinely independent points exist (a hull has volume) */
-static bool has_volume(const mo_mesh_data *m)
-{
-    const double *v = m->vertices;
-    int n = m->nvertices;
-    double lo[3] = {v[0], v[1], v[2]}, hi[3] = {v[0], v[1], v[2]};
-    for (int i = 1; i < n; i++)
-        for (int k = 0; k < 3; k++) {
-            if (v[3 * i + k] < lo[k]) lo[k] = v[3 * i + k];
-            if (v[3 * i + k] > hi[k]) hi[k] = v[3 * i + k];
-        }
-    double ext = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2])), tol = 1e-9 * ext;
-    if (!(ext > 0)) return false;
-    int a = 0, b = -1, cc = -1;
-    double best = 0;
-    for (int i = 0; i < n; i++) {
-        double d[3] = {v[3 * i] - v[0], v[3 * i + 1] - v[1], v[3 * i + 2] - v[2]};
-        double l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-        if (l > best) best = l, b = i;
-    }
-    if (b < 0 || best <= tol) return false;
-    double e[3] = {v[3 * b] - v[3 * a], v[3 * b + 1] - v[3 * a + 1], v[3 * b + 2] - v[3 * a + 2]}, nrm[3] = {0, 0, 0};
-    best = 0;
-    for (int i = 0; i < n; i++) {
-        double d[3] = {v[3 * i] - v[0], v[3 * i + 1] - v[1], v[3 * i + 2] - v[2]};
-        double x[3] = {e[1] * d[2] - e[2] * d[1], e[2] * d[0] - e[0] * d[2], e[0] * d[1] - e[1] * d[0]};
-        double l = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
-        if (l > best) best = l, cc = i, memcpy(nrm, x, sizeof x);
-    }
-    double el = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-    if (cc < 0 || best / el <= tol) return false;
-    double nl = sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
-    for (int i = 0; i < n; i++) {
-        double d[3] = {v[3 * i] - v[0], v[3 * i + 1] - v[1], v[3 * i + 2] - v[2]};
-        if (fabs(d[0] * nrm[0] + d[1] * nrm[1] + d[2] * nrm[2]) / nl > tol) return true;
-    }
-    return false;
-}
-
 /* ---- links ---- */
 
 static int name_of(ctx *c, const xmlNode *n, char *name, const char *kind)
@@ -757,7 +719,7 @@ static int parse_robot(ctx *c, const xmlNode *root, ur_robot *r)
                 continue;
             }
             /* flat meshes may still be triangle meshes: decided below, once the tree is known */
-            if (col && gg->type == MO_URDF_GEOM_MESH) gg->flat = !has_volume(&gg->mesh);
+            if (col && gg->type == MO_URDF_GEOM_MESH) gg->flat = !ur_has_volume(gg->mesh.vertices, gg->mesh.nvertices);
             if (vis) {
                 const xmlNode *mn = child_el(g, "material");
                 if (mn) {
@@ -913,6 +875,11 @@ mo_status ur_robot_parse(const char *path, const mo_urdf_options *opt, ur_robot 
     }
     if (!opt->search_paths && opt->nsearch_paths != 0) {
         set_err(err, err_size, "%s: nsearch_paths is %d but search_paths is NULL", path, opt->nsearch_paths);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    if (opt->max_hull_vertices < 0 || (opt->max_hull_vertices > 0 && opt->max_hull_vertices < 8)) {
+        set_err(err, err_size, "%s: max_hull_vertices is %d (0 for no limit, or at least 8)", path,
+                opt->max_hull_vertices);
         return MO_ERR_INVALID_ARGUMENT;
     }
     if (opt->nexclude_pairs < 0 || (!opt->exclude_pairs && opt->nexclude_pairs != 0) ||

@@ -110,6 +110,8 @@ int ur_warn(ur_robot *r, const char *path, int line, const char *fmt, ...)
     ;
 
 void ur_robot_free(ur_robot *r);
+/* four affinely independent points among the n points v (n x 3): their hull has volume */
+bool ur_has_volume(const double *v, int n);
 /* parses and validates path (collision meshes loaded); on failure err holds "FILE:LINE: what" */
 mo_status ur_robot_parse(const char *path, const mo_urdf_options *opt, ur_robot *r, char *err, size_t err_size);
 /* sets w's last error to msg (NULL msg: nothing) */

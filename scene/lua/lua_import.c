@@ -201,14 +201,14 @@ static int exclude_pairs(lua_State *L, int keep, const char ***names)
 
 /* moreau.urdf(path [, {fixed_base, position, orientation, search_paths, meshes, self_collision,
    exclude_adjacent, exclude_pairs, drive_stiffness, drive_damping, friction, ignore_damping, ignore_friction,
-   lock_zero_limits}]) -> {name, root, links = {name = body}, joints = {name = joint}, warnings = {text...}};
+   lock_zero_limits, max_hull_vertices}]) -> {name, root, links = {name = body}, joints = {name = joint}, warnings = {text...}};
    each warning is also printed (the scene's print, else stderr) as "warning: <text>" */
 static int l_urdf(lua_State *L)
 {
     static const char *const keys[] = {"fixed_base", "position", "orientation", "search_paths", "meshes",
                                        "self_collision", "exclude_adjacent", "exclude_pairs", "drive_stiffness",
                                        "drive_damping", "friction", "ignore_damping", "ignore_friction",
-                                       "lock_zero_limits", NULL};
+                                       "lock_zero_limits", "max_hull_vertices", NULL};
     lua_settop(L, 2); /* moreau.urdf(path): the options slot is nil, not whatever is pushed next */
     mo_scene_file *s = mo_lua_scene(L);
     mo_world *w = mo_lua_world(L);
@@ -250,6 +250,7 @@ static int l_urdf(lua_State *L)
         o.ignore_damping = mo_lua_bool_field(L, 2, "ignore_damping", o.ignore_damping, "urdf");
         o.ignore_friction = mo_lua_bool_field(L, 2, "ignore_friction", o.ignore_friction, "urdf");
         o.lock_zero_limits = mo_lua_bool_field(L, 2, "lock_zero_limits", o.lock_zero_limits, "urdf");
+        o.max_hull_vertices = mo_lua_int_field(L, 2, "max_hull_vertices", o.max_hull_vertices, "urdf");
         const char **ep = NULL;
         o.nexclude_pairs = exclude_pairs(L, keep, &ep);
         o.exclude_pairs = ep;

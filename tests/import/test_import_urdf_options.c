@@ -17,7 +17,15 @@
  *              after 1 s), under 2.5 N m it turns with (2.5 - 2) / izz rad/s^2;
  *              ignore_friction: 1.5 N m turns it; damping 0.5 N m s/rad: the
  *              terminal rate tau / damping; damping and friction together keep
- *              the damping and warn, ignore_damping keeps the friction */
+ *              the damping and warn, ignore_damping keeps the friction
+ *   hulls      an ellipsoid mesh (semi-axes 0.1, 0.07, 0.05 m, 602 vertices, all on
+ *              its hull) under max_hull_vertices 0, 128, 64, 48, 44, 40, 32, 16: the
+ *              hull has at most cap vertices, each a mesh vertex (so it lies inside
+ *              the full hull), the same bounding box, and no mesh vertex lies more
+ *              than 5 % (cap >= 64) or 10 % (cap >= 40) of the largest semi-axis
+ *              outside it; prints that distance and the collide stage's time for
+ *              two such hulls overlapping by 5 cm (not asserted; the full hull is
+ *              timed only with MOREAU_URDF_HULL_TIMING set: seconds per step) */
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -355,6 +363,145 @@ static void test_friction(void)
     mo_world_destroy(w);
 }
 
+/* ---- hull simplification ---- */
+
+/* an ellipsoid (semi-axes 0.1, 0.07, 0.05 m) as a UV sphere of 24 rings x 25 segments and two poles:
+   602 vertices, all on its convex hull */
+static void write_ellipsoid(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) exit(1);
+    const int R = 24, S = 25;
+    const double a = 0.1, b = 0.07, c = 0.05, pi = 3.14159265358979323846;
+    fprintf(f, "v 0 0 %.17g\n", c);
+    for (int i = 1; i <= R; i++)
+        for (int j = 0; j < S; j++) {
+            double th = pi * i / (R + 1), ph = 2 * pi * j / S;
+            fprintf(f, "v %.17g %.17g %.17g\n", a * sin(th) * cos(ph), b * sin(th) * sin(ph), c * cos(th));
+        }
+    fprintf(f, "v 0 0 %.17g\n", -c);
+    int bottom = 2 + R * S; /* 1-based */
+    for (int j = 0; j < S; j++) fprintf(f, "f 1 %d %d\n", 2 + j, 2 + (j + 1) % S);
+    for (int i = 0; i + 1 < R; i++)
+        for (int j = 0; j < S; j++) {
+            int p = 2 + i * S + j, q = 2 + i * S + (j + 1) % S;
+            fprintf(f, "f %d %d %d\nf %d %d %d\n", p, p + S, q + S, p, q + S, q);
+        }
+    for (int j = 0; j < S; j++) fprintf(f, "f %d %d %d\n", 2 + (R - 1) * S + (j + 1) % S, 2 + (R - 1) * S + j, bottom);
+    fclose(f);
+}
+
+static void test_hulls(void)
+{
+    char obj[512], path[512], err[1024];
+    snprintf(obj, sizeof obj, "%s/ellipsoid.obj", dir);
+    write_ellipsoid(obj);
+    mo_mesh_data md;
+    CHECK(mo_mesh_load(obj, (mo_vec3){1, 1, 1}, &md, err, sizeof err) == MO_OK);
+    CHECK(md.nvertices == 602);
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < md.nvertices; i++)
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fmin(lo[k], md.vertices[3 * i + k]);
+            hi[k] = fmax(hi[k], md.vertices[3 * i + k]);
+        }
+    write_urdf("ball.urdf",
+               "<robot name=\"ball\"><link name=\"ball\">" INERTIAL
+               "<collision><geometry><mesh filename=\"ellipsoid.obj\"/></geometry></collision></link></robot>\n",
+               path, sizeof path);
+    CHECK(mo_default_urdf_options().max_hull_vertices == 44);
+    const int caps[] = {0, 128, 64, 48, 44, 40, 32, 16};
+    printf("cap  points  hull vertices  faces  max outside (m)  collide (ms)  contacts\n");
+    for (int ci = 0; ci < (int)(sizeof caps / sizeof caps[0]); ci++) {
+        mo_world *w = new_world(0);
+        mo_urdf_options o = mo_default_urdf_options();
+        o.fixed_base = false;
+        o.max_hull_vertices = caps[ci];
+        mo_urdf_model m[2];
+        CHECK(mo_urdf_load(w, path, &o, &m[0], err, sizeof err) == MO_OK);
+        o.base_position = (mo_vec3){0.15, 0, 0};
+        CHECK(mo_urdf_load(w, path, &o, &m[1], err, sizeof err) == MO_OK);
+        int npts = m[0].collisions[0].hull_points;
+        CHECK(npts == (caps[ci] ? caps[ci] : 602)); /* a smooth mesh reaches the cap */
+        mo_shape_info si;
+        CHECK(mo_shape_get_info(w, m[0].collisions[0].shape, &si) == MO_OK);
+        CHECK(si.vertex_count <= npts);
+        /* every hull vertex is a mesh vertex (so the hull lies inside the full one), the bounding box is kept */
+        double hlo[3] = {INFINITY, INFINITY, INFINITY}, hhi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        int subset = 1;
+        for (int v = 0; v < si.vertex_count; v++) {
+            const double *x = si.vertices + 3 * v;
+            int found = 0;
+            for (int i = 0; i < md.nvertices && !found; i++)
+                found = x[0] == md.vertices[3 * i] && x[1] == md.vertices[3 * i + 1] && x[2] == md.vertices[3 * i + 2];
+            subset &= found;
+            for (int k = 0; k < 3; k++) {
+                hlo[k] = fmin(hlo[k], x[k]);
+                hhi[k] = fmax(hhi[k], x[k]);
+            }
+        }
+        CHECK(subset);
+        for (int k = 0; k < 3; k++) CHECK(hlo[k] == lo[k] && hhi[k] == hi[k]);
+        /* how far the full mesh pokes out of the simplified hull: largest distance past a face plane */
+        double out = 0;
+        for (int f = 0; f < si.face_count; f++) {
+            const int *fv = si.face_vertices + si.face_first[f];
+            int nf = si.face_first[f + 1] - si.face_first[f];
+            double n[3] = {0, 0, 0};
+            for (int e = 0; e < nf; e++) { /* Newell's normal */
+                const double *p0 = si.vertices + 3 * fv[e], *p1 = si.vertices + 3 * fv[(e + 1) % nf];
+                n[0] += (p0[1] - p1[1]) * (p0[2] + p1[2]);
+                n[1] += (p0[2] - p1[2]) * (p0[0] + p1[0]);
+                n[2] += (p0[0] - p1[0]) * (p0[1] + p1[1]);
+            }
+            double nl = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+            const double *p0 = si.vertices + 3 * fv[0];
+            for (int i = 0; i < md.nvertices; i++) {
+                const double *x = md.vertices + 3 * i;
+                double d = (n[0] * (x[0] - p0[0]) + n[1] * (x[1] - p0[1]) + n[2] * (x[2] - p0[2])) / nl;
+                out = fmax(out, d);
+            }
+        }
+        if (caps[ci] == 0) CHECK(out < 1e-9);
+        if (caps[ci] >= 64) CHECK(out < 0.05 * 0.1); /* 5 % of the largest semi-axis */
+        if (caps[ci] >= 40) CHECK(out < 0.1 * 0.1);  /* 10 % */
+        /* the cost of one hull-pair query: the collide stage of a step with the two hulls overlapping by 5 cm
+           (both put back at rest before each step), the mean of steps 2 .. nt + 1 (the full hull: 2 steps) */
+        double t = 0;
+        /* the full hull's query takes seconds (docs/import.md): timed only with MOREAU_URDF_HULL_TIMING set */
+        int nt = caps[ci] == 0 ? (getenv("MOREAU_URDF_HULL_TIMING") ? 1 : -1) : caps[ci] > 64 ? 3 : 10;
+        int ncontacts = 1;
+        for (int k = 0; k <= nt; k++) {
+            for (int r = 0; r < 2; r++) {
+                CHECK(mo_body_set_pose(w, m[r].links[0].body, (mo_vec3){0.15 * r, 0, 0}, (mo_quat){1, 0, 0, 0}) ==
+                      MO_OK);
+                CHECK(mo_body_set_velocity(w, m[r].links[0].body, (mo_vec3){0, 0, 0}, (mo_vec3){0, 0, 0}) == MO_OK);
+            }
+            CHECK(mo_world_step(w) == MO_OK);
+            mo_step_stats st = mo_world_last_stats(w);
+            if (k > 0) t += st.t_collide;
+            ncontacts = st.contacts;
+        }
+        CHECK(ncontacts > 0);
+        printf("%4d  %6d  %13d  %5d  %15.2e  %10.4f  %d\n", caps[ci], npts, si.vertex_count, si.face_count, out,
+               nt > 0 ? 1e3 * t / nt : NAN, nt > 0 ? ncontacts : -1);
+        mo_urdf_model_free(&m[0]);
+        mo_urdf_model_free(&m[1]);
+        mo_world_destroy(w);
+    }
+    mo_mesh_free(&md);
+    /* out of range */
+    mo_world *w = new_world(0);
+    mo_urdf_options o = mo_default_urdf_options();
+    o.max_hull_vertices = 5;
+    mo_urdf_model m;
+    CHECK(mo_urdf_load(w, path, &o, &m, err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
+    char want[1024];
+    snprintf(want, sizeof want, "%s: max_hull_vertices is 5 (0 for no limit, or at least 8)", path);
+    CHECK_STR(err, want);
+    mo_world_destroy(w);
+}
+
 int main(void)
 {
     {
@@ -371,14 +518,15 @@ int main(void)
     CHECK(mkdtemp(dir) != NULL);
     struct { const char *name; void (*fn)(void); } groups[] = {
         {"collide", test_collide}, {"warnings", test_warnings}, {"zero_limits", test_zero_limits},
-        {"friction", test_friction},
+        {"friction", test_friction}, {"hulls", test_hulls},
     };
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
         check_group_begin();
         groups[i].fn();
         check_group_end(groups[i].name, 10, 4);
     }
-    const char *files[] = {"stack.urdf", "vis.urdf", "col.urdf", "zero.urdf", "friction.urdf"};
+    const char *files[] = {"stack.urdf", "vis.urdf", "col.urdf", "zero.urdf", "friction.urdf", "ball.urdf",
+                           "ellipsoid.obj"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char p[512];
         snprintf(p, sizeof p, "%s/%s", dir, files[i]);

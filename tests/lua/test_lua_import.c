@@ -480,7 +480,7 @@ static void test_urdf_options(void)
         "assert(r.warnings[1]:find('stack.urdf:2: link .base.: visual mesh .gone.dae. not found'), r.warnings[1])\n"
         "assert(r.warnings[2]:find(\"stack.urdf:6: joint 'j1': dynamics friction 2 is left out\", 1, true))\n"
         "local q = moreau.urdf('stack.urdf', { position = {3, 0, 0}, self_collision = true, exclude_adjacent = false,\n"
-        "  ignore_damping = true, ignore_friction = false, lock_zero_limits = true })\n"
+        "  ignore_damping = true, ignore_friction = false, lock_zero_limits = true, max_hull_vertices = 0 })\n"
         "assert(q.links.l1:pair_collision(q.links.l2) == true and #q.warnings == 1)\n");
     mo_scene_file_destroy(s);
     static const char *const pair_type[] = {"t.lua:2: urdf: exclude_pairs[1][2] must be a link name", NULL};
@@ -490,6 +490,9 @@ static void test_urdf_options(void)
                                             "not a link of the file", NULL};
     expect_error("exclude_pairs name", "world{}\nmoreau.urdf('stack.urdf', { exclude_pairs = {{'l1', 'l9'}} })\n",
                  pair_name);
+    static const char *const cap[] = {"t.lua:2: urdf: ", "stack.urdf: max_hull_vertices is 3 (0 for no limit, or at "
+                                      "least 8)", NULL};
+    expect_error("max_hull_vertices", "world{}\nmoreau.urdf('stack.urdf', { max_hull_vertices = 3 })\n", cap);
 }
 
 /* moreau.urdf(path) with no options table: should load like moreau.urdf(path, {}) */

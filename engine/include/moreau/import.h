@@ -98,6 +98,12 @@ typedef struct mo_urdf_options {
     bool ignore_friction;            /* default false: <dynamics friction> F (N m or N) on a revolute,
                                         continuous or prismatic joint is a velocity motor toward 0 with
                                         |force| <= F (dry friction: holds below F, slips above); true: ignored */
+    int max_hull_vertices;           /* 0 (unlimited) or >= 8: a collision mesh made a convex hull keeps at most
+                                        this many of its vertices, the supports along evenly spread directions
+                                        (the hull shrinks inside the full one, keeping its bounding box);
+                                        default 44: at most 3 * 44 - 6 = 126 edges, within the 128 up to which
+                                        the narrowphase prunes edge pairs on the Gauss map (docs/import.md:
+                                        one hull pair's query, 602 vertices: 15 s; 64: 23 ms; 44: 0.07 ms) */
     bool lock_zero_limits;           /* default false: a revolute joint whose limits read lower = upper = 0
                                         (what ROS's parser gives when both are left out) gets no limits and a
                                         warning; true: locked at 0 as written */
@@ -188,6 +194,8 @@ typedef struct mo_urdf_collision {
     mo_quat orientation;      /* unit */
     mo_shape_id shape;        /* the engine shape */
     mo_shape_type shape_type; /* MO_SHAPE_BOX, CYLINDER, SPHERE, CONVEX_HULL or MESH */
+    int hull_points;          /* MO_SHAPE_CONVEX_HULL: mesh vertices given to the hull (after
+                                 max_hull_vertices; the hull keeps those that are its vertices); 0 otherwise */
 } mo_urdf_collision;
 
 /* A loaded robot (mo_urdf_load): its arrays are malloc'ed, freed by
@@ -210,7 +218,8 @@ typedef struct mo_urdf_model {
  * MO_JOINT_FIXED, revolute/continuous -> MO_JOINT_REVOLUTE, prismatic ->
  * MO_JOINT_PRISMATIC; joint positions read 0 at the zero configuration and
  * increase as URDF's), collision shapes (collision meshes: convex hull by
- * default, triangle mesh for static links or when options ask for it).
+ * default, of at most max_hull_vertices of the mesh's vertices; triangle mesh
+ * for static links or when options ask for it).
  * <dynamics damping> becomes a PD drive with stiffness 0 (viscous damping,
  * torque bounded by effort when > 0), <dynamics friction> a bounded velocity
  * motor (see the options; a joint has one motor: with a drive or damping the
