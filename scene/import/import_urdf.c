@@ -610,6 +610,18 @@ static int parse_joint(ctx *c, const xmlNode *n, ur_robot *r, ur_joint *j)
     } else {
         j->lower = j->upper = 0;
     }
+    j->mimic = -1;
+    const xmlNode *mim = child_el(n, "mimic");
+    if (mim) {
+        int a2 = attr(c, mim, "joint", j->mimic_name, sizeof j->mimic_name, who);
+        if (a2 < 0) return -1;
+        if (a2 == 0 || !j->mimic_name[0]) return fail(c, mim, "%s: <mimic> has no joint", who);
+        if (num_attr(c, mim, "multiplier", 1, &j->mimic_multiplier, who) < 0 ||
+            num_attr(c, mim, "offset", 0, &j->mimic_offset, who) < 0)
+            return -1;
+        if (!moving) return fail(c, mim, "%s: a %s joint cannot mimic (revolute, continuous and prismatic can)", who, type);
+        j->mimic_line = (int)xmlGetLineNo(mim);
+    }
     const xmlNode *dyn = child_el(n, "dynamics");
     if (dyn) {
         if (num_attr(c, dyn, "damping", 0, &j->damping, who) < 0 ||
@@ -760,6 +772,32 @@ static int parse_robot(ctx *c, const xmlNode *root, ur_robot *r)
             goto done;
         }
         ch->parent_joint = r->njoints++;
+    }
+    /* mimics: a moving joint of the file, not the joint itself; recorded, not enforced (a warning) */
+    for (int k = 0; k < r->njoints; k++) {
+        ur_joint *j = &r->joints[k];
+        if (!j->mimic_name[0]) continue;
+        for (int i = 0; i < r->njoints && j->mimic < 0; i++)
+            if (strcmp(r->joints[i].name, j->mimic_name) == 0) j->mimic = i;
+        if (j->mimic < 0 || j->mimic == k) {
+            snprintf(c->err, c->n, "%s:%d: joint '%s': mimic joint '%s' %s", c->path, j->mimic_line, j->name,
+                     j->mimic_name, j->mimic < 0 ? "does not exist" : "is the joint itself");
+            goto done;
+        }
+        int mt = r->joints[j->mimic].type;
+        if (mt != MO_URDF_JOINT_REVOLUTE && mt != MO_URDF_JOINT_CONTINUOUS && mt != MO_URDF_JOINT_PRISMATIC) {
+            snprintf(c->err, c->n, "%s:%d: joint '%s': mimic joint '%s' does not move (it must be revolute, "
+                     "continuous or prismatic)", c->path, j->mimic_line, j->name, j->mimic_name);
+            goto done;
+        }
+        if (ur_warn(r, c->path, j->mimic_line, "joint '%s': <mimic joint='%s' multiplier='%g' offset='%g'> is "
+                    "recorded (mo_urdf_joint.mimic), not enforced: the engine has no constraint coupling two joints "
+                    "yet, so the joint moves on its own", j->name, j->mimic_name, j->mimic_multiplier,
+                    j->mimic_offset) < 0) {
+            set_err(c->err, c->n, "%s: out of memory", c->path);
+            ret = -3;
+            goto done;
+        }
     }
     /* the tree: one root, every link reached from it */
     int root_link = -1;

@@ -88,6 +88,9 @@ typedef struct ur_joint {
     mo_vec3 axis;              /* unit, joint frame */
     bool has_limits;
     double lower, upper, effort, velocity, damping, friction;
+    char mimic_name[UR_NAME];  /* <mimic joint>, "" when none */
+    int mimic, mimic_line;     /* parse-order index of that joint (-1 none), the <mimic> line */
+    double mimic_multiplier, mimic_offset;
 } ur_joint;
 
 typedef struct ur_robot {

@@ -339,6 +339,9 @@ mo_status ur_robot_build(mo_world *w, const char *path, ur_robot *r, const mo_ur
         mj->velocity = j->velocity;
         mj->damping = j->damping;
         mj->friction = j->friction;
+        mj->mimic = j->mimic;
+        mj->mimic_multiplier = j->mimic_multiplier;
+        mj->mimic_offset = j->mimic_offset;
         mj->has_limits = j->has_limits;
         mj->origin_position = j->pos;
         mj->origin_orientation = j->q;

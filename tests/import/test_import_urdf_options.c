@@ -18,6 +18,8 @@
  *              ignore_friction: 1.5 N m turns it; damping 0.5 N m s/rad: the
  *              terminal rate tau / damping; damping and friction together keep
  *              the damping and warn, ignore_damping keeps the friction
+ *   mimic      <mimic> recorded (index, multiplier, offset) with a warning that it is
+ *              not enforced; a missing, self or fixed target: errors with the line
  *   hulls      an ellipsoid mesh (semi-axes 0.1, 0.07, 0.05 m, 602 vertices, all on
  *              its hull) under max_hull_vertices 0, 128, 64, 48, 44, 40, 32, 16: the
  *              hull has at most cap vertices, each a mesh vertex (so it lies inside
@@ -363,6 +365,51 @@ static void test_friction(void)
     mo_world_destroy(w);
 }
 
+/* ---- <mimic>: checked and recorded, not enforced ---- */
+
+static void test_mimic(void)
+{
+    static const char *T = "<robot name=\"grip\">\n"                                                          /* 1 */
+                           "  <link name=\"palm\"/>\n"                                                        /* 2 */
+                           "  <link name=\"left\">" INERTIAL "</link>\n"                                      /* 3 */
+                           "  <link name=\"right\">" INERTIAL "</link>\n"                                     /* 4 */
+                           "  <joint name=\"l\" type=\"%s\"><parent link=\"palm\"/><child link=\"left\"/>\n"  /* 5 */
+                           "    <limit lower=\"0\" upper=\"0.05\" effort=\"10\" velocity=\"1\"/></joint>\n"   /* 6 */
+                           "  <joint name=\"r\" type=\"prismatic\"><parent link=\"palm\"/><child link=\"right\"/>\n"
+                           "    <limit lower=\"-0.05\" upper=\"0\" effort=\"10\" velocity=\"1\"/>\n"          /* 8 */
+                           "    <mimic joint=\"%s\" multiplier=\"-1\" offset=\"0.001\"/>\n"                   /* 9 */
+                           "  </joint>\n"                                                                     /* 10 */
+                           "</robot>\n";
+    char text[2048], path[512], err[1024], want[1024];
+    mo_urdf_model m;
+    mo_world *w = new_world(0);
+    snprintf(text, sizeof text, T, "prismatic", "l");
+    write_urdf("mimic.urdf", text, path, sizeof path);
+    CHECK(mo_urdf_load(w, path, NULL, &m, err, sizeof err) == MO_OK);
+    CHECK(m.joints[0].mimic == -1 && m.joints[1].mimic == 0);
+    CHECK(m.joints[1].mimic_multiplier == -1 && m.joints[1].mimic_offset == 0.001);
+    CHECK(m.nwarnings == 1);
+    snprintf(want, sizeof want, "%s:9: joint 'r': <mimic joint='l' multiplier='-1' offset='0.001'> is recorded "
+             "(mo_urdf_joint.mimic), not enforced: the engine has no constraint coupling two joints yet, so the joint "
+             "moves on its own", path);
+    if (m.nwarnings == 1) CHECK_STR(m.warnings[0].text, want);
+    mo_urdf_model_free(&m);
+    struct { const char *type, *target, *message; } bad[] = {
+        {"prismatic", "x", "9: joint 'r': mimic joint 'x' does not exist"},
+        {"prismatic", "r", "9: joint 'r': mimic joint 'r' is the joint itself"},
+        {"fixed", "l", "9: joint 'r': mimic joint 'l' does not move (it must be revolute, continuous or prismatic)"},
+    };
+    for (int i = 0; i < 3; i++) {
+        snprintf(text, sizeof text, T, bad[i].type, bad[i].target);
+        write_urdf("mimic.urdf", text, path, sizeof path);
+        CHECK(mo_urdf_load(w, path, NULL, &m, err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
+        snprintf(want, sizeof want, "%s:%s", path, bad[i].message);
+        CHECK_STR(err, want);
+    }
+    CHECK(mo_world_bodies(w, NULL, 0) == 3); /* the first gripper only */
+    mo_world_destroy(w);
+}
+
 /* ---- hull simplification ---- */
 
 /* an ellipsoid (semi-axes 0.1, 0.07, 0.05 m) as a UV sphere of 24 rings x 25 segments and two poles:
@@ -518,7 +565,7 @@ int main(void)
     CHECK(mkdtemp(dir) != NULL);
     struct { const char *name; void (*fn)(void); } groups[] = {
         {"collide", test_collide}, {"warnings", test_warnings}, {"zero_limits", test_zero_limits},
-        {"friction", test_friction}, {"hulls", test_hulls},
+        {"friction", test_friction}, {"mimic", test_mimic}, {"hulls", test_hulls},
     };
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
         check_group_begin();
@@ -526,7 +573,7 @@ int main(void)
         check_group_end(groups[i].name, 10, 4);
     }
     const char *files[] = {"stack.urdf", "vis.urdf", "col.urdf", "zero.urdf", "friction.urdf", "ball.urdf",
-                           "ellipsoid.obj"};
+                           "ellipsoid.obj", "mimic.urdf"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char p[512];
         snprintf(p, sizeof p, "%s/%s", dir, files[i]);

@@ -168,6 +168,9 @@ typedef struct mo_urdf_joint {
     bool has_limits;          /* revolute and prismatic: lower/upper enforced */
     mo_motor_mode motor;      /* the motor the load gave the joint: MO_MOTOR_POSITION for a drive or damping,
                                  MO_MOTOR_VELOCITY (target 0, max_force = friction) for friction alone, else OFF */
+    int mimic;                /* <mimic>: index of the joint this one follows (q = multiplier q_mimic + offset),
+                                 -1 when none; recorded only (a warning says so): not enforced */
+    double mimic_multiplier, mimic_offset; /* <mimic> multiplier (default 1) and offset (rad or m, default 0) */
     mo_vec3 origin_position;  /* joint frame in the parent link frame (URDF <origin>), m */
     mo_quat origin_orientation; /* its orientation, unit */
 } mo_urdf_joint;
@@ -225,7 +228,8 @@ typedef struct mo_urdf_model {
  * motor (see the options; a joint has one motor: with a drive or damping the
  * friction is left out, with a warning); limits are enforced (lower = upper = 0
  * on a revolute joint: none, with a warning, unless lock_zero_limits), velocity
- * limits are recorded only; <mimic>, <transmission> and <gazebo> are ignored;
+ * limits are recorded only; <mimic> is checked and recorded (mo_urdf_joint.mimic)
+ * but not enforced, with a warning; <transmission> and <gazebo> are ignored;
  * planar joints are refused. A visual mesh that cannot be found is left out
  * with a warning (a missing collision mesh is an error naming the file, line and
  * link). Warnings are in out->warnings (the load succeeds).
