@@ -371,9 +371,14 @@ mo_status ur_robot_build(mo_world *w, const char *path, ur_robot *r, const mo_ur
                 jd.damping = kd;
                 jd.max_force = j->effort > 0 ? j->effort : INFINITY;
                 if (fr > 0) {
+                    /* what would free the motor for the friction */
+                    char fix[96] = "";
+                    if (kp > 0) strcat(fix, "drive_stiffness 0");
+                    if (opt->drive_damping > 0) strcat(fix, *fix ? " and drive_damping 0" : "drive_damping 0");
+                    if (j->damping > 0 && !opt->ignore_damping) strcat(fix, *fix ? " and ignore_damping" : "ignore_damping");
                     if (ur_warn(r, path, j->line, "joint '%s': dynamics friction %g is left out: the joint's one "
-                                "motor carries the %s (ignore_damping%s keeps the friction)", j->name, fr,
-                                kp > 0 ? "PD drive" : "damping", kp > 0 ? " and drive_stiffness 0" : "") < 0) {
+                                "motor carries the %s (set %s to keep the friction)", j->name, fr,
+                                kp > 0 ? "PD drive" : "damping", fix) < 0) {
                         st = MO_ERR_OUT_OF_MEMORY;
                         break;
                     }

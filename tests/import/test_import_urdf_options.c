@@ -336,14 +336,23 @@ static void test_friction(void)
     CHECK(m.joints[0].motor == MO_MOTOR_POSITION && m.nwarnings == 1);
     char want[1024];
     snprintf(want, sizeof want, "%s/friction.urdf:4: joint 'hinge': dynamics friction 2 is left out: the joint's one "
-             "motor carries the damping (ignore_damping keeps the friction)", dir);
+             "motor carries the damping (set ignore_damping to keep the friction)", dir);
     if (m.nwarnings == 1) CHECK_STR(m.warnings[0].text, want);
     mo_urdf_model_free(&m);
     mo_world_destroy(w);
     o.drive_stiffness = 100;
     w = load_hinge("0.5", "2", &o, &m);
     snprintf(want, sizeof want, "%s/friction.urdf:4: joint 'hinge': dynamics friction 2 is left out: the joint's one "
-             "motor carries the PD drive (ignore_damping and drive_stiffness 0 keeps the friction)", dir);
+             "motor carries the PD drive (set drive_stiffness 0 and ignore_damping to keep the friction)", dir);
+    if (m.nwarnings == 1) CHECK_STR(m.warnings[0].text, want);
+    mo_urdf_model_free(&m);
+    mo_world_destroy(w);
+    o = mo_default_urdf_options();
+    o.drive_damping = 1;
+    w = load_hinge("0", "2", &o, &m);
+    snprintf(want, sizeof want, "%s/friction.urdf:4: joint 'hinge': dynamics friction 2 is left out: the joint's one "
+             "motor carries the damping (set drive_damping 0 to keep the friction)", dir);
+    CHECK(m.nwarnings == 1);
     if (m.nwarnings == 1) CHECK_STR(m.warnings[0].text, want);
     mo_urdf_model_free(&m);
     mo_world_destroy(w);
