@@ -318,6 +318,26 @@ int main(void)
     BODY_GETTER(mo_body_angular_velocity, &v3);
     BODY_GETTER(mo_body_kinetic_energy, &d);
     BODY_GETTER(mo_body_collision_group, &u32);
+    /* pair exclusion: NULL world, NULL out, stale and foreign ids (either side), the same body twice */
+    {
+        bool on = true;
+        NULL_W(mo_world_set_pair_collision(NULL, sa.box, sa.box2, false));
+        NULL_W(mo_world_pair_collision(NULL, sa.box, sa.box2, &on));
+        NULL_OUT(mo_world_pair_collision(A, sa.box, sa.box2, NULL), "mo_world_pair_collision", "enabled");
+        char pb[512];
+        snprintf(pb, sizeof pb, "mo_world_set_pair_collision: body a %.200s",
+                 stale(0, "id", dead_body.index, dead_body.generation, "body") + 3);
+        EXPECT(mo_world_set_pair_collision(A, dead_body, sa.box2, false), MO_ERR_STALE_ID, pb);
+        snprintf(pb, sizeof pb, "mo_world_pair_collision: body b %.200s",
+                 stale(0, "id", sb.box.index, sb.box.generation, NULL) + 3);
+        EXPECT(mo_world_pair_collision(A, sa.box, sb.box, &on), MO_ERR_STALE_ID, pb);
+        EXPECT(mo_world_set_pair_collision(A, sa.box, sa.box, true), MO_ERR_INVALID_ARGUMENT,
+               "mo_world_set_pair_collision: body a and body b are the same body (index 2): a body's own shapes "
+               "never collide");
+        CHECK(mo_world_excluded_pairs(NULL, NULL, NULL, 0) == 0);
+        CHECK(mo_world_excluded_pairs(A, NULL, NULL, -1) == 0);
+        CHECK(on); /* nothing written on failure */
+    }
     NULL_W(mo_body_world_point(NULL, sa.box, zero, &v3));
     NULL_OUT(mo_body_world_point(A, sa.box, zero, NULL), "mo_body_world_point", "out");
     EXPECT(mo_body_world_point(A, sb.box, zero, &v3), MO_ERR_STALE_ID,

@@ -211,6 +211,114 @@ static mo_status stale_body(const mo_world *w, mo_body_id id)
     return MO_ERR_STALE_ID;
 }
 
+/* ---- pair exclusion: sorted keys (mo_pair_key) in w->excl_pairs ---- */
+
+/* position of key k in the sorted keys, or -(insertion point) - 1 */
+static int excl_find(const mo_world *w, uint64_t k)
+{
+    const uint64_t *p = (const uint64_t *)w->excl_pairs.p;
+    int lo = 0, hi = w->nexcl_pairs;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (p[mid] < k) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < w->nexcl_pairs && p[lo] == k ? lo : -lo - 1;
+}
+
+int mo_pair_excluded(const mo_world *w, int a, int b)
+{
+    return w->nexcl_pairs > 0 && w->bodies[a].nexcl > 0 && w->bodies[b].nexcl > 0 &&
+           excl_find(w, mo_pair_key(a, b)) >= 0;
+}
+
+/* drops every excluded pair of body slot s (the body is being destroyed) */
+static void excl_drop_body(mo_world *w, int s)
+{
+    uint64_t *p = (uint64_t *)w->excl_pairs.p;
+    int n = 0;
+    for (int i = 0; i < w->nexcl_pairs; i++) {
+        int a = (int)(p[i] >> 32), b = (int)(uint32_t)p[i];
+        if (a == s || b == s) w->bodies[a == s ? b : a].nexcl--;
+        else p[n++] = p[i];
+    }
+    w->nexcl_pairs = n;
+    w->bodies[s].nexcl = 0;
+}
+
+/* the body of a pair argument, or NULL with the sentence "<fn>: body <which> (index i, generation g) ..." */
+static mo_body *pair_body(const mo_world *w, mo_body_id id, const char *fn, const char *which)
+{
+    mo_body *b = mo_body_get(w, id);
+    if (!b)
+        mo_set_error(w, "%s: body %s (index %u, generation %u) %s", fn, which, id.index, id.generation,
+                     mo_id_fault(w, id.generation, "does not name a live body"));
+    return b;
+}
+
+static int pair_bodies(const mo_world *w, mo_body_id a, mo_body_id b, const char *fn)
+{
+    if (!pair_body(w, a, fn, "a") || !pair_body(w, b, fn, "b")) return 0;
+    if (a.index == b.index) {
+        mo_set_error(w, "%s: body a and body b are the same body (index %u): a body's own shapes never collide", fn,
+                     a.index);
+        return 0;
+    }
+    return 1;
+}
+
+mo_status mo_world_set_pair_collision(mo_world *w, mo_body_id a, mo_body_id b, bool enabled)
+{
+    MO_NEED_W(w);
+    if (!pair_bodies(w, a, b, __func__)) return mo_body_get(w, a) && mo_body_get(w, b) ? MO_ERR_INVALID_ARGUMENT
+                                                                                       : MO_ERR_STALE_ID;
+    int sa = (int)a.index - 1, sb = (int)b.index - 1;
+    uint64_t k = mo_pair_key(sa, sb);
+    int i = excl_find(w, k);
+    uint64_t *p = (uint64_t *)w->excl_pairs.p;
+    if (!enabled && i < 0) {
+        if (mo_buf_reserve(&w->excl_pairs, (size_t)(w->nexcl_pairs + 1) * sizeof(uint64_t))) {
+            mo_set_error(w, "%s: out of memory", __func__);
+            return MO_ERR_OUT_OF_MEMORY;
+        }
+        p = (uint64_t *)w->excl_pairs.p;
+        i = -i - 1;
+        memmove(p + i + 1, p + i, (size_t)(w->nexcl_pairs - i) * sizeof *p);
+        p[i] = k;
+        w->nexcl_pairs++;
+        w->bodies[sa].nexcl++;
+        w->bodies[sb].nexcl++;
+    } else if (enabled && i >= 0) {
+        memmove(p + i, p + i + 1, (size_t)(w->nexcl_pairs - i - 1) * sizeof *p);
+        w->nexcl_pairs--;
+        w->bodies[sa].nexcl--;
+        w->bodies[sb].nexcl--;
+    }
+    return MO_OK;
+}
+
+mo_status mo_world_pair_collision(const mo_world *w, mo_body_id a, mo_body_id b, bool *enabled)
+{
+    MO_NEED_W(w);
+    if (!pair_bodies(w, a, b, __func__)) return mo_body_get(w, a) && mo_body_get(w, b) ? MO_ERR_INVALID_ARGUMENT
+                                                                                       : MO_ERR_STALE_ID;
+    MO_NEED(w, enabled, "enabled");
+    *enabled = !mo_pair_excluded(w, (int)a.index - 1, (int)b.index - 1);
+    return MO_OK;
+}
+
+int mo_world_excluded_pairs(const mo_world *w, mo_body_id *a, mo_body_id *b, int cap)
+{
+    if (!w) return 0;
+    const uint64_t *p = (const uint64_t *)w->excl_pairs.p;
+    for (int i = 0; i < w->nexcl_pairs && i < cap; i++) {
+        int x = (int)(p[i] >> 32), y = (int)(uint32_t)p[i];
+        if (a) a[i] = (mo_body_id){(uint32_t)x + 1, w->bodies[x].generation};
+        if (b) b[i] = (mo_body_id){(uint32_t)y + 1, w->bodies[y].generation};
+    }
+    return w->nexcl_pairs;
+}
+
 #define GET_BODY(w, id)                               \
     MO_NEED_W(w);                                     \
     mo_body *b = mo_body_get((w), (id));              \
@@ -228,6 +336,7 @@ mo_status mo_body_destroy(mo_world *w, mo_body_id id)
             mo_joint_destroy(w, (mo_joint_id){(uint32_t)i + 1, j->generation});
     }
     while (b->first_shape >= 0) mo_shape_release(w, b->first_shape);
+    if (b->nexcl > 0) excl_drop_body(w, slot);
     b->alive = false;
     w->body_free[w->body_nfree++] = slot;
     return MO_OK;

@@ -37,6 +37,7 @@ typedef struct mo_body {
     uint32_t group;
     int owner;                 /* this step's DOF owner index, -1 when not dynamic */
     int njoints;               /* joints attached (for filtering and destroy) */
+    int nexcl;                 /* pairs excluded with it (mo_world_set_pair_collision; filtering and destroy) */
 } mo_body;
 
 typedef struct mo_shape {
@@ -127,7 +128,9 @@ typedef struct mo_contact_cache {
     X(block_row) X(block_kind) X(block_mu) X(block_inv) X(inv) X(block_eta)                              \
     X(row_ptr) X(col) X(val) X(wval)                                                                     \
     /* the solve's scratch and histories, the joint filter's keys, room for mo_sort_stable */           \
-    X(scratch) X(res_hist) X(err_hist) X(joint_pairs) X(sort_tmp)
+    X(scratch) X(res_hist) X(err_hist) X(joint_pairs) X(sort_tmp)                                  \
+    /* pairs of bodies excluded from collision (mo_world_set_pair_collision), sorted keys */            \
+    X(excl_pairs)
 
 /* the last error's sentence (mo_set_error), written under a spin lock so that failing calls from
    several threads on one world do not tear it */
@@ -181,6 +184,8 @@ typedef struct mo_world {
     int ncontacts, ncache;     /* this step's contacts, the previous step's cached ones */
     int rows_assembled;        /* rows of the last step's assembled problem (row_* buffers; the contacts' rows last) */
     int njoint_pairs;          /* sorted (min slot, max slot) keys of non-colliding joined bodies in joint_pairs */
+    int nexcl_pairs;           /* sorted (min slot, max slot) keys of excluded body pairs in excl_pairs (model:
+                                * kept across steps, entries of a destroyed body dropped with it) */
     struct mo_device *device;  /* the CUDA device context (backend/device.h) while the backend is cuda or auto
                                 * and a device opened, else NULL */
     void *cholmod_cache;       /* MO_SOLVER_CHOLESKY's cache across steps (solver/cholesky.c), NULL until used */
@@ -259,6 +264,16 @@ const unsigned char *mo_fem_particle_skip(mo_world *w);
 size_t mo_fem_state_size(const mo_world *w);
 void mo_fem_state_save(const mo_world *w, void *buf);
 void mo_fem_state_restore(mo_world *w, const void *buf);
+
+/* ---- pair exclusion (body.c) ---- */
+/* the (min slot, max slot) key of a body pair, as in joint_pairs and excl_pairs */
+static inline uint64_t mo_pair_key(int a, int b)
+{
+    if (a > b) { int t = a; a = b; b = t; }
+    return ((uint64_t)(uint32_t)a << 32) | (uint32_t)b;
+}
+/* 1 when the pair of body slots a, b was excluded with mo_world_set_pair_collision */
+int mo_pair_excluded(const mo_world *w, int a, int b);
 
 /* ---- joints (joint.c) ---- */
 void mo_joint_rebuild_filter(mo_world *w);

@@ -1,7 +1,8 @@
 /* collide.c: stage 2. Collision objects from bodies' shapes and from
  * particles (as spheres of their radius), broadphase (collision/broad_bp.c,
- * with static/kinematic pairs, same-group pairs, particle pairs and bodies
- * joined by a joint filtered out), narrowphase per pair in parallel, then the
+ * with static/kinematic pairs, same-group pairs, particle pairs, bodies
+ * joined by a joint and pairs excluded by mo_world_set_pair_collision
+ * filtered out), narrowphase per pair in parallel, then the
  * contact list with tangent bases and warm-start impulses looked up by
  * feature key in the previous step's cache. Objects are shapes (a compound
  * body has several) and particles; keys and filters use shape slots.
@@ -37,7 +38,7 @@ typedef struct cl_info {
     uint32_t category, mask;
     double friction;
     int joined;                /* the body has a joint; a particle: its FEM mesh slot + 1, 0 when none */
-    int pad_;
+    int excl;                  /* the body has pairs excluded by mo_world_set_pair_collision */
 } cl_info;
 
 /* the object's body motion for contact point velocities (a particle: its velocity, w = 0) */
@@ -63,6 +64,7 @@ static int pair_filter(void *ctx, int a, int b)
     }
     if (ia->body == ib->body) return 0; /* a compound body's own shapes */
     if (!(ia->category & ib->mask) || !(ib->category & ia->mask)) return 0;
+    if (ia->excl && ib->excl && mo_pair_excluded(f->w, ia->body, ib->body)) return 0;
     if (!ia->joined || !ib->joined || f->w->njoint_pairs == 0) return 1;
     uint64_t k = pair_key(ia->body, ib->body);
     return bsearch(&k, f->w->joint_pairs.p, (size_t)f->w->njoint_pairs, sizeof(uint64_t), cmp_u64) == NULL;
@@ -242,7 +244,7 @@ int mo_collide_objects(mo_world *w)
         if (!sh->alive) continue;
         const mo_body *b = &w->bodies[sh->body];
         mo_shape_object(w, i, &objs[n]);
-        info[n] = (cl_info){i, sh->body, sh->category, sh->mask, sh->friction, b->njoints > 0, 0};
+        info[n] = (cl_info){i, sh->body, sh->category, sh->mask, sh->friction, b->njoints > 0, b->nexcl > 0};
         mo_v3_copy(motion[n].x, b->k.x);
         mo_v3_copy(motion[n].v, b->k.v);
         mo_v3_copy(motion[n].w, b->k.w);

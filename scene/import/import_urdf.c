@@ -29,6 +29,8 @@ mo_urdf_options mo_default_urdf_options(void)
     o.self_collision = false;
     o.massless_link_mass = 0.01;
     o.friction = 0.5;
+    o.exclude_adjacent = true;
+    o.max_hull_vertices = 44;
     o.internal_value = UR_OPTIONS_COOKIE;
     return o;
 }
@@ -40,6 +42,7 @@ void mo_urdf_model_free(mo_urdf_model *m)
     free(m->joints);
     free(m->visuals);
     free(m->collisions);
+    free(m->warnings);
     memset(m, 0, sizeof *m);
 }
 
@@ -84,7 +87,30 @@ void ur_robot_free(ur_robot *r)
     free(r->visuals);
     free(r->collisions);
     free(r->order);
+    free(r->excl);
+    free(r->warnings);
     memset(r, 0, sizeof *r);
+}
+
+int ur_warn(ur_robot *r, const char *path, int line, const char *fmt, ...)
+{
+    if (r->nwarnings == r->warning_cap) {
+        int cap = r->warning_cap ? 2 * r->warning_cap : 8;
+        mo_urdf_warning *p = realloc(r->warnings, (size_t)cap * sizeof *p);
+        if (!p) return -1;
+        r->warnings = p;
+        r->warning_cap = cap;
+    }
+    mo_urdf_warning *wn = &r->warnings[r->nwarnings++];
+    wn->line = line;
+    int k = line > 0 ? snprintf(wn->text, sizeof wn->text, "%s:%d: ", path, line)
+                     : snprintf(wn->text, sizeof wn->text, "%s: ", path);
+    if (k < 0 || (size_t)k >= sizeof wn->text) return 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(wn->text + k, sizeof wn->text - (size_t)k, fmt, ap);
+    va_end(ap);
+    return 0;
 }
 
 static void set_err(char *err, size_t n, const char *fmt, ...)
@@ -149,6 +175,7 @@ typedef struct ctx {
     char *err;
     size_t n;
     bool refused; /* resolve: a candidate was refused by opt->allow_file */
+    ur_robot *r;  /* for warnings */
 } ctx;
 
 static int fail(ctx *c, const xmlNode *node, const char *fmt, ...)
@@ -397,6 +424,21 @@ static int parse_geom(ctx *c, const xmlNode *el, ur_geom *g, const char *who, co
                         g->size.z);
         c->refused = false;
         bool found = resolve(c, uri, g->mesh_path);
+        if (!found && !load) {
+            /* a visual: not simulated, so a missing file is a warning and the visual is left out */
+            int nsp = c->opt->search_paths ? c->opt->nsearch_paths : 0;
+            int wr = c->refused ? ur_warn(c->r, c->path, (int)xmlGetLineNo(s),
+                                          "%s: visual mesh '%s' is outside the folders this load may read: the visual "
+                                          "is left out", who, uri)
+                                : ur_warn(c->r, c->path, (int)xmlGetLineNo(s),
+                                          "%s: visual mesh '%s' not found (looked in %s and %d search path%s): the "
+                                          "visual is left out", who, uri, c->dir, nsp, nsp == 1 ? "" : "s");
+            if (wr < 0) {
+                set_err(c->err, c->n, "%s: out of memory", c->path);
+                return -3;
+            }
+            return 1;
+        }
         if (!found && c->refused)
             return fail(c, s, "%s: %s mesh '%s' is outside the folders this load may read", who, what, uri);
         if (!found)
@@ -416,45 +458,6 @@ static int parse_geom(ctx *c, const xmlNode *el, ur_geom *g, const char *who, co
                     (const char *)s->name);
     }
     return 0;
-}
-
-/* four affinely independent points exist (a hull has volume) */
-static bool has_volume(const mo_mesh_data *m)
-{
-    const double *v = m->vertices;
-    int n = m->nvertices;
-    double lo[3] = {v[0], v[1], v[2]}, hi[3] = {v[0], v[1], v[2]};
-    for (int i = 1; i < n; i++)
-        for (int k = 0; k < 3; k++) {
-            if (v[3 * i + k] < lo[k]) lo[k] = v[3 * i + k];
-            if (v[3 * i + k] > hi[k]) hi[k] = v[3 * i + k];
-        }
-    double ext = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2])), tol = 1e-9 * ext;
-    if (!(ext > 0)) return false;
-    int a = 0, b = -1, cc = -1;
-    double best = 0;
-    for (int i = 0; i < n; i++) {
-        double d[3] = {v[3 * i] - v[0], v[3 * i + 1] - v[1], v[3 * i + 2] - v[2]};
-        double l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-        if (l > best) best = l, b = i;
-    }
-    if (b < 0 || best <= tol) return false;
-    double e[3] = {v[3 * b] - v[3 * a], v[3 * b + 1] - v[3 * a + 1], v[3 * b + 2] - v[3 * a + 2]}, nrm[3] = {0, 0, 0};
-    best = 0;
-    for (int i = 0; i < n; i++) {
-        double d[3] = {v[3 * i] - v[0], v[3 * i + 1] - v[1], v[3 * i + 2] - v[2]};
-        double x[3] = {e[1] * d[2] - e[2] * d[1], e[2] * d[0] - e[0] * d[2], e[0] * d[1] - e[1] * d[0]};
-        double l = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
-        if (l > best) best = l, cc = i, memcpy(nrm, x, sizeof x);
-    }
-    double el = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-    if (cc < 0 || best / el <= tol) return false;
-    double nl = sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
-    for (int i = 0; i < n; i++) {
-        double d[3] = {v[3 * i] - v[0], v[3 * i + 1] - v[1], v[3 * i + 2] - v[2]};
-        if (fabs(d[0] * nrm[0] + d[1] * nrm[1] + d[2] * nrm[2]) / nl > tol) return true;
-    }
-    return false;
 }
 
 /* ---- links ---- */
@@ -595,15 +598,37 @@ static int parse_joint(ctx *c, const xmlNode *n, ur_robot *r, ur_joint *j)
         if (j->lower > j->upper)
             return fail(c, lim, "%s: limit lower %g is above upper %g", who, j->lower, j->upper);
         j->has_limits = true;
+        if (j->type == MO_URDF_JOINT_REVOLUTE && j->lower == 0 && j->upper == 0 && !c->opt->lock_zero_limits) {
+            j->has_limits = false;
+            if (ur_warn(c->r, c->path, (int)xmlGetLineNo(lim),
+                        "%s: limit lower = upper = 0 on a revolute joint (what ROS's parser reads when both are left "
+                        "out): read as no limits (lock_zero_limits keeps the joint locked at 0)", who) < 0) {
+                set_err(c->err, c->n, "%s: out of memory", c->path);
+                return -3;
+            }
+        }
     } else {
         j->lower = j->upper = 0;
     }
+    j->mimic = -1;
+    const xmlNode *mim = child_el(n, "mimic");
+    if (mim) {
+        int a2 = attr(c, mim, "joint", j->mimic_name, sizeof j->mimic_name, who);
+        if (a2 < 0) return -1;
+        if (a2 == 0 || !j->mimic_name[0]) return fail(c, mim, "%s: <mimic> has no joint", who);
+        if (num_attr(c, mim, "multiplier", 1, &j->mimic_multiplier, who) < 0 ||
+            num_attr(c, mim, "offset", 0, &j->mimic_offset, who) < 0)
+            return -1;
+        if (!moving) return fail(c, mim, "%s: a %s joint cannot mimic (revolute, continuous and prismatic can)", who, type);
+        j->mimic_line = (int)xmlGetLineNo(mim);
+    }
     const xmlNode *dyn = child_el(n, "dynamics");
     if (dyn) {
-        double fr;
-        if (num_attr(c, dyn, "damping", 0, &j->damping, who) < 0 || num_attr(c, dyn, "friction", 0, &fr, who) < 0)
+        if (num_attr(c, dyn, "damping", 0, &j->damping, who) < 0 ||
+            num_attr(c, dyn, "friction", 0, &j->friction, who) < 0)
             return -1;
         if (j->damping < 0) return fail(c, dyn, "%s: dynamics damping %g is negative", who, j->damping);
+        if (j->friction < 0) return fail(c, dyn, "%s: dynamics friction %g is negative", who, j->friction);
     }
     return 0;
 }
@@ -697,11 +722,16 @@ static int parse_robot(ctx *c, const xmlNode *root, ur_robot *r)
             gg->link = li;
             int pr = parse_geom(c, g, gg, who, vis ? "visual" : "collision", col);
             if (pr < 0) {
-                ret = pr == -2 ? -2 : -1;
+                ret = pr == -2 || pr == -3 ? pr : -1;
                 goto done;
             }
+            if (pr == 1) { /* a visual left out (warning given) */
+                memset(gg, 0, sizeof *gg);
+                r->nvisuals--;
+                continue;
+            }
             /* flat meshes may still be triangle meshes: decided below, once the tree is known */
-            if (col && gg->type == MO_URDF_GEOM_MESH) gg->flat = !has_volume(&gg->mesh);
+            if (col && gg->type == MO_URDF_GEOM_MESH) gg->flat = !ur_has_volume(gg->mesh.vertices, gg->mesh.nvertices);
             if (vis) {
                 const xmlNode *mn = child_el(g, "material");
                 if (mn) {
@@ -721,7 +751,11 @@ static int parse_robot(ctx *c, const xmlNode *root, ur_robot *r)
     for (const xmlNode *e = root->children; e; e = e->next) {
         if (!is_el(e, "joint")) continue;
         ur_joint *j = &r->joints[r->njoints];
-        if (parse_joint(c, e, r, j) < 0) goto done;
+        int pj = parse_joint(c, e, r, j);
+        if (pj < 0) {
+            ret = pj == -3 ? -3 : -1;
+            goto done;
+        }
         for (int i = 0; i < r->njoints; i++)
             if (strcmp(r->joints[i].name, j->name) == 0) {
                 fail(c, e, "joint '%s' is defined twice (first on line %d)", j->name, r->joints[i].line);
@@ -738,6 +772,32 @@ static int parse_robot(ctx *c, const xmlNode *root, ur_robot *r)
             goto done;
         }
         ch->parent_joint = r->njoints++;
+    }
+    /* mimics: a moving joint of the file, not the joint itself; recorded, not enforced (a warning) */
+    for (int k = 0; k < r->njoints; k++) {
+        ur_joint *j = &r->joints[k];
+        if (!j->mimic_name[0]) continue;
+        for (int i = 0; i < r->njoints && j->mimic < 0; i++)
+            if (strcmp(r->joints[i].name, j->mimic_name) == 0) j->mimic = i;
+        if (j->mimic < 0 || j->mimic == k) {
+            snprintf(c->err, c->n, "%s:%d: joint '%s': mimic joint '%s' %s", c->path, j->mimic_line, j->name,
+                     j->mimic_name, j->mimic < 0 ? "does not exist" : "is the joint itself");
+            goto done;
+        }
+        int mt = r->joints[j->mimic].type;
+        if (mt != MO_URDF_JOINT_REVOLUTE && mt != MO_URDF_JOINT_CONTINUOUS && mt != MO_URDF_JOINT_PRISMATIC) {
+            snprintf(c->err, c->n, "%s:%d: joint '%s': mimic joint '%s' does not move (it must be revolute, "
+                     "continuous or prismatic)", c->path, j->mimic_line, j->name, j->mimic_name);
+            goto done;
+        }
+        if (ur_warn(r, c->path, j->mimic_line, "joint '%s': <mimic joint='%s' multiplier='%g' offset='%g'> is "
+                    "recorded (mo_urdf_joint.mimic), not enforced: the engine has no constraint coupling two joints "
+                    "yet, so the joint moves on its own", j->name, j->mimic_name, j->mimic_multiplier,
+                    j->mimic_offset) < 0) {
+            set_err(c->err, c->n, "%s: out of memory", c->path);
+            ret = -3;
+            goto done;
+        }
     }
     /* the tree: one root, every link reached from it */
     int root_link = -1;
@@ -803,6 +863,30 @@ static int parse_robot(ctx *c, const xmlNode *root, ur_robot *r)
             goto done;
         }
     }
+    /* the excluded pairs: links of this file */
+    int npairs = c->opt->exclude_pairs ? c->opt->nexclude_pairs : 0;
+    if (npairs > 0) {
+        r->excl = calloc((size_t)(2 * npairs), sizeof *r->excl);
+        if (!r->excl) {
+            set_err(c->err, c->n, "%s: out of memory", c->path);
+            ret = -3;
+            goto done;
+        }
+    }
+    for (int i = 0; i < 2 * npairs; i++) {
+        const char *ln = c->opt->exclude_pairs[i];
+        r->excl[i] = ln ? find_link(r, ln) : -1;
+        if (r->excl[i] < 0) {
+            set_err(c->err, c->n, "%s: exclude_pairs[%d] (pair %d): %s%s%s", c->path, i, i / 2,
+                    ln ? "link '" : "is NULL", ln ? ln : "", ln ? "' is not a link of the file" : "");
+            goto done;
+        }
+        if (i % 2 == 1 && r->excl[i] == r->excl[i - 1]) {
+            set_err(c->err, c->n, "%s: exclude_pairs[%d] (pair %d): link '%s' with itself (a link's shapes never "
+                    "collide with each other)", c->path, i, i / 2, ln);
+            goto done;
+        }
+    }
     ret = 0;
 done:
     free(mats);
@@ -817,7 +901,7 @@ mo_status ur_robot_parse(const char *path, const mo_urdf_options *opt, ur_robot 
         err_size = sizeof localerr;
     }
     err[0] = '\0';
-    ctx c = {path, ".", opt, err, err_size, false};
+    ctx c = {path, ".", opt, err, err_size, false, r};
     const char *slash = strrchr(path, '/');
     if (slash) {
         size_t len = (size_t)(slash - path);
@@ -829,6 +913,17 @@ mo_status ur_robot_parse(const char *path, const mo_urdf_options *opt, ur_robot 
     }
     if (!opt->search_paths && opt->nsearch_paths != 0) {
         set_err(err, err_size, "%s: nsearch_paths is %d but search_paths is NULL", path, opt->nsearch_paths);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    if (opt->max_hull_vertices < 0 || (opt->max_hull_vertices > 0 && opt->max_hull_vertices < 8)) {
+        set_err(err, err_size, "%s: max_hull_vertices is %d (0 for no limit, or at least 8)", path,
+                opt->max_hull_vertices);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    if (opt->nexclude_pairs < 0 || (!opt->exclude_pairs && opt->nexclude_pairs != 0) ||
+        opt->nexclude_pairs > (1 << 24)) {
+        set_err(err, err_size, "%s: nexclude_pairs is %d%s (0 to 2^24 pairs, two link names each)", path,
+                opt->nexclude_pairs, opt->exclude_pairs ? "" : " but exclude_pairs is NULL");
         return MO_ERR_INVALID_ARGUMENT;
     }
     if (opt->collision_meshes < MO_URDF_MESH_AUTO || opt->collision_meshes > MO_URDF_MESH_TRIANGLES ||

@@ -87,7 +87,10 @@ typedef struct ur_joint {
     mo_quat q;
     mo_vec3 axis;              /* unit, joint frame */
     bool has_limits;
-    double lower, upper, effort, velocity, damping;
+    double lower, upper, effort, velocity, damping, friction;
+    char mimic_name[UR_NAME];  /* <mimic joint>, "" when none */
+    int mimic, mimic_line;     /* parse-order index of that joint (-1 none), the <mimic> line */
+    double mimic_multiplier, mimic_offset;
 } ur_joint;
 
 typedef struct ur_robot {
@@ -97,15 +100,27 @@ typedef struct ur_robot {
     ur_joint *joints;
     ur_geom *visuals, *collisions;
     int *order;                /* (nlinks) parse-order link index of each model link, root first, parents first */
+    int *excl;                 /* (2 opt->nexclude_pairs) parse-order link indices of the excluded pairs */
+    mo_urdf_warning *warnings; /* (nwarnings of warning_cap), malloc'ed */
+    int nwarnings, warning_cap;
 } ur_robot;
 
+/* appends a warning "PATH:LINE: text" (PATH: text when line is 0); -1 when out of memory */
+int ur_warn(ur_robot *r, const char *path, int line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
 void ur_robot_free(ur_robot *r);
+/* four affinely independent points among the n points v (n x 3): their hull has volume */
+bool ur_has_volume(const double *v, int n);
 /* parses and validates path (collision meshes loaded); on failure err holds "FILE:LINE: what" */
 mo_status ur_robot_parse(const char *path, const mo_urdf_options *opt, ur_robot *r, char *err, size_t err_size);
 /* sets w's last error to msg (NULL msg: nothing) */
 void ur_set_world_error(mo_world *w, const char *msg);
-/* creates the robot in w (all or nothing) and fills out */
-mo_status ur_robot_build(mo_world *w, const char *path, const ur_robot *r, const mo_urdf_options *opt,
+/* creates the robot in w (all or nothing) and fills out; adds its warnings to r's and copies them all to out */
+mo_status ur_robot_build(mo_world *w, const char *path, ur_robot *r, const mo_urdf_options *opt,
                          mo_urdf_model *out, char *err, size_t err_size);
 
 #endif

@@ -1121,7 +1121,8 @@ void mo_lua_open_api(lua_State *L)
         {"set_pose", b_set_pose}, {"set_velocity", b_set_velocity}, {"apply_force", b_apply_force},
         {"apply_force_at", b_apply_force_at}, {"world_point", b_world_point}, {"add_shape", b_add_shape},
         {"set_mass_from_shapes", b_set_mass_from_shapes}, {"destroy", b_destroy}, {"valid", b_valid},
-        {"name", b_name}, {NULL, NULL}};
+        {"name", b_name}, {"set_pair_collision", mo_lua_b_set_pair_collision},
+        {"pair_collision", mo_lua_b_pair_collision}, {NULL, NULL}};
     static const luaL_Reg joint_m[] = {{"position", j_position}, {"error", j_error}, {"reaction", j_reaction},
                                        {"set_motor", j_set_motor}, {"set_target", j_set_target},
                                        {"destroy", j_destroy}, {"valid", j_valid}, {"name", j_name}, {NULL, NULL}};

@@ -169,12 +169,46 @@ static int urdf_gc(lua_State *L)
     return 0;
 }
 
+/* exclude_pairs = {{"link_a", "link_b"}, ...} of the options table at 2 into a userdata of 2 n names (the strings
+   kept alive in the table at keep); returns n */
+static int exclude_pairs(lua_State *L, int keep, const char ***names)
+{
+    *names = NULL;
+    if (lua_getfield(L, 2, "exclude_pairs") == LUA_TNIL) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    int t = lua_gettop(L);
+    if (!lua_istable(L, t)) mo_lua_fail(L, "urdf", "exclude_pairs must be a table of {link, link} pairs");
+    lua_Unsigned n = lua_rawlen(L, t);
+    if (n > 65536) mo_lua_fail(L, "urdf", "at most 65536 exclude_pairs");
+    const char **v = (const char **)lua_newuserdatauv(L, (size_t)(2 * n + 1) * sizeof(char *), 0);
+    lua_rawseti(L, keep, (lua_Integer)lua_rawlen(L, keep) + 1);
+    for (lua_Unsigned i = 1; i <= n; i++) {
+        if (lua_rawgeti(L, t, (lua_Integer)i) != LUA_TTABLE) mo_lua_fail(L, "urdf", "exclude_pairs[%d] must be {link, link}", (int)i);
+        for (int k = 0; k < 2; k++) {
+            if (lua_rawgeti(L, -1, k + 1) != LUA_TSTRING)
+                mo_lua_fail(L, "urdf", "exclude_pairs[%d][%d] must be a link name", (int)i, k + 1);
+            v[2 * (i - 1) + (lua_Unsigned)k] = lua_tostring(L, -1);
+            lua_rawseti(L, keep, (lua_Integer)lua_rawlen(L, keep) + 1);
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    *names = v;
+    return (int)n;
+}
+
 /* moreau.urdf(path [, {fixed_base, position, orientation, search_paths, meshes, self_collision,
-   drive_stiffness, drive_damping, friction}]) -> {name, root, links = {name = body}, joints = {name = joint}} */
+   exclude_adjacent, exclude_pairs, drive_stiffness, drive_damping, friction, ignore_damping, ignore_friction,
+   lock_zero_limits, max_hull_vertices}]) -> {name, root, links = {name = body}, joints = {name = joint}, warnings = {text...}};
+   each warning is also printed (the scene's print, else stderr) as "warning: <text>" */
 static int l_urdf(lua_State *L)
 {
     static const char *const keys[] = {"fixed_base", "position", "orientation", "search_paths", "meshes",
-                                       "self_collision", "drive_stiffness", "drive_damping", "friction", NULL};
+                                       "self_collision", "exclude_adjacent", "exclude_pairs", "drive_stiffness",
+                                       "drive_damping", "friction", "ignore_damping", "ignore_friction",
+                                       "lock_zero_limits", "max_hull_vertices", NULL};
     lua_settop(L, 2); /* moreau.urdf(path): the options slot is nil, not whatever is pushed next */
     mo_scene_file *s = mo_lua_scene(L);
     mo_world *w = mo_lua_world(L);
@@ -212,6 +246,14 @@ static int l_urdf(lua_State *L)
         }
         lua_pop(L, 1);
         o.self_collision = mo_lua_bool_field(L, 2, "self_collision", o.self_collision, "urdf");
+        o.exclude_adjacent = mo_lua_bool_field(L, 2, "exclude_adjacent", o.exclude_adjacent, "urdf");
+        o.ignore_damping = mo_lua_bool_field(L, 2, "ignore_damping", o.ignore_damping, "urdf");
+        o.ignore_friction = mo_lua_bool_field(L, 2, "ignore_friction", o.ignore_friction, "urdf");
+        o.lock_zero_limits = mo_lua_bool_field(L, 2, "lock_zero_limits", o.lock_zero_limits, "urdf");
+        o.max_hull_vertices = mo_lua_int_field(L, 2, "max_hull_vertices", o.max_hull_vertices, "urdf");
+        const char **ep = NULL;
+        o.nexclude_pairs = exclude_pairs(L, keep, &ep);
+        o.exclude_pairs = ep;
         o.drive_stiffness = mo_lua_num_field(L, 2, "drive_stiffness", o.drive_stiffness, "urdf");
         o.drive_damping = mo_lua_num_field(L, 2, "drive_damping", o.drive_damping, "urdf");
         o.friction = mo_lua_num_field(L, 2, "friction", o.friction, "urdf");
@@ -319,6 +361,16 @@ static int l_urdf(lua_State *L)
         lua_setfield(L, -2, m->joints[i].name);
     }
     lua_setfield(L, -2, "joints");
+    lua_createtable(L, m->nwarnings, 0);
+    for (int i = 0; i < m->nwarnings; i++) {
+        char line[512];
+        snprintf(line, sizeof line, "warning: %s", m->warnings[i].text);
+        if (s->opt.print) s->opt.print(s->opt.print_user, line);
+        else fprintf(stderr, "%s\n", line);
+        lua_pushstring(L, m->warnings[i].text);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "warnings");
     return 1;
 }
 #endif

@@ -104,6 +104,9 @@ void mo_lua_push_joint(lua_State *L, mo_joint_id id, const char *name);
 mo_body_id mo_lua_check_body(lua_State *L, int idx, const char *ctx, const char *what);
 /* self (index 1) of a body method and its context string ("body 'name'") into ctx */
 mo_body_id mo_lua_self_body(lua_State *L, char *ctx, size_t n);
+/* body methods a:set_pair_collision(b, enabled) and a:pair_collision(b) (lua_filter.c) */
+int mo_lua_b_set_pair_collision(lua_State *L);
+int mo_lua_b_pair_collision(lua_State *L);
 
 /* Reads the settings in the table at idx (Lua names are the engine's setting names: world{} keys are
  * "time_step", "solver" is a table whose keys are "solver.kind"'s last part, and so on), each checked

@@ -11,6 +11,9 @@
  *             package:// or absolute) is refused before the mesh is opened (nothing of the
  *             robot is created); search_paths outside are refused
  *   errors:   malformed URDFs: the message carries the scene's file:line and the URDF's file:line
+ *   options:  self_collision with exclude_pairs and exclude_adjacent (pair_collision of the links
+ *             as expected), ignore_damping, lock_zero_limits; the warnings table (a missing
+ *             visual mesh, friction left out); bad exclude_pairs
  *   scenes:   robot_arm.lua runs its full 7 s and its claims hold; humanoids.lua with count=4
  *             builds 52 bodies and 48 joints and runs a few steps with its claims holding
  * With "urdf_no_options" as argument it runs only moreau.urdf(path) without an options table.
@@ -448,6 +451,50 @@ static void test_scenes(void)
     }
 }
 
+/* ---- the collision and joint options, warnings ---- */
+
+#define UO_BOX "<collision><geometry><box size=\"0.2 0.2 0.2\"/></geometry></collision>"
+#define UO_IN "<inertial><mass value=\"1\"/><inertia ixx=\"0.01\" iyy=\"0.01\" izz=\"0.01\"/></inertial>"
+#define UO_HINGE(n, p, c) "<joint name=\"" n "\" type=\"continuous\"><parent link=\"" p "\"/><child link=\"" c \
+                          "\"/><axis xyz=\"0 0 1\"/><dynamics damping=\"0.5\" friction=\"2\"/></joint>\n"
+static const char stack_urdf[] =
+    "<robot name=\"stack\">\n"                                                                   /* 1 */
+    "<link name=\"base\">" UO_BOX "<visual><geometry><mesh filename=\"gone.dae\"/></geometry></visual></link>\n"
+    "<link name=\"l1\">" UO_IN UO_BOX "</link>\n"                                                /* 3 */
+    "<link name=\"l2\">" UO_IN UO_BOX "</link>\n"                                                /* 4 */
+    "<link name=\"l3\">" UO_IN UO_BOX "</link>\n"                                                /* 5 */
+    UO_HINGE("j1", "base", "l1") UO_HINGE("j2", "l1", "l2") UO_HINGE("j3", "l2", "l3") "</robot>\n";
+
+static void test_urdf_options(void)
+{
+    write_file("scene/stack.urdf", stack_urdf);
+    /* self collision: adjacent links and the listed pair excluded; the visual mesh and the friction: warnings */
+    mo_scene_file *s = load_ok(
+        "urdf options",
+        "world{}\n"
+        "local r = moreau.urdf('stack.urdf', { self_collision = true, exclude_pairs = {{'l1', 'l3'}} })\n"
+        "local L = r.links\n"
+        "assert(L.l1:pair_collision(L.l2) == false and L.base:pair_collision(L.l1) == false)\n"
+        "assert(L.l1:pair_collision(L.l3) == false and L.base:pair_collision(L.l2) == true)\n"
+        "assert(#r.warnings == 4, #r.warnings)\n"
+        "assert(r.warnings[1]:find('stack.urdf:2: link .base.: visual mesh .gone.dae. not found'), r.warnings[1])\n"
+        "assert(r.warnings[2]:find(\"stack.urdf:6: joint 'j1': dynamics friction 2 is left out\", 1, true))\n"
+        "local q = moreau.urdf('stack.urdf', { position = {3, 0, 0}, self_collision = true, exclude_adjacent = false,\n"
+        "  ignore_damping = true, ignore_friction = false, lock_zero_limits = true, max_hull_vertices = 0 })\n"
+        "assert(q.links.l1:pair_collision(q.links.l2) == true and #q.warnings == 1)\n");
+    mo_scene_file_destroy(s);
+    static const char *const pair_type[] = {"t.lua:2: urdf: exclude_pairs[1][2] must be a link name", NULL};
+    expect_error("exclude_pairs type", "world{}\nmoreau.urdf('stack.urdf', { exclude_pairs = {{'l1', 3}} })\n",
+                 pair_type);
+    static const char *const pair_name[] = {"t.lua:2: urdf: ", "stack.urdf: exclude_pairs[1] (pair 0): link 'l9' is "
+                                            "not a link of the file", NULL};
+    expect_error("exclude_pairs name", "world{}\nmoreau.urdf('stack.urdf', { exclude_pairs = {{'l1', 'l9'}} })\n",
+                 pair_name);
+    static const char *const cap[] = {"t.lua:2: urdf: ", "stack.urdf: max_hull_vertices is 3 (0 for no limit, or at "
+                                      "least 8)", NULL};
+    expect_error("max_hull_vertices", "world{}\nmoreau.urdf('stack.urdf', { max_hull_vertices = 3 })\n", cap);
+}
+
 /* moreau.urdf(path) with no options table: should load like moreau.urdf(path, {}) */
 static int test_urdf_no_options(void)
 {
@@ -483,6 +530,7 @@ int main(int argc, char **argv)
     test_mesh();
     test_sandbox();
     test_errors();
+    test_urdf_options();
     test_scenes();
     rc = check_result("lua_import");
 done:

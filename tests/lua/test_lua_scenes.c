@@ -214,6 +214,21 @@ static void test_errors(void)
                  "local b = body{ mass = 1, inertia = {1, 1, 1} }\njoint{ name = 'h', type = 'revolute', b = b, limit = {1, -1} }\n",
                  "t.lua:2: joint 'h': ");
     expect_error("world twice", "world{}\nworld{}\n", "t.lua:2: world: world{} must come once");
+    /* pair exclusion: a:set_pair_collision(b, enabled), a:pair_collision(b) */
+#define TWO_BOXES "local a = body{ shape = {type = 'box', half_extents = {0.1, 0.1, 0.1}} }\n" \
+                  "local b = body{ position = {0.15, 0, 0}, shape = {type = 'box', half_extents = {0.1, 0.1, 0.1}} }\n"
+    expect_ok("pair exclusion", TWO_BOXES "assert(a:pair_collision(b) == true)\na:set_pair_collision(b, false)\n"
+              "assert(b:pair_collision(a) == false)\nb:set_pair_collision(a, true)\nassert(a:pair_collision(b))\n");
+    expect_error("pair same body", TWO_BOXES "a:set_pair_collision(a, false)\n",
+                 "t.lua:3: set_pair_collision: mo_world_set_pair_collision: body a and body b are the same body (index "
+                 "1): a body's own shapes never collide");
+    expect_error("pair enabled type", TWO_BOXES "a:set_pair_collision(b, 1)\n",
+                 "t.lua:3: set_pair_collision: enabled must be a boolean, got number");
+    expect_error("pair other", TWO_BOXES "a:pair_collision(5)\n",
+                 "t.lua:3: pair_collision: the other body must be a body, got number");
+    expect_error("pair destroyed", TWO_BOXES "b:destroy()\na:set_pair_collision(b, false)\n",
+                 "t.lua:4: set_pair_collision: mo_world_set_pair_collision: body b (index 2, generation ");
+#undef TWO_BOXES
     /* the backend is a setting like any other: names checked, cuda with a solver that runs on the CPU only
      * refused with the engine's sentence, cuda without a module an error naming the module (never a CPU run) */
     expect_error("backend name", "world{ backend = \"gpu\" }\n", "t.lua:1: world: backend 'gpu' is not one of cpu, cuda, auto");

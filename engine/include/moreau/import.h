@@ -84,6 +84,29 @@ typedef struct mo_urdf_options {
     double massless_link_mass;       /* mass (kg > 0) given to moving links with no <inertial> or mass 0,
                                         with the inertia of a solid sphere of radius 0.05 m; default 0.01 */
     double friction;                 /* Coulomb mu of every collision shape, >= 0; default 0.5 */
+    /* collisions among the robot's links when self_collision is set (without it none collide) */
+    bool exclude_adjacent;           /* default true: links joined by a URDF joint (any type, floating too)
+                                        never collide (a pair exclusion, mo_world_set_pair_collision);
+                                        false: they may (their joints get collide_connected) */
+    const char *const *exclude_pairs; /* link names, two per pair (2 nexclude_pairs entries), as SRDF's
+                                        <disable_collisions>: those pairs never collide; may be NULL when
+                                        nexclude_pairs is 0; every name must be a link of the file */
+    int nexclude_pairs;              /* pairs in exclude_pairs, >= 0 */
+    /* joint dynamics */
+    bool ignore_damping;             /* default false: <dynamics damping> is a viscous drive (below); true:
+                                        the file's damping is ignored (drive_damping still applies) */
+    bool ignore_friction;            /* default false: <dynamics friction> F (N m or N) on a revolute,
+                                        continuous or prismatic joint is a velocity motor toward 0 with
+                                        |force| <= F (dry friction: holds below F, slips above); true: ignored */
+    int max_hull_vertices;           /* 0 (unlimited) or >= 8: a collision mesh made a convex hull keeps at most
+                                        this many of its vertices, the supports along evenly spread directions
+                                        (the hull shrinks inside the full one, keeping its bounding box);
+                                        default 44: at most 3 * 44 - 6 = 126 edges, within the 128 up to which
+                                        the narrowphase prunes edge pairs on the Gauss map (docs/import.md:
+                                        one hull pair's query, 602 vertices: 15 s; 64: 23 ms; 44: 0.07 ms) */
+    bool lock_zero_limits;           /* default false: a revolute joint whose limits read lower = upper = 0
+                                        (what ROS's parser gives when both are left out) gets no limits and a
+                                        warning; true: locked at 0 as written */
     /* when set, a mesh path candidate is looked at (even for existence) only if allow_file
      * returns true for it: untrusted callers (scene files) confine what a URDF may make the
      * loader open; a mesh whose every candidate is refused fails with "outside the folders
@@ -96,6 +119,12 @@ typedef struct mo_urdf_options {
 /* The default options (listed above); the only valid start for mo_urdf_options
  * (mo_urdf_load refuses options it did not initialise). */
 MO_API mo_urdf_options mo_default_urdf_options(void);
+
+/* something a load read another way than written, or left out (mo_urdf_model.warnings) */
+typedef struct mo_urdf_warning {
+    int line;                 /* line in the URDF file, 0 when it is not about one line */
+    char text[384];           /* "FILE:LINE: what: what was done instead" */
+} mo_urdf_warning;
 
 /* a URDF joint's type (mo_urdf_joint.type); planar joints are refused by mo_urdf_load */
 typedef enum mo_urdf_joint_type {
@@ -135,7 +164,13 @@ typedef struct mo_urdf_joint {
     mo_vec3 axis;             /* unit, in the child link frame (= joint frame) */
     double lower, upper, effort, velocity, damping; /* URDF <limit> and <dynamics damping>: rad or m, N m or N,
                                                         rad/s or m/s (recorded only), N m s/rad or N s/m */
+    double friction;          /* <dynamics friction>, N m or N (as written) */
     bool has_limits;          /* revolute and prismatic: lower/upper enforced */
+    mo_motor_mode motor;      /* the motor the load gave the joint: MO_MOTOR_POSITION for a drive or damping,
+                                 MO_MOTOR_VELOCITY (target 0, max_force = friction) for friction alone, else OFF */
+    int mimic;                /* <mimic>: index of the joint this one follows (q = multiplier q_mimic + offset),
+                                 -1 when none; recorded only (a warning says so): not enforced */
+    double mimic_multiplier, mimic_offset; /* <mimic> multiplier (default 1) and offset (rad or m, default 0) */
     mo_vec3 origin_position;  /* joint frame in the parent link frame (URDF <origin>), m */
     mo_quat origin_orientation; /* its orientation, unit */
 } mo_urdf_joint;
@@ -162,6 +197,8 @@ typedef struct mo_urdf_collision {
     mo_quat orientation;      /* unit */
     mo_shape_id shape;        /* the engine shape */
     mo_shape_type shape_type; /* MO_SHAPE_BOX, CYLINDER, SPHERE, CONVEX_HULL or MESH */
+    int hull_points;          /* MO_SHAPE_CONVEX_HULL: mesh vertices given to the hull (after
+                                 max_hull_vertices; the hull keeps those that are its vertices); 0 otherwise */
 } mo_urdf_collision;
 
 /* A loaded robot (mo_urdf_load): its arrays are malloc'ed, freed by
@@ -175,6 +212,8 @@ typedef struct mo_urdf_model {
     mo_urdf_visual *visuals;  /* (nvisuals), in file order */
     mo_urdf_collision *collisions; /* (ncollisions), grouped by link (mo_urdf_link.first_collision) */
     uint32_t collision_group; /* group of all its bodies (0 with self_collision) */
+    int nwarnings;            /* entries of warnings */
+    mo_urdf_warning *warnings; /* (nwarnings), in file order then build order; NULL when none */
 } mo_urdf_model;
 
 /* Loads a URDF file into w: one body per link (at the zero configuration, the
@@ -182,11 +221,19 @@ typedef struct mo_urdf_model {
  * MO_JOINT_FIXED, revolute/continuous -> MO_JOINT_REVOLUTE, prismatic ->
  * MO_JOINT_PRISMATIC; joint positions read 0 at the zero configuration and
  * increase as URDF's), collision shapes (collision meshes: convex hull by
- * default, triangle mesh for static links or when options ask for it).
+ * default, of at most max_hull_vertices of the mesh's vertices; triangle mesh
+ * for static links or when options ask for it).
  * <dynamics damping> becomes a PD drive with stiffness 0 (viscous damping,
- * torque bounded by effort when > 0); limits are enforced, velocity limits are
- * recorded only; <mimic>, <transmission> and <gazebo> are ignored; planar joints
- * are refused. Everything is validated (and every mesh loaded) before anything is
+ * torque bounded by effort when > 0), <dynamics friction> a bounded velocity
+ * motor (see the options; a joint has one motor: with a drive or damping the
+ * friction is left out, with a warning); limits are enforced (lower = upper = 0
+ * on a revolute joint: none, with a warning, unless lock_zero_limits), velocity
+ * limits are recorded only; <mimic> is checked and recorded (mo_urdf_joint.mimic)
+ * but not enforced, with a warning; <transmission> and <gazebo> are ignored;
+ * planar joints are refused. A visual mesh that cannot be found is left out
+ * with a warning (a missing collision mesh is an error naming the file, line and
+ * link). Warnings are in out->warnings (the load succeeds).
+ * Everything is validated (and every mesh loaded) before anything is
  * created; on failure no body of the file is left in the world, *out is zeroed
  * and err holds "FILE:LINE: what" (also set as the world's last error). opt may
  * be NULL (defaults); err may be NULL; w, path and out must not be NULL

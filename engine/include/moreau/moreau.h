@@ -754,6 +754,24 @@ MO_API mo_status mo_body_kinetic_energy(const mo_world *w, mo_body_id id, double
 /* The body's collision group (mo_body_def.collision_group) into *out (not NULL).
  * MO_ERR_STALE_ID for a destroyed or unknown id. */
 MO_API mo_status mo_body_collision_group(const mo_world *w, mo_body_id id, uint32_t *out);
+/* Pair exclusion: enabled = false stops every contact between the shapes of
+ * bodies a and b (any types) from the next step on; true allows them again
+ * (the other filters still apply: groups, category/mask, joints). Repeating a
+ * setting is a no-op. The exclusion is model, like collision groups: not in
+ * mo_world_save_state; it goes when either body is destroyed (a body later made
+ * in the same slot starts with none). MO_ERR_STALE_ID naming "body a" or
+ * "body b" for a stale id; MO_ERR_INVALID_ARGUMENT when a and b are the same
+ * body; MO_ERR_OUT_OF_MEMORY (nothing changed). Cost: O(excluded pairs) per
+ * change; a step pays a binary search only for pairs of two bodies that both
+ * have exclusions. */
+MO_API mo_status mo_world_set_pair_collision(mo_world *w, mo_body_id a, mo_body_id b, bool enabled);
+/* Whether a and b's shapes may collide as far as pair exclusion goes: *enabled
+ * (not NULL) is false after mo_world_set_pair_collision(w, a, b, false), true
+ * otherwise (groups, masks and joints are not looked at). Errors as above. */
+MO_API mo_status mo_world_pair_collision(const mo_world *w, mo_body_id a, mo_body_id b, bool *enabled);
+/* The excluded pairs, sorted by slot: writes up to cap of them into a[i], b[i]
+ * (either may be NULL) and returns how many there are (0 for a NULL w). */
+MO_API int mo_world_excluded_pairs(const mo_world *w, mo_body_id *a, mo_body_id *b, int cap);
 /* Every live body's id, in slot order: writes up to cap of them into out (may be
  * NULL when cap is 0) and returns how many there are (0 for a NULL world). */
 MO_API int mo_world_bodies(const mo_world *w, mo_body_id *out, int cap);
