@@ -42,6 +42,9 @@
  *      MO_ERR_NOT_FINITE with the world rolled back (P6).
  *  P13 after a step: every contact's world force is finite, its normal and tangents
  *      orthonormal, and every live body's summed contact force and torque finite.
+ *  P14 mo_world_set_pair_collision between two live bodies reads back through
+ *      mo_world_pair_collision (either order); a body with itself is refused with
+ *      the world unchanged; mo_world_excluded_pairs lists live bodies only.
  *
  * Not fed: out-of-range enum values and negative caps are covered by
  * tests/test_misuse.c only.
@@ -635,8 +638,8 @@ static void op_step(run *R)
     /* P13: after a step every contact's force is finite and its (normal, tangent1, tangent2) is an
        orthonormal basis; every live body's summed contact force and torque are finite */
     mo_contact cc[16];
-    int k = mo_world_contacts(w, cc, 16);
-    for (int i = 0; i < k; i++) {
+    int k = mo_world_contacts(w, cc, 16); /* the count of all contacts: at most 16 copied */
+    for (int i = 0; i < k && i < 16; i++) {
         const mo_vec3 n = cc[i].normal, t1 = cc[i].tangent1, t2 = cc[i].tangent2, f = cc[i].force;
         FUZZ_CHECK(isfinite(f.x) && isfinite(f.y) && isfinite(f.z));
         FUZZ_CHECK(fabs(t1.x * t1.x + t1.y * t1.y + t1.z * t1.z - 1.0) < 1e-9);
@@ -669,6 +672,25 @@ static void op_query(run *R)
     mo_contact c[8];
     int nc = mo_world_contacts(R->w, c, 8);
     FUZZ_CHECK(nc >= 0);
+    /* P14: pair exclusion between two live bodies reads back; a body with itself is refused unchanged;
+       the excluded pairs listed name live bodies only */
+    if (R->bodies.nlive > 0 && (u8(r) & 1)) {
+        mo_body_id a = bid(&R->bodies.live[u8(r) % (unsigned)R->bodies.nlive]);
+        mo_body_id b = bid(&R->bodies.live[u8(r) % (unsigned)R->bodies.nlive]);
+        bool en = (u8(r) & 1) != 0, got = !en;
+        if (same_body(a, b)) {
+            uint64_t h0 = mo_world_state_hash(R->w);
+            FUZZ_CHECK(mo_world_set_pair_collision(R->w, a, b, en) == MO_ERR_INVALID_ARGUMENT);
+            FUZZ_CHECK(mo_world_state_hash(R->w) == h0);
+        } else {
+            FUZZ_CHECK(mo_world_set_pair_collision(R->w, a, b, en) == MO_OK);
+            FUZZ_CHECK(mo_world_pair_collision(R->w, b, a, &got) == MO_OK && got == en);
+        }
+        mo_body_id pa[8], pb[8];
+        int np = mo_world_excluded_pairs(R->w, pa, pb, 8);
+        FUZZ_CHECK(np >= 0);
+        for (int i = 0; i < np && i < 8; i++) FUZZ_CHECK(mo_body_is_valid(R->w, pa[i]) && mo_body_is_valid(R->w, pb[i]));
+    }
 }
 
 /* P10-P12: NULL outputs and foreign ids, each refused with a sentence and the world unchanged */

@@ -301,6 +301,46 @@ static void test_errors(void)
     mo_world_destroy(other);
 }
 
+/* a box resting on a static box tilted by tilt about x and y (body order: box first, so A is the box and
+ * the normal from A to B points down, n_z = -cos(tilt)): every contact's basis orthonormal to 1e-12.
+ * For tilts of 1e-5 to 4e-4 rad n_z lies in (-1, -0.9999999], where the tangent basis was the fixed
+ * basis of -z itself: off the normal by up to 4.5e-4 (found by fuzz_api's P13) */
+static void test_basis_near_down(void)
+{
+    const double tilts[] = {0.0, 1e-5, 1e-4, 4e-4, 1e-3};
+    double worst = 0.0;
+    int seen = 0;
+    for (size_t k = 0; k < sizeof tilts / sizeof tilts[0]; k++) {
+        mo_world *w = make_world(MO_SOLVER_PGS, 1);
+        const double t = tilts[k], c = cos(0.5 * t), sn = sin(0.5 * t);
+        box(w, (mo_vec3){0, 0, 0.5 + 0.1 - 1e-4}, (mo_vec3){0.1, 0.1, 0.1}, 1.0, 0.5, (mo_vec3){0, 0, 0});
+        mo_body_def g = mo_default_body_def();
+        g.type = MO_BODY_STATIC;
+        g.shape.type = MO_SHAPE_BOX;
+        g.shape.half_extents = (mo_vec3){2, 2, 0.5};
+        g.orientation = (mo_quat){c * c, sn * c, c * sn, -sn * sn}; /* about x, then y */
+        mo_body_id gid;
+        CHECK(mo_body_create(w, &g, &gid) == MO_OK);
+        CHECK(mo_world_step(w) == MO_OK);
+        mo_contact ct[16];
+        int n = mo_world_contacts(w, ct, 16);
+        for (int i = 0; i < n && i < 16; i++) {
+            const mo_vec3 nn = ct[i].normal, t1 = ct[i].tangent1, t2 = ct[i].tangent2;
+            if (nn.z < -0.9999999 && (nn.x != 0.0 || nn.y != 0.0)) seen++;
+            double e = fmax(fmax(fabs(dot(nn, t1)), fabs(dot(nn, t2))), fabs(dot(t1, t2)));
+            e = fmax(e, fmax(fabs(norm(t1) - 1.0), fabs(norm(t2) - 1.0)));
+            mo_vec3 x = cross(nn, t1);
+            e = fmax(e, norm((mo_vec3){x.x - t2.x, x.y - t2.y, x.z - t2.z}));
+            worst = fmax(worst, e);
+        }
+        CHECK(n >= 1);
+        mo_world_destroy(w);
+    }
+    printf("  contact bases with the normal near -z (%d in the band): worst orthonormality error %.3g\n", seen, worst);
+    CHECK(seen > 0);
+    CHECK(worst < 1e-12);
+}
+
 int main(void)
 {
     test_resting(MO_SOLVER_PGS, 1, "resting (pgs)");
@@ -311,5 +351,6 @@ int main(void)
     test_stack();
     test_particle();
     test_errors();
+    test_basis_near_down();
     return check_result("contact_forces");
 }

@@ -37,9 +37,20 @@ MO_KERNEL double mo_v3_normalize(double *a)
  * deterministic and continuous except near n = -z (Frisvad's construction, revised) */
 MO_KERNEL void mo_v3_basis(const double *n, double *t1, double *t2)
 {
-    if (n[2] < -0.9999999) {
+    if (n[0] == 0.0 && n[1] == 0.0 && n[2] < 0.0) {
         mo_v3_set(t1, 0.0, -1.0, 0.0);
         mo_v3_set(t2, -1.0, 0.0, 0.0);
+        return;
+    }
+    if (n[2] < -0.99) {
+        /* near -z: below the formula after this block loses orthogonality as eps / (1 + n_z) (1.4e-10 at
+           n_z = -0.9999995), and the fixed basis this band once took below -0.9999999 was orthogonal to
+           -z only, off by |n_x|, |n_y| (up to 4.5e-4: friction rows leaked into the normal; found by
+           fuzz_api's P13). The n_z < 0 branch of Duff et al. (2017), whose t2 is this t1: orthonormal
+           to rounding */
+        double a = -1.0 / (n[2] - 1.0);
+        mo_v3_set(t1, n[0] * n[1] * a, -1.0 + n[1] * n[1] * a, -n[1]);
+        mo_v3_cross(t2, n, t1);
         return;
     }
     double a = 1.0 / (1.0 + n[2]);

@@ -67,7 +67,8 @@ static const hash_row rows[] = {
     {"stack20.lua", NULL, NULL, 120, NEEDS_NONE, 0x9f47125f1e0b6186},
     {"table_pile.lua", NULL, NULL, 120, NEEDS_NONE, 0x5407d02672109c1a},
     {"table_pile.lua", NULL, "apgd", 120, NEEDS_NONE, 0x58d0e10c271e5497},
-    {"vat.lua", NULL, NULL, 60, NEEDS_NONE, 0xf9d1e6dfad355064},
+    /* re-recorded: contact tangent bases for normals within 0.99 of -z now orthonormal (the vat's cone) */
+    {"vat.lua", NULL, NULL, 60, NEEDS_NONE, 0xc7ccf8020df36108},
 };
 
 static uint64_t fold(uint64_t h, const void *data, size_t n)
