@@ -1166,4 +1166,5 @@ void mo_lua_open_api(lua_State *L)
         lua_setglobal(L, verbs[i].name);
     }
     mo_lua_open_fem(L); /* fem{} (lua_fem.c) */
+    mo_lua_open_artic(L); /* articulation{} (lua_artic.c) */
 }

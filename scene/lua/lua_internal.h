@@ -78,6 +78,8 @@ void mo_lua_open_api(lua_State *L);
 /* adds moreau.urdf and moreau.mesh to the table at the top of the stack when built */
 void mo_lua_open_import(lua_State *L);
 void mo_lua_open_fem(lua_State *L); /* fem{} (lua_fem.c): in the table at the top of the stack and as a global */
+/* articulation{} (lua_artic.c): in the table at the top of the stack and as a global */
+void mo_lua_open_artic(lua_State *L);
 
 /* ---- helpers for reading argument tables (lua_api.c) ---- */
 
