@@ -667,6 +667,22 @@ static void group_state(void)
     CHECK(mo_world_restore_state(w2, buf, n) == MO_ERR_INVALID_ARGUMENT);
     CHECK_STR(mo_world_last_error(w2), "mo_world_restore_state: the state is from a world of another structure: 1 "
                                        "articulation slots in the state, 0 in this world");
+    /* substeps: 2 substeps of h = 1/60 are the steps of h = 1/120, bit for bit */
+    {
+        mo_world *wa = world(1.0 / 60.0, G), *wb = world(1.0 / 120.0, G);
+        CHECK(mo_world_set_substeps(wa, 2) == MO_OK);
+        mo_link_def la[3], lb[3];
+        mo_articulation_id ia = make(wa, la, arm(la), MO_INTEGRATOR_MIDPOINT), ib = make(wb, lb, arm(lb),
+                                                                                        MO_INTEGRATOR_MIDPOINT);
+        double q0[3] = {0.4, 0.9, -0.7};
+        CHECK(mo_articulation_set_q(wa, ia, q0, 3) == MO_OK && mo_articulation_set_q(wb, ib, q0, 3) == MO_OK);
+        CHECK(mo_articulation_set_drive(wa, ia, 2, &dr) == MO_OK && mo_articulation_set_drive(wb, ib, 2, &dr) == MO_OK);
+        step(wa, 20);
+        step(wb, 40);
+        CHECK(mo_world_state_hash(wa) == mo_world_state_hash(wb));
+        mo_world_destroy(wa);
+        mo_world_destroy(wb);
+    }
     /* destroy: the id goes stale, the world steps on */
     CHECK(mo_articulation_destroy(w, id) == MO_OK);
     CHECK(!mo_articulation_is_valid(w, id));
