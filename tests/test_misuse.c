@@ -231,6 +231,14 @@ static void articulation_misuse(mo_world *A, mo_world *B)
         m[2].armature = 0.1; /* a massless slider with a rotor: accepted */
         CHECK(mo_articulation_create(A, &bad, &out) == MO_OK && mo_articulation_destroy(A, out) == MO_OK);
         memcpy(m, l, sizeof m);
+        m[1].name = "a_name_of_thirty_two_bytes_long_";
+        EXPECT(mo_articulation_create(A, &bad, &out), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_create: link 1: name \"a_name_of_thirty_two...\" has 32 bytes (at most 31)");
+        memcpy(m, l, sizeof m);
+        m[1].joint = (mo_link_joint)9;
+        EXPECT(mo_articulation_create(A, &bad, &out), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_create: link 1: joint type 9 is not a known joint type");
+        memcpy(m, l, sizeof m);
         m[0].damping = -1;
         EXPECT(mo_articulation_create(A, &bad, &out), MO_ERR_INVALID_ARGUMENT,
                "mo_articulation_create: link 0 (\"base\"): damping must be in [0, 1e+20] and armature in [0, 1e+30], "
