@@ -395,6 +395,8 @@ static void articulation_misuse(mo_world *A, mo_world *B)
            "mo_articulation_jacobian: articulation 1 has no link 7 (links 0 to 2)");
     CHECK(mo_articulation_jacobian(A, a, 2, v3, NULL, NULL, 0) == MO_OK); /* no outputs: no count needed */
     ART_IDS(mo_articulation_energy, id_, &q[0], &q[1]);
+    ART_IDS(mo_articulation_iterations, id_, &n1);
+    NULL_OUT(mo_articulation_iterations(A, a, NULL), "mo_articulation_iterations", "out");
     CHECK(mo_articulation_energy(A, a, NULL, NULL) == MO_OK);
 
     /* A unchanged; then A and B step alike */

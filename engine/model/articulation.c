@@ -730,6 +730,15 @@ mo_status mo_articulation_energy(const mo_world *w, mo_articulation_id id, doubl
     return MO_OK;
 }
 
+mo_status mo_articulation_iterations(const mo_world *w, mo_articulation_id id, int *out)
+{
+    MO_NEED_W(w);
+    MO_NEED(w, out, "out");
+    GET(w, id, a);
+    *out = a->last_iters;
+    return MO_OK;
+}
+
 /* ---- the world's state: rollback, hash ---- */
 
 size_t mo_artic_state_size(const mo_world *w)

@@ -250,6 +250,7 @@ static void walk_artic(st_io *io)
         st_check(io, (uint32_t)a->m->nv, "the articulation's velocity count", i);
         if (io->bad) return;
         const size_t nv = (size_t)a->m->nv;
+        if (io->mode == ST_LOAD) a->last_iters = 0; /* no step since the restore */
         st_f64(io, a->q, (size_t)a->m->nq);
         double *arr[] = {a->v, a->tau, a->kp, a->kd, a->qt, a->vt, a->ff, a->effort, a->damping};
         for (size_t k = 0; k < sizeof arr / sizeof arr[0]; k++) st_f64(io, arr[k], nv);

@@ -24,7 +24,7 @@
 #include "step/step.h"
 #include "moreau/articulation.h"
 
-#define MIDPOINT_ITERS 30
+#define MIDPOINT_ITERS 30 /* moreau/articulation.h states it (mo_articulation_iterations) */
 
 /* a and f of articulation a for a step of length h, saturated drives (sat[k] != 0) as the explicit torque sat[k] */
 static void build(mo_artic_obj *a, double h)

@@ -207,6 +207,12 @@ MO_API mo_status mo_articulation_jacobian(const mo_world *w, mo_articulation_id 
  * world origin); either may be NULL. */
 MO_API mo_status mo_articulation_energy(const mo_world *w, mo_articulation_id id, double *kinetic, double *potential);
 
+/* The fixed-point iterations the last step's prediction took (*out, not NULL): 1 with MO_INTEGRATOR_EULER; with
+ * the midpoint 2 or more (4-7 is usual), or -30 when its tolerance (a change of at most 1e-12 (1 + max |qdot+|))
+ * was not met in 30 iterations and the last iterate was taken (stiff trees at long steps); 0 before the first step
+ * (and after a restore). */
+MO_API mo_status mo_articulation_iterations(const mo_world *w, mo_articulation_id id, int *out);
+
 #ifdef __cplusplus
 }
 #endif
