@@ -13,6 +13,7 @@
 
 #include "moreau/moreau.h"
 #include "moreau/debug_draw.h"
+#include "moreau/articulation.h"
 #include "check.h"
 
 typedef struct scene {
@@ -105,6 +106,305 @@ static const char *stale(int k, const char *what, uint32_t index, uint32_t gen, 
     else
         snprintf(sbuf[k], sizeof sbuf[k], "%s (index %u, generation %u) belongs to another world", what, index, gen);
     return sbuf[k];
+}
+
+/* ---- articulations (moreau/articulation.h): every call with a NULL world, NULL pointers, a destroyed id, an
+ * id of another world (B) and values out of range; A unchanged (hash) ---- */
+static void articulation_misuse(mo_world *A, mo_world *B)
+{
+    mo_link_def l[3];
+    for (int i = 0; i < 3; i++) {
+        l[i] = mo_default_link_def();
+        l[i].parent = i - 1;
+        l[i].joint_position = (mo_vec3){0, 0, -0.5};
+        l[i].com = (mo_vec3){0, 0, -0.25};
+    }
+    l[0].name = "base";
+    l[1].joint = MO_LINK_SPHERICAL;
+    l[2].name = "tip";
+    l[2].joint = MO_LINK_PRISMATIC;
+    mo_articulation_def ad = mo_default_articulation_def();
+    ad.links = l;
+    ad.link_count = 3;
+    ad.base_position = (mo_vec3){0, 5, 3};
+    mo_articulation_id a, b, dead, out;
+    CHECK(mo_articulation_create(A, &ad, &a) == MO_OK);
+    CHECK(mo_articulation_create(B, &ad, &b) == MO_OK);
+    CHECK(mo_articulation_create(A, &ad, &dead) == MO_OK);
+    CHECK(mo_articulation_destroy(A, dead) == MO_OK);
+    CHECK(a.index == b.index && a.generation != b.generation);
+    CHECK(!mo_articulation_id_is_null(a) && mo_articulation_id_is_null((mo_articulation_id){0, 0}));
+    const uint64_t h0 = mo_world_state_hash(A);
+    char dead_s[160], foreign_s[160];
+#define ART_STALE(fn, idv, what, fault) \
+    (snprintf(what, sizeof what, "%s: articulation id (index %u, generation %u) %s", fn, (idv).index, (idv).generation, \
+              fault), what)
+    /* an id check of a call: NULL world, destroyed id, another world's id */
+#define ART_IDS(fn, ...)                                                                        \
+    do {                                                                                        \
+        mo_articulation_id id_;                                                                 \
+        id_ = a; (void)id_;                                                                     \
+        NULL_W(fn(NULL, __VA_ARGS__));                                                          \
+        id_ = dead;                                                                             \
+        EXPECT(fn(A, __VA_ARGS__), MO_ERR_STALE_ID, ART_STALE(#fn, dead, dead_s, "does not name a live articulation"));              \
+        id_ = b;                                                                                \
+        EXPECT(fn(A, __VA_ARGS__), MO_ERR_STALE_ID, ART_STALE(#fn, b, foreign_s, "belongs to another world"));              \
+    } while (0)
+    double buf[64], q[7], qd[6];
+    int n1, n2, n3;
+    mo_vec3 v3, v3b;
+    mo_quat qq;
+    mo_joint_drive dr = mo_default_joint_drive(), drv;
+    CHECK(isinf(dr.max_effort) && dr.stiffness == 0);
+
+    /* create, destroy, validity, sizes, names */
+    NULL_W(mo_articulation_create(NULL, &ad, &out));
+    EXPECT(mo_articulation_create(A, NULL, &out), MO_ERR_INVALID_ARGUMENT, "mo_articulation_create: def must not be NULL");
+    NULL_OUT(mo_articulation_create(A, &ad, NULL), "mo_articulation_create", "out");
+    {
+        mo_articulation_def bad = ad;
+        bad.internal_value = 0;
+        EXPECT(mo_articulation_create(A, &bad, &out), MO_ERR_INVALID_ARGUMENT,
+               "articulation def was not initialised with mo_default_articulation_def()");
+        CHECK(mo_articulation_id_is_null(out));
+        bad = ad;
+        bad.links = NULL;
+        NULL_OUT(mo_articulation_create(A, &bad, &out), "mo_articulation_create", "def->links");
+        bad = ad;
+        bad.link_count = 0;
+        EXPECT(mo_articulation_create(A, &bad, &out), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_create: link_count must be in [1, 10000], got 0");
+        bad = ad;
+        bad.base_orientation = (mo_quat){0, 0, 0, 0};
+        EXPECT(mo_articulation_create(A, &bad, &out), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_create: the base pose must be finite (position within 1e+09 m, orientation a non-zero "
+               "quaternion), got (0, 5, 3), (0, 0, 0, 0)");
+        bad = ad;
+        bad.integrator = (mo_articulation_integrator)7;
+        EXPECT(mo_articulation_create(A, &bad, &out), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_create: integrator 7 is not a known integrator (midpoint 0, euler 1)");
+        mo_link_def m[3];
+        memcpy(m, l, sizeof m);
+        bad = ad;
+        bad.links = m;
+        m[1].internal_value = 0;
+        EXPECT(mo_articulation_create(A, &bad, &out), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_create: link 1 def was not initialised with mo_default_link_def()");
+        memcpy(m, l, sizeof m);
+        m[2].mass = 1e300;
+        EXPECT(mo_articulation_create(A, &bad, &out), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_create: link 2 (\"tip\"): mass must be 0 (a massless frame) or in [1e-12, 1e+20] kg, "
+               "got 1e+300");
+        memcpy(m, l, sizeof m);
+        m[2].joint_position = (mo_vec3){0, NAN, 0};
+        EXPECT(mo_articulation_create(A, &bad, &out), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_create: link 2 (\"tip\"): joint_position must be finite with coordinates in [-1e+09, "
+               "1e+09] m, got (0, nan, 0)");
+        memcpy(m, l, sizeof m);
+        m[0].axis = (mo_vec3){0, 0, 0};
+        EXPECT(mo_articulation_create(A, &bad, &out), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_create: link 0 (\"base\"): axis must be finite and non-zero, got (0, 0, 0)");
+        memcpy(m, l, sizeof m);
+        m[1].inertia.m[0][0] = -1;
+        EXPECT(mo_articulation_create(A, &bad, &out), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_create: link 1: inertia is not positive definite (diagonal -1, 0.01, 0.01; leading "
+               "minors -1, -0.01, -0.0001)");
+        memcpy(m, l, sizeof m);
+        m[2].parent = 2;
+        EXPECT(mo_articulation_create(A, &bad, &out), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_create: link 2 (\"tip\"): parent 2 is not before the link (parents must come first: "
+               "0 <= parent < 2)");
+        memcpy(m, l, sizeof m);
+        m[2].name = "base";
+        EXPECT(mo_articulation_create(A, &bad, &out), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_create: link 2 (\"base\"): the name is link 0's too (names must be unique)");
+        memcpy(m, l, sizeof m);
+        m[1].joint = MO_LINK_FREE;
+        EXPECT(mo_articulation_create(A, &bad, &out), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_create: link 1: a free joint must be the root's (link 0), not a child's (parent 0)");
+        memcpy(m, l, sizeof m);
+        m[2].mass = 0;
+        m[2].inertia = (mo_mat3){{{0}}};
+        EXPECT(mo_articulation_create(A, &bad, &out), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_create: the mass matrix is singular at the reference configuration (pivot 0 at dof 4 "
+               "(link 2 (\"tip\"))): a massless link on a moving joint needs armature");
+        m[2].armature = 0.1; /* a massless slider with a rotor: accepted */
+        CHECK(mo_articulation_create(A, &bad, &out) == MO_OK && mo_articulation_destroy(A, out) == MO_OK);
+        memcpy(m, l, sizeof m);
+        m[1].name = "a_name_of_thirty_two_bytes_long_";
+        EXPECT(mo_articulation_create(A, &bad, &out), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_create: link 1: name \"a_name_of_thirty_two...\" has 32 bytes (at most 31)");
+        memcpy(m, l, sizeof m);
+        m[1].joint = (mo_link_joint)9;
+        EXPECT(mo_articulation_create(A, &bad, &out), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_create: link 1: joint type 9 is not a known joint type");
+        memcpy(m, l, sizeof m);
+        m[0].damping = -1;
+        EXPECT(mo_articulation_create(A, &bad, &out), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_create: link 0 (\"base\"): damping must be in [0, 1e+20] and armature in [0, 1e+30], "
+               "got -1 and 0");
+    }
+    ART_IDS(mo_articulation_destroy, id_);
+    CHECK(mo_articulation_is_valid(A, a) && !mo_articulation_is_valid(A, dead) && !mo_articulation_is_valid(A, b) &&
+          !mo_articulation_is_valid(NULL, a));
+    ART_IDS(mo_articulation_size, id_, &n1, &n2, &n3);
+    CHECK(mo_articulation_size(A, a, &n1, &n2, &n3) == MO_OK && n1 == 3 && n2 == 6 && n3 == 5);
+    CHECK(mo_articulation_size(A, a, NULL, NULL, NULL) == MO_OK);
+    ART_IDS(mo_articulation_find_link, id_, "tip", &n1);
+    NULL_OUT(mo_articulation_find_link(A, a, NULL, &n1), "mo_articulation_find_link", "name");
+    NULL_OUT(mo_articulation_find_link(A, a, "tip", NULL), "mo_articulation_find_link", "out");
+    EXPECT(mo_articulation_find_link(A, a, "elbow", &n1), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_find_link: articulation 1 has no link called \"elbow\"");
+    CHECK(mo_articulation_find_link(A, a, "tip", &n1) == MO_OK && n1 == 2);
+    ART_IDS(mo_articulation_joint_dofs, id_, 1, &n1, &n2, NULL, NULL);
+    EXPECT(mo_articulation_joint_dofs(A, a, 3, &n1, &n2, NULL, NULL), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_joint_dofs: articulation 1 has no link 3 (links 0 to 2)");
+    CHECK(mo_articulation_joint_dofs(A, a, 1, &n1, &n2, &n3, NULL) == MO_OK && n1 == 1 && n2 == 4 && n3 == 1);
+
+    /* state */
+    ART_IDS(mo_articulation_get_q, id_, buf, 64);
+    NULL_OUT(mo_articulation_get_q(A, a, NULL, 64), "mo_articulation_get_q", "q");
+    EXPECT(mo_articulation_get_q(A, a, buf, 5), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_get_q: count 5 is less than the 6 values of articulation 1's coordinates (nq)");
+    ART_IDS(mo_articulation_get_qdot, id_, buf, 64);
+    NULL_OUT(mo_articulation_get_qdot(A, a, NULL, 64), "mo_articulation_get_qdot", "qdot");
+    EXPECT(mo_articulation_get_qdot(A, a, buf, -1), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_get_qdot: count -1 is less than the 5 values of articulation 1's velocities (nv)");
+    CHECK(mo_articulation_get_q(A, a, buf, 64) == MO_OK);
+    ART_IDS(mo_articulation_set_q, id_, buf, 64);
+    NULL_OUT(mo_articulation_set_q(A, a, NULL, 64), "mo_articulation_set_q", "q");
+    EXPECT(mo_articulation_set_q(A, a, buf, 2), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_set_q: count 2 is less than the 6 values of articulation 1's coordinates (nq)");
+    {
+        double bq[6] = {0, 0, 0, 0, 0, 1e300};
+        EXPECT(mo_articulation_set_q(A, a, bq, 6), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_set_q: articulation 1 link 1: the joint's quaternion (0, 0, 0, 0) is zero");
+        bq[1] = 1;
+        EXPECT(mo_articulation_set_q(A, a, bq, 6), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_set_q: articulation 1 link 2 (\"tip\"): q[5] must be finite and within 1e+09, got "
+               "1e+300");
+        double bv[5] = {0, 0, NAN, 0, 0};
+        ART_IDS(mo_articulation_set_qdot, id_, bv, 5);
+        NULL_OUT(mo_articulation_set_qdot(A, a, NULL, 5), "mo_articulation_set_qdot", "qdot");
+        EXPECT(mo_articulation_set_qdot(A, a, bv, 5), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_set_qdot: articulation 1 link 1: qdot[2] must be finite and within 1e+08, got nan");
+        EXPECT(mo_articulation_set_qdot(A, a, bv, 4), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_set_qdot: count 4 is less than the 5 values of articulation 1's velocities (nv)");
+    }
+    ART_IDS(mo_articulation_get_joint, id_, 1, q, qd);
+    CHECK(mo_articulation_get_joint(A, a, 1, NULL, NULL) == MO_OK);
+    EXPECT(mo_articulation_get_joint(A, a, -1, q, qd), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_get_joint: articulation 1 has no link -1 (links 0 to 2)");
+    CHECK(mo_articulation_get_joint(A, a, 1, q, qd) == MO_OK && q[0] == 1.0);
+    ART_IDS(mo_articulation_set_joint, id_, 1, q, qd);
+    EXPECT(mo_articulation_set_joint(A, a, 9, q, NULL), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_set_joint: articulation 1 has no link 9 (links 0 to 2)");
+    {
+        double bv[3] = {0, INFINITY, 0};
+        EXPECT(mo_articulation_set_joint(A, a, 1, NULL, bv), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_set_joint: articulation 1 link 1: qdot[2] must be finite and within 1e+08, got inf");
+    }
+
+    /* inputs */
+    {
+        double t5[5] = {0, 0, 0, 0, 1e300};
+        ART_IDS(mo_articulation_set_torques, id_, t5, 5);
+        NULL_OUT(mo_articulation_set_torques(A, a, NULL, 5), "mo_articulation_set_torques", "tau");
+        EXPECT(mo_articulation_set_torques(A, a, t5, 5), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_set_torques: articulation 1 link 2 (\"tip\"): tau[4] must be finite and within 1e+20, "
+               "got 1e+300");
+        ART_IDS(mo_articulation_set_joint_torque, id_, 2, t5);
+        NULL_OUT(mo_articulation_set_joint_torque(A, a, 2, NULL), "mo_articulation_set_joint_torque", "tau");
+        EXPECT(mo_articulation_set_joint_torque(A, a, 2, t5 + 4), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_set_joint_torque: articulation 1 link 2 (\"tip\"): tau[4] must be finite and within "
+               "1e+20, got 1e+300");
+        EXPECT(mo_articulation_set_joint_torque(A, a, 3, t5), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_set_joint_torque: articulation 1 has no link 3 (links 0 to 2)");
+        ART_IDS(mo_articulation_clear_torques, id_);
+    }
+    ART_IDS(mo_articulation_set_drive, id_, 0, &dr);
+    NULL_OUT(mo_articulation_set_drive(A, a, 0, NULL), "mo_articulation_set_drive", "drive");
+    EXPECT(mo_articulation_set_drive(A, a, 1, &dr), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_set_drive: articulation 1 link 1 has a spherical joint: drives are for revolute and "
+           "prismatic joints");
+    EXPECT(mo_articulation_set_drive(A, a, 5, &dr), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_set_drive: articulation 1 has no link 5 (links 0 to 2)");
+    drv = dr;
+    drv.max_effort = 0;
+    EXPECT(mo_articulation_set_drive(A, a, 0, &drv), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_set_drive: articulation 1 link 0 (\"base\"): the drive needs stiffness and damping in [0, "
+           "1e+20], |target_position| <= 1e+09, |target_velocity| <= 1e+08, |torque| <= 1e+20, max_effort > 0; got "
+           "0, 0, 0, 0, 0, 0");
+    drv = dr;
+    drv.stiffness = NAN;
+    EXPECT(mo_articulation_set_drive(A, a, 2, &drv), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_set_drive: articulation 1 link 2 (\"tip\"): the drive needs stiffness and damping in [0, "
+           "1e+20], |target_position| <= 1e+09, |target_velocity| <= 1e+08, |torque| <= 1e+20, max_effort > 0; got "
+           "nan, 0, 0, 0, 0, inf");
+    ART_IDS(mo_articulation_drive, id_, 0, &drv);
+    NULL_OUT(mo_articulation_drive(A, a, 0, NULL), "mo_articulation_drive", "out");
+    EXPECT(mo_articulation_drive(A, a, 3, &drv), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_drive: articulation 1 has no link 3 (links 0 to 2)");
+    CHECK(mo_articulation_drive(A, a, 1, &drv) == MO_OK && isinf(drv.max_effort)); /* spherical: none */
+    ART_IDS(mo_articulation_set_joint_damping, id_, 0, 1.0);
+    EXPECT(mo_articulation_set_joint_damping(A, a, 0, -2.0), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_set_joint_damping: articulation 1 link 0 (\"base\"): damping must be in [0, 1e+20], got -2");
+    EXPECT(mo_articulation_set_joint_damping(A, a, 4, 1.0), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_set_joint_damping: articulation 1 has no link 4 (links 0 to 2)");
+
+    /* queries */
+    ART_IDS(mo_articulation_link_pose, id_, 2, &v3, &qq);
+    EXPECT(mo_articulation_link_pose(A, a, 3, &v3, &qq), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_link_pose: articulation 1 has no link 3 (links 0 to 2)");
+    CHECK(mo_articulation_link_pose(A, a, 2, &v3, NULL) == MO_OK);
+    CHECK(v3.x == 0 && v3.y == 5 && v3.z == 3 - 1.5);
+    ART_IDS(mo_articulation_link_velocity, id_, 2, &v3, &v3b);
+    EXPECT(mo_articulation_link_velocity(A, a, -3, &v3, &v3b), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_link_velocity: articulation 1 has no link -3 (links 0 to 2)");
+    CHECK(mo_articulation_link_velocity(A, a, 2, NULL, NULL) == MO_OK);
+    ART_IDS(mo_articulation_mass_matrix, id_, buf, 64);
+    NULL_OUT(mo_articulation_mass_matrix(A, a, NULL, 25), "mo_articulation_mass_matrix", "M");
+    EXPECT(mo_articulation_mass_matrix(A, a, buf, 24), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_mass_matrix: count 24 is less than the 25 values of articulation 1's mass matrix (nv x "
+           "nv)");
+    ART_IDS(mo_articulation_bias_forces, id_, buf, 64);
+    NULL_OUT(mo_articulation_bias_forces(A, a, NULL, 5), "mo_articulation_bias_forces", "c");
+    EXPECT(mo_articulation_bias_forces(A, a, buf, 4), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_bias_forces: count 4 is less than the 5 values of articulation 1's bias forces (nv)");
+    ART_IDS(mo_articulation_gravity_compensation, id_, buf, 64);
+    NULL_OUT(mo_articulation_gravity_compensation(A, a, NULL, 5), "mo_articulation_gravity_compensation", "tau");
+    EXPECT(mo_articulation_gravity_compensation(A, a, buf, 0), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_gravity_compensation: count 0 is less than the 5 values of articulation 1's torques (nv)");
+    {
+        double acc[5] = {0, 0, 0, NAN, 0};
+        ART_IDS(mo_articulation_inverse_dynamics, id_, acc, buf, 64);
+        NULL_OUT(mo_articulation_inverse_dynamics(A, a, NULL, buf, 5), "mo_articulation_inverse_dynamics", "qddot");
+        NULL_OUT(mo_articulation_inverse_dynamics(A, a, acc, NULL, 5), "mo_articulation_inverse_dynamics", "tau");
+        EXPECT(mo_articulation_inverse_dynamics(A, a, acc, buf, 5), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_inverse_dynamics: qddot[3] must be finite, got nan");
+        EXPECT(mo_articulation_inverse_dynamics(A, a, acc, buf, 3), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_inverse_dynamics: count 3 is less than the 5 values of articulation 1's torques (nv)");
+    }
+    ART_IDS(mo_articulation_jacobian, id_, 2, v3, buf, buf + 32, 32);
+    EXPECT(mo_articulation_jacobian(A, a, 2, (mo_vec3){0, 0, 1e300}, buf, NULL, 15), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_jacobian: point must be finite with coordinates in [-1e+09, 1e+09] m, got (0, 0, "
+           "1e+300)");
+    EXPECT(mo_articulation_jacobian(A, a, 2, v3, buf, NULL, 14), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_jacobian: count 14 is less than the 15 values of articulation 1's Jacobian (3 x nv)");
+    EXPECT(mo_articulation_jacobian(A, a, 7, v3, buf, NULL, 15), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_jacobian: articulation 1 has no link 7 (links 0 to 2)");
+    CHECK(mo_articulation_jacobian(A, a, 2, v3, NULL, NULL, 0) == MO_OK); /* no outputs: no count needed */
+    ART_IDS(mo_articulation_energy, id_, &q[0], &q[1]);
+    ART_IDS(mo_articulation_iterations, id_, &n1);
+    NULL_OUT(mo_articulation_iterations(A, a, NULL), "mo_articulation_iterations", "out");
+    CHECK(mo_articulation_energy(A, a, NULL, NULL) == MO_OK);
+
+    /* A unchanged; then A and B step alike */
+    CHECK(mo_world_state_hash(A) == h0);
+    CHECK(mo_world_step(A) == MO_OK && mo_world_step(B) == MO_OK);
+    CHECK(mo_world_state_hash(A) == mo_world_state_hash(B));
+#undef ART_IDS
+#undef ART_STALE
 }
 
 int main(void)
@@ -588,6 +888,7 @@ int main(void)
     CHECK(mo_world_solver(A).max_iterations == mo_world_solver(sb.w).max_iterations);
     CHECK(mo_world_step(A) == MO_OK && mo_world_step(sb.w) == MO_OK);
     CHECK(mo_world_state_hash(A) == mo_world_state_hash(sb.w));
+    articulation_misuse(A, sb.w);
     mo_world_destroy(sa.w);
     mo_world_destroy(sb.w);
     return check_result("misuse");

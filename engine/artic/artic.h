@@ -252,6 +252,21 @@ MO_MUST_USE mo_status mo_artic_step_midpoint(const mo_artic_model *m, mo_artic_d
                                              const double *damping, double h, int max_iter, int *iters, char *err,
                                              size_t err_size);
 
+/* The velocity of one step of length h (s) with an implicit diagonal, for the world's step (drives, damping and
+   armature taken implicitly by the caller): v_out (nv) = v + dv with
+     (M(q_m) + diag(a)) dv = h (f - c(q_m, v_m)),
+   a (nv, >= 0; NULL: none) the implicit diagonal and f (nv, not NULL) the joint forces at v_out = v (what the
+   implicit terms give at the start of the step, plus the applied torques). midpoint 0: semi-implicit Euler,
+   q_m = q, v_m = v, one factorisation; midpoint 1: the implicit midpoint's v_m = (v + v_out) / 2,
+   q_m = mo_artic_integrate(q, v_m, h / 2), by fixed-point iteration as mo_artic_step_midpoint (max_iter, iters
+   likewise; the last iterate when the tolerance is not met). q and v are not changed: the caller integrates q
+   with v_out (Euler) or (v + v_out) / 2 (midpoint). Errors as mo_artic_factor; MO_ERR_NOT_FINITE with a
+   sentence (without a function name) for a non-finite iterate. Uses d->tmp (rhs, v_m, q_m). */
+MO_MUST_USE mo_status mo_artic_step_implicit(const mo_artic_model *m, mo_artic_data *d, int midpoint, const double *q,
+                                             const double *v, const double *f, const double *gravity,
+                                             const double *a, double h, int max_iter, int *iters, double *v_out,
+                                             char *err, size_t err_size);
+
 /* ---- energy and momentum ---- */
 
 /* kinetic energy (J) at q (nq), v (nv): sum over links of v_i . I_i v_i / 2 */

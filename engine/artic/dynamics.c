@@ -249,3 +249,46 @@ mo_status mo_artic_step_midpoint(const mo_artic_model *m, mo_artic_data *d, doub
     for (int k = 0; k < nv; k++) v[k] = vn[k];
     return MO_OK;
 }
+
+mo_status mo_artic_step_implicit(const mo_artic_model *m, mo_artic_data *d, int midpoint, const double *q,
+                                 const double *v, const double *f, const double *gravity, const double *a, double h,
+                                 int max_iter, int *iters, double *v_out, char *err, size_t err_size)
+{
+    int nv = m->nv, mi = max_iter < 1 ? 1 : max_iter, it, converged = 0;
+    double *rhs = d->tmp, *vm = d->tmp + nv, *qm = d->tmp + 5 * nv;
+    if (iters) *iters = 0;
+    for (int k = 0; k < nv; k++) vm[k] = v[k];
+    for (int k = 0; k < m->nq; k++) qm[k] = q[k];
+    for (it = 1; it <= (midpoint ? mi : 1); it++) {
+        /* v_out = v + h (M(q_m) + diag(a))^-1 (f - c(q_m, v_m)) */
+        mo_status s = mo_artic_factor(m, d, qm, a, err, err_size);
+        if (s != MO_OK) return s;
+        mo_artic_bias(m, d, qm, vm, gravity, NULL, rhs);
+        for (int k = 0; k < nv; k++) rhs[k] = f[k] - rhs[k];
+        mo_artic_solve(m, d, rhs);
+        double change = 0.0, size = 0.0;
+        for (int k = 0; k < nv; k++) {
+            double nk = v[k] + h * rhs[k];
+            if (!isfinite(nk)) {
+                mo_errf(err, err_size, "iteration %d gave a non-finite velocity at dof %d (link %d)", it, k,
+                        m->dof_link[k]);
+                return MO_ERR_NOT_FINITE;
+            }
+            if (it > 1) change = fmax(change, fabs(nk - v_out[k]));
+            size = fmax(size, fabs(nk));
+            v_out[k] = nk;
+        }
+        if (!midpoint) {
+            converged = 1;
+            break;
+        }
+        for (int k = 0; k < nv; k++) vm[k] = 0.5 * (v[k] + v_out[k]);
+        mo_artic_integrate(m, q, vm, 0.5 * h, qm);
+        if (it > 1 && change <= 1e-12 * (1.0 + size)) {
+            converged = 1;
+            break;
+        }
+    }
+    if (iters) *iters = converged ? it : -mi;
+    return MO_OK;
+}

@@ -11,12 +11,14 @@
  * previous step's impulses, for warm starting, and Newton's friction factors);
  * each live FEM mesh's last forces (warm start), activations, fixed-node
  * targets and velocities; FEM attachments' points, compliance and last forces;
- * the FEM surface contacts of the last step (their warm start).
+ * the FEM surface contacts of the last step (their warm start); each live
+ * articulation's q, qdot and held inputs (joint torques, drives, joint damping).
  * What is checked, not saved (the "structure"): the slot counts of bodies,
  * shapes, particles, joints and FEM meshes, and per slot whether it is alive,
  * its generation counter (not the world tag in its high bits: a state restores
  * into another world built the same way) and its kind (body type, shape's body, particle's mesh,
- * joint type and bodies, mesh sizes, attachments' mesh, node and body).
+ * joint type and bodies, mesh sizes, attachments' mesh, node and body), the
+ * articulation slot count and per slot its link, coordinate and velocity counts.
  * Everything else (settings, gravity, time step, masses, shapes' geometry,
  * materials) is the model: the caller builds it the same way.
  *
@@ -32,7 +34,7 @@
 #include "model/fem.h"
 
 #define ST_MAGIC "MOSTATE"
-#define ST_VERSION 1u
+#define ST_VERSION 2u /* 2: the articulations (issue 19) */
 #define ST_HEADER 48
 #define CACHE_REC (8 + 9 * 8)      /* bytes of a cached contact in the payload (walk_cache) */
 #define SC_REC (9 * 4 + 20 * 8)    /* bytes of a FEM surface contact (walk_scontact) */
@@ -222,6 +224,39 @@ static void walk_fem(st_io *io)
     }
 }
 
+/* the articulations: the slot count, per slot its structure and, when alive, q, qdot and the held inputs */
+static void walk_artic(st_io *io)
+{
+    mo_world *w = io->w;
+    if (io->bad) return;
+    if (!room(io, 4)) return;
+    uint32_t n = (uint32_t)w->artic_count, s = n;
+    if (io->mode == ST_SAVE) memcpy(io->p + io->at, &n, 4);
+    else if (io->mode == ST_CHECK) memcpy(&s, io->q + io->at, 4);
+    io->at += 4;
+    if (s != n) {
+        mo_set_error(w, "%s: the state is from a world of another structure: %u articulation slots in the state, %u in "
+                        "this world", ST_FN, s, n);
+        io->bad = 1;
+        return;
+    }
+    for (int i = 0; i < w->artic_count && !io->bad; i++) {
+        mo_artic_obj *a = &w->artics[i];
+        st_check(io, a->alive, "the articulation alive flag", i);
+        st_check(io, a->generation & MO_GEN_MASK, "the articulation generation", i);
+        if (!a->alive) continue;
+        st_check(io, (uint32_t)a->m->nlink, "the articulation's link count", i);
+        st_check(io, (uint32_t)a->m->nq, "the articulation's coordinate count", i);
+        st_check(io, (uint32_t)a->m->nv, "the articulation's velocity count", i);
+        if (io->bad) return;
+        const size_t nv = (size_t)a->m->nv;
+        if (io->mode == ST_LOAD) a->last_iters = 0; /* no step since the restore */
+        st_f64(io, a->q, (size_t)a->m->nq);
+        double *arr[] = {a->v, a->tau, a->kp, a->kd, a->qt, a->vt, a->ff, a->effort, a->damping};
+        for (size_t k = 0; k < sizeof arr / sizeof arr[0]; k++) st_f64(io, arr[k], nv);
+    }
+}
+
 /* the whole payload, in one order for every mode */
 static void walk(st_io *io)
 {
@@ -290,6 +325,7 @@ static void walk(st_io *io)
     walk_cache(io, nc);
     if (io->mode == ST_LOAD) w->ncache = nc;
     walk_fem(io);
+    walk_artic(io);
 }
 
 static uint64_t fnv(const unsigned char *c, size_t n)

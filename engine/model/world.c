@@ -216,6 +216,7 @@ void mo_world_destroy(mo_world *w)
     mo_owned_free(&w->proj);
     mo_owned_free(&w->newton);
     mo_fem_world_free(w);
+    mo_artic_world_free(w);
     free(w->err);
     free(w);
 }
@@ -362,5 +363,5 @@ uint64_t mo_world_state_hash(const mo_world *w)
         h = fnv(h, p->x, sizeof p->x);
         h = fnv(h, p->v, sizeof p->v);
     }
-    return h;
+    return mo_artic_hash(w, h, fnv);
 }

@@ -23,6 +23,7 @@
 #include "solver/solver.h"
 #include "collision/collide.h"
 #include "collision/shapes.h"
+#include "artic/artic.h"
 
 /* ---- objects ---- */
 
@@ -84,6 +85,26 @@ typedef struct mo_joint {
     int row0;                  /* first row this step */
     double react_f[3], react_t[3];
 } mo_joint;
+
+/* an articulation (model/articulation.c; stepped by step/artic_step.c). Its per-dof arrays are one allocation
+ * (buf), made at creation: a step allocates nothing. */
+typedef struct mo_artic_obj {
+    uint32_t generation;
+    bool alive;
+    int integrator;            /* mo_articulation_integrator */
+    mo_artic_model *m;         /* the constant tree */
+    mo_artic_data *d;          /* the step's workspace */
+    mo_artic_data *qd;         /* the queries' workspace (queries on a const world write only here) */
+    double *buf;               /* owns the arrays below */
+    double *q, *v;             /* the state: (nq), (nv) */
+    double *tau;               /* (nv) joint torques, held until changed */
+    double *kp, *kd, *qt, *vt, *ff, *effort; /* (nv) drives: gains, target position and velocity, feed-forward
+                                * torque, effort limit (INFINITY: none); kp = kd = ff = 0: off */
+    double *damping, *armature; /* (nv) */
+    double *v_new;             /* (nv) the step's new velocity (prediction -> integration) */
+    double *diag, *force, *sat; /* (nv) step scratch: the implicit diagonal, the explicit forces, saturated drives */
+    int last_iters;            /* the midpoint iterations of the last step (< 0: not converged) */
+} mo_artic_obj;
 
 /* a contact of this step (engine view) */
 typedef struct mo_contact_int {
@@ -168,6 +189,7 @@ typedef struct mo_world {
     mo_shape *shapes; int shape_cap, shape_count; int *shape_free; int shape_nfree;
     mo_particle *particles; int particle_cap, particle_count; int *particle_free; int particle_nfree;
     mo_joint *joints; int joint_cap, joint_count; int *joint_free; int joint_nfree;
+    mo_artic_obj *artics; int artic_cap, artic_count; int *artic_free; int artic_nfree;
 
     /* this step */
 #define MO_WORLD_BUF_FIELD(name) mo_buf name;
@@ -274,6 +296,17 @@ static inline uint64_t mo_pair_key(int a, int b)
 }
 /* 1 when the pair of body slots a, b was excluded with mo_world_set_pair_collision */
 int mo_pair_excluded(const mo_world *w, int a, int b);
+/* ---- articulations (articulation.c) ----
+ * mo_artic_world_free frees every articulation (mo_world_destroy); the state
+ * a step changes (every live articulation's q and v) for the step's rollback
+ * and Newton halving: its size in bytes, saved into and restored from a
+ * buffer of that size; mo_artic_hash folds the live articulations' q and v
+ * into the state hash h. */
+void mo_artic_world_free(mo_world *w);
+size_t mo_artic_state_size(const mo_world *w);
+void mo_artic_state_save(const mo_world *w, void *buf);
+void mo_artic_state_restore(mo_world *w, const void *buf);
+uint64_t mo_artic_hash(const mo_world *w, uint64_t h, uint64_t (*fold)(uint64_t, const void *, size_t));
 
 /* ---- joints (joint.c) ---- */
 void mo_joint_rebuild_filter(mo_world *w);

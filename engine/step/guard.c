@@ -84,3 +84,29 @@ int mo_guard_poses(mo_world *w, const char *stage)
     }
     return 0;
 }
+
+/* every live articulation's q and qdot finite (step/artic_step.c) */
+int mo_guard_artic(mo_world *w, const char *stage)
+{
+    for (int i = 0; i < w->artic_count; i++) {
+        const mo_artic_obj *a = &w->artics[i];
+        if (!a->alive) continue;
+        for (int k = 0; k < a->m->nq; k++)
+            if (!isfinite(a->q[k])) {
+                int link = 0;
+                while (link + 1 < a->m->nlink && a->m->links[link + 1].q_ofs <= k) link++;
+                mo_set_error(w, "mo_world_step: step %llu: the %s gave articulation %d a non-finite q[%d] (%g) (link "
+                                "%d); the world is as before the step", (unsigned long long)w->step_index, stage,
+                             i + 1, k, a->q[k], link);
+                return MO_STEP_NOT_FINITE;
+            }
+        for (int k = 0; k < a->m->nv; k++)
+            if (!isfinite(a->v[k])) {
+                mo_set_error(w, "mo_world_step: step %llu: the %s gave articulation %d a non-finite qdot[%d] (%g) (link "
+                                "%d); the world is as before the step", (unsigned long long)w->step_index, stage,
+                             i + 1, k, a->v[k], a->m->dof_link[k]);
+                return MO_STEP_NOT_FINITE;
+            }
+    }
+    return 0;
+}

@@ -25,6 +25,7 @@ static int step_once(mo_world *w, double h)
     double t0 = mo_now();
     STAGE("prediction", mo_step_predict(&ctx));
     STAGE("prediction", mo_guard_dofs(w, (const double *)w->v_tilde.p, "prediction", "velocity"));
+    STAGE("prediction", mo_step_artic_predict(&ctx));
     double t1 = mo_now();
     STAGE("collision detection", mo_step_collide(&ctx));
     double t2 = mo_now();
@@ -42,7 +43,9 @@ static int step_once(mo_world *w, double h)
     }
     double t4 = mo_now();
     mo_step_integrate(&ctx);
+    mo_step_artic_integrate(&ctx);
     STAGE("integration", mo_guard_poses(w, "integration"));
+    STAGE("integration", mo_guard_artic(w, "integration"));
     STAGE("position projection", mo_step_project(&ctx));
     STAGE("position projection", mo_guard_poses(w, "position projection"));
 #undef STAGE
@@ -60,19 +63,22 @@ static int step_once(mo_world *w, double h)
  * (poses, velocities, accumulated forces, cleared by the step), particles (FEM nodes too), joints
  * (warm-start impulses, reactions), the contact cache (warm start) and the FEM meshes' state
  * (mo_fem_state_save: forces, fixed-node targets, attachments, surface contacts). Everything else
- * is rebuilt by the next step. The buffer starts with the FEM part's size (8 bytes), which keeps
- * it aligned for the doubles after it. */
+ * is rebuilt by the next step. The buffer starts with the FEM part's and the articulations' sizes (8
+ * bytes each), which keeps it aligned for the doubles after them; the articulations' q and v follow the FEM part. */
 static int snap_save(mo_world *w, mo_buf *b)
 {
     const size_t nb = (size_t)w->body_count * sizeof(mo_body), np = (size_t)w->particle_count * sizeof(mo_particle);
     const size_t nj = (size_t)w->joint_count * sizeof(mo_joint), nc = (size_t)w->ncache * sizeof(mo_contact_cache);
-    const size_t nf = mo_fem_state_size(w), head = sizeof(double);
-    if (mo_buf_reserve(b, head + nf + nb + np + nj + nc + 1)) return -1;
+    const size_t nf = mo_fem_state_size(w), na = mo_artic_state_size(w), head = 2 * sizeof(double);
+    if (mo_buf_reserve(b, head + nf + na + nb + np + nj + nc + 1)) return -1;
     char *d = (char *)b->p;
-    *(double *)d = (double)nf;
+    ((double *)d)[0] = (double)nf;
+    ((double *)d)[1] = (double)na;
     d += head;
     if (nf) mo_fem_state_save(w, d);
     d += nf;
+    if (na) mo_artic_state_save(w, d);
+    d += na;
     if (nb) memcpy(d, w->bodies, nb);
     if (np) memcpy(d + nb, w->particles, np);
     if (nj) memcpy(d + nb + np, w->joints, nj);
@@ -85,10 +91,12 @@ static void snap_restore(mo_world *w, const mo_buf *b, int ncache)
     const size_t nb = (size_t)w->body_count * sizeof(mo_body), np = (size_t)w->particle_count * sizeof(mo_particle);
     const size_t nj = (size_t)w->joint_count * sizeof(mo_joint), nc = (size_t)ncache * sizeof(mo_contact_cache);
     const char *d = (const char *)b->p;
-    const size_t nf = (size_t)*(const double *)d;
-    d += sizeof(double);
+    const size_t nf = (size_t)((const double *)d)[0], na = (size_t)((const double *)d)[1];
+    d += 2 * sizeof(double);
     if (nf) mo_fem_state_restore(w, d);
     d += nf;
+    if (na) mo_artic_state_restore(w, d);
+    d += na;
     if (nb) memcpy(w->bodies, d, nb);
     if (np) memcpy(w->particles, d + nb, np);
     if (nj) memcpy(w->joints, d + nb + np, nj);

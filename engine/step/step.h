@@ -44,6 +44,12 @@ void mo_step_integrate(const mo_step_ctx *ctx);
  * Its buffers are w->proj. */
 MO_MUST_USE int mo_step_project(const mo_step_ctx *ctx);
 
+/* artic_step.c: the articulations (issue 19): 1'. their new joint velocity v+ with implicit drives and damping
+ * (0, or MO_STEP_NOT_FINITE with the sentence: a non-finite iterate or a singular mass matrix); 5'. q from it
+ * and v = v+ */
+MO_MUST_USE int mo_step_artic_predict(const mo_step_ctx *ctx);
+void mo_step_artic_integrate(const mo_step_ctx *ctx);
+
 /* ---- guard.c: the finite checks between stages ---- */
 /* a stage's return value for a non-finite result (the sentence is set); -1 is out of memory, -2 a
  * device failure */
@@ -54,6 +60,8 @@ MO_MUST_USE int mo_guard_dofs(mo_world *w, const double *v, const char *stage, c
 /* every live body's pose and velocity, every live particle's position and velocity finite (and the
  * quaternions non-zero); else the sentence and MO_STEP_NOT_FINITE */
 MO_MUST_USE int mo_guard_poses(mo_world *w, const char *stage);
+/* every live articulation's q and qdot finite; else the sentence and MO_STEP_NOT_FINITE */
+MO_MUST_USE int mo_guard_artic(mo_world *w, const char *stage);
 
 /* collide.c: this step's contact impulses into the cache the next step warm-starts from; 0, or -1 out of memory */
 MO_MUST_USE int mo_contact_cache_store(mo_world *w);

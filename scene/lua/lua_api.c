@@ -1154,4 +1154,5 @@ void mo_lua_open_api(lua_State *L)
     }
     mo_lua_open_fem(L); /* fem{} (lua_fem.c) */
     mo_lua_open_contacts(L); /* moreau.contacts, b:contact_force() (lua_contacts.c) */
+    mo_lua_open_artic(L); /* articulation{} (lua_artic.c) */
 }

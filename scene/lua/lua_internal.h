@@ -81,6 +81,8 @@ void mo_lua_open_fem(lua_State *L); /* fem{} (lua_fem.c): in the table at the to
 /* moreau.contacts and the body method contact_force (lua_contacts.c): in the table at the top of the stack
  * and the body class (mo_lua_open_api registers the classes first) */
 void mo_lua_open_contacts(lua_State *L);
+/* articulation{} (lua_artic.c): in the table at the top of the stack and as a global */
+void mo_lua_open_artic(lua_State *L);
 
 /* ---- helpers for reading argument tables (lua_api.c) ---- */
 

@@ -458,12 +458,12 @@ MO_API mo_status mo_world_get_setting(const mo_world *w, const char *name, char 
  * at the unconstrained velocity). Each stage's results are checked: a
  * non-finite velocity, pose or Newton force fails the step with
  * MO_ERR_NOT_FINITE and a sentence naming the step, the stage and the body,
- * particle (FEM node and its mesh), joint row, contact or FEM row (with
- * Newton halvings > 0 such a step is first halved). Other failures:
+ * particle (FEM node and its mesh), joint row, contact, FEM row or
+ * articulation (with Newton halvings > 0 such a step is first halved). Other failures:
  * MO_ERR_OUT_OF_MEMORY (the sentence names the stage), MO_ERR_UNSUPPORTED (the
  * device failed), MO_ERR_INVALID_ARGUMENT for a NULL w. On every failure the
  * world is rolled back to its state before the call: poses, velocities,
- * pending forces, joints, the contact cache and list, FEM state, time, step
+ * pending forces, joints, articulations, the contact cache and list, FEM state, time, step
  * count and statistics (their histories are cleared). The rollback copy is
  * taken at the start of every step (O(bodies + particles + joints + contacts),
  * small beside the step). */
@@ -514,7 +514,8 @@ typedef struct mo_step_stats {
 MO_API mo_step_stats mo_world_last_stats(const mo_world *w);
 
 /* FNV-1a hash of every live body's and particle's (FEM nodes included) pose and
- * velocity bits, in slot order: equal hashes mean bit-identical states. */
+ * velocity bits, then every live articulation's q and qdot (moreau/articulation.h),
+ * in slot order: equal hashes mean bit-identical states. */
 MO_API uint64_t mo_world_state_hash(const mo_world *w);
 
 /* ---- state save and restore (as MuJoCo's mj_getState / mj_setState) -------
@@ -525,7 +526,8 @@ MO_API uint64_t mo_world_state_hash(const mo_world *w);
  * impulses and reactions; the contact cache (last step's impulses, for warm
  * starting); FEM meshes' last forces, activations, fixed-node targets and
  * velocities; FEM attachments (points, compliance, last forces) and the last
- * step's FEM surface contacts. Restoring it and stepping gives bit-identical
+ * step's FEM surface contacts; live articulations' q, qdot, held joint torques,
+ * drives and joint damping (moreau/articulation.h). Restoring it and stepping gives bit-identical
  * states to those that followed the save, in the same world or in a world
  * built the same way (same calls in the same order, same settings: the
  * settings, gravity, time step, masses, shapes and materials are the model,
@@ -542,8 +544,9 @@ MO_API size_t mo_world_state_size(const mo_world *w);
 MO_API mo_status mo_world_save_state(mo_world *w, void *buf, size_t size);
 /* Restores a state that mo_world_save_state wrote (buf not NULL, size bytes,
  * may be more than the state). The world must have the structure of the one
- * saved: the same slot counts of bodies, shapes, particles, joints, FEM meshes
- * and FEM attachments, and per slot the same alive flag, generation and kind
+ * saved: the same slot counts of bodies, shapes, particles, joints, FEM meshes,
+ * FEM attachments and articulations (with their link, coordinate and velocity
+ * counts), and per slot the same alive flag, generation and kind
  * (body type and shape count, shape's body, particle's mesh, joint type and
  * bodies, mesh sizes, attachment's mesh, node and body). Afterwards
  * mo_world_contacts reports no contacts and mo_world_last_stats zeros until

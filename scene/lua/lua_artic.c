@@ -1,0 +1,398 @@
+/* lua_artic.c: articulation{} for scene files (issue 19, phase 1): robots
+ * in reduced coordinates through moreau/articulation.h.
+ *
+ *   articulation{name, position, orientation, integrator = "midpoint"|"euler",
+ *                links = {{name, parent, joint = "revolute"|"prismatic"|"spherical"|"fixed"|"free", axis,
+ *                          position, orientation, mass, com, inertia, damping, armature}, ...}}  -> a handle
+ *
+ * Links count from 1 as Lua does: parent is a link number (earlier in the
+ * list) or a link's name, absent (or 0) for the root (link 1). position and
+ * orientation of a link are its joint frame's pose in the parent link's frame;
+ * the articulation's are the base pose (a free root's initial pose). inertia
+ * is a number (the three principal moments) or {ixx, iyy, izz} (diagonal, kg
+ * m^2); default the engine's. A link argument of a method is a number from 1
+ * or a link's name. Methods (q and qdot as lists, in the engine's layout):
+ *   q(), set_q(list), qdot(), set_qdot(list), joint(link) -> q list, qdot list,
+ *   set_joint(link, q list or nil, qdot list or nil), set_torques(list), clear_torques(),
+ *   set_drive(link, {stiffness, damping, target_position, target_velocity, torque, max_effort}),
+ *   gravity_compensation() -> list, link_pose(link) -> position, orientation, energy() -> kinetic, potential,
+ *   link(name) -> number, size() -> links, nq, nv, destroy(), valid(), name()
+ * Torques and drives are held until changed (the engine's). Errors name the
+ * articulation ("articulation 'arm': ...") with the engine's sentence; the
+ * world is unchanged on error. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lua_internal.h"
+#include "moreau/articulation.h"
+
+#define ARTIC_MT "moreau.articulation"
+
+typedef struct lartic { mo_articulation_id id; } lartic;
+
+static const char *const JOINTS[] = {"fixed", "revolute", "prismatic", "spherical", "free", NULL};
+
+/* a zeroed block owned by a userdata left on the stack (freed by the GC: a Lua error leaks nothing) */
+static void *scratch(lua_State *L, size_t n)
+{
+    void *p = lua_newuserdatauv(L, n ? n : 1, 0);
+    memset(p, 0, n ? n : 1);
+    return p;
+}
+
+/* the parent of link i (0-based) from its table at idx (absolute) in the links list at links: -1 for the root */
+static int read_parent(lua_State *L, int idx, int links, int i, const char *ctx)
+{
+    int t = mo_lua_field(L, idx, "parent");
+    int p = -1;
+    if (t == LUA_TNUMBER) {
+        double v = lua_tonumber(L, -1);
+        if (v == 0) p = -1;
+        else if (v == floor(v) && v >= 1 && v <= i) p = (int)v - 1;
+        else mo_lua_fail(L, ctx, "link %d: parent %g is not an earlier link (1..%d)", i + 1, v, i);
+    } else if (t == LUA_TSTRING) {
+        const char *name = lua_tostring(L, -1);
+        for (int k = 0; k < i && p < 0; k++) {
+            lua_rawgeti(L, links, k + 1);
+            lua_getfield(L, -1, "name");
+            if (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), name) == 0) p = k;
+            lua_pop(L, 2);
+        }
+        if (p < 0) mo_lua_fail(L, ctx, "link %d: parent '%s' is not the name of an earlier link", i + 1, name);
+    } else if (t != LUA_TNIL) {
+        mo_lua_fail(L, ctx, "link %d: parent must be a link number or name, got %s", i + 1, luaL_typename(L, -1));
+    }
+    lua_pop(L, 1);
+    return p;
+}
+
+static int l_articulation(lua_State *L)
+{
+    static const char *const keys[] = {"name", "position", "orientation", "integrator", "links", NULL};
+    static const char *const lkeys[] = {"name",   "parent",  "joint",   "axis",     "position", "orientation",
+                                        "mass",   "com",     "inertia", "damping",  "armature", NULL};
+    static const char *const integrators[] = {"midpoint", "euler", NULL};
+    mo_lua_need_table(L, 1, "articulation");
+    const char *name = mo_lua_str_field(L, 1, "name", "articulation");
+    char ctx[160];
+    mo_lua_make_ctx(ctx, sizeof ctx, "articulation", name);
+    mo_lua_check_keys(L, 1, ctx, keys);
+    mo_articulation_def d = mo_default_articulation_def();
+    d.base_position = mo_lua_vec_field(L, 1, "position", d.base_position, ctx);
+    d.base_orientation = mo_lua_quat_field(L, 1, "orientation", d.base_orientation, ctx);
+    const char *in = mo_lua_str_field(L, 1, "integrator", ctx);
+    if (in) d.integrator = (mo_articulation_integrator)mo_lua_enum_value(L, ctx, "integrator", in, integrators);
+    if (mo_lua_field(L, 1, "links") != LUA_TTABLE) mo_lua_fail(L, ctx, "links must be a list of link tables");
+    int links = lua_gettop(L);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, links);
+    if (n < 1 || n > MO_LINKS_MAX) mo_lua_fail(L, ctx, "links must hold 1 to %d links, got %lld", MO_LINKS_MAX, (long long)n);
+    mo_link_def *l = (mo_link_def *)scratch(L, (size_t)n * sizeof *l);
+    for (int i = 0; i < (int)n; i++) {
+        lua_rawgeti(L, links, i + 1);
+        int t = lua_gettop(L);
+        char lctx[200];
+        snprintf(lctx, sizeof lctx, "%s link %d", ctx, i + 1);
+        mo_lua_need_table(L, t, lctx);
+        mo_lua_check_keys(L, t, lctx, lkeys);
+        l[i] = mo_default_link_def();
+        l[i].name = mo_lua_str_field(L, t, "name", lctx); /* the string stays alive in the links table */
+        l[i].parent = read_parent(L, t, links, i, ctx);
+        const char *j = mo_lua_str_field(L, t, "joint", lctx);
+        if (j) l[i].joint = (mo_link_joint)mo_lua_enum_value(L, lctx, "joint", j, JOINTS);
+        l[i].axis = mo_lua_vec_field(L, t, "axis", l[i].axis, lctx);
+        l[i].joint_position = mo_lua_vec_field(L, t, "position", l[i].joint_position, lctx);
+        l[i].joint_orientation = mo_lua_quat_field(L, t, "orientation", l[i].joint_orientation, lctx);
+        l[i].mass = mo_lua_num_field(L, t, "mass", l[i].mass, lctx);
+        l[i].com = mo_lua_vec_field(L, t, "com", l[i].com, lctx);
+        int it = mo_lua_field(L, t, "inertia");
+        if (it == LUA_TNUMBER) {
+            double v = lua_tonumber(L, -1);
+            l[i].inertia = (mo_mat3){{{v, 0, 0}, {0, v, 0}, {0, 0, v}}};
+        } else if (it != LUA_TNIL) {
+            mo_vec3 v = mo_lua_to_vec(L, -1, lctx, "inertia");
+            l[i].inertia = (mo_mat3){{{v.x, 0, 0}, {0, v.y, 0}, {0, 0, v.z}}};
+        }
+        lua_pop(L, 1);
+        l[i].damping = mo_lua_num_field(L, t, "damping", l[i].damping, lctx);
+        l[i].armature = mo_lua_num_field(L, t, "armature", l[i].armature, lctx);
+        lua_pop(L, 1);
+    }
+    d.links = l;
+    d.link_count = (int)n;
+    mo_world *w = mo_lua_world(L);
+    mo_lua_count_object(L);
+    mo_articulation_id id;
+    if (mo_articulation_create(w, &d, &id) != MO_OK) mo_lua_world_fail(L, ctx);
+    lartic *h = (lartic *)lua_newuserdatauv(L, sizeof *h, 1);
+    h->id = id;
+    if (name) {
+        lua_pushstring(L, name);
+        lua_setiuservalue(L, -2, 1);
+    }
+    luaL_setmetatable(L, ARTIC_MT);
+    return 1;
+}
+
+/* ---- methods ---- */
+
+static mo_articulation_id self(lua_State *L, char *ctx, size_t n)
+{
+    lartic *h = (lartic *)luaL_testudata(L, 1, ARTIC_MT);
+    if (!h) mo_lua_fail(L, "", "expected an articulation (call it as a:method()), got %s", luaL_typename(L, 1));
+    if (lua_getiuservalue(L, 1, 1) == LUA_TSTRING) snprintf(ctx, n, "articulation '%s'", lua_tostring(L, -1));
+    else snprintf(ctx, n, "articulation");
+    lua_pop(L, 1);
+    return h->id;
+}
+
+static void sizes(lua_State *L, mo_articulation_id id, const char *ctx, int *nl, int *nq, int *nv)
+{
+    if (mo_articulation_size(mo_lua_world(L), id, nl, nq, nv) != MO_OK) mo_lua_world_fail(L, ctx);
+}
+
+/* a link argument: a number from 1 or a name; 0-based */
+static int link_arg(lua_State *L, int idx, mo_articulation_id id, const char *ctx)
+{
+    int nl;
+    sizes(L, id, ctx, &nl, NULL, NULL);
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        int k;
+        if (mo_articulation_find_link(mo_lua_world(L), id, lua_tostring(L, idx), &k) != MO_OK) mo_lua_world_fail(L, ctx);
+        return k;
+    }
+    if (lua_type(L, idx) != LUA_TNUMBER)
+        mo_lua_fail(L, ctx, "link must be a number or a name, got %s", luaL_typename(L, idx));
+    double v = lua_tonumber(L, idx);
+    if (!(v >= 1 && v <= nl) || v != floor(v)) mo_lua_fail(L, ctx, "link %g is not in 1..%d", v, nl);
+    return (int)v - 1;
+}
+
+static void push_list(lua_State *L, const double *a, int n)
+{
+    lua_createtable(L, n, 0);
+    for (int k = 0; k < n; k++) {
+        lua_pushnumber(L, a[k]);
+        lua_rawseti(L, -2, k + 1);
+    }
+}
+
+/* a list of exactly n numbers at idx into a scratch block left on the stack */
+static double *read_list(lua_State *L, int idx, int n, const char *ctx, const char *what)
+{
+    if (lua_type(L, idx) != LUA_TTABLE) mo_lua_fail(L, ctx, "%s must be a list of %d numbers, got %s", what, n, luaL_typename(L, idx));
+    if ((lua_Integer)lua_rawlen(L, idx) != n)
+        mo_lua_fail(L, ctx, "%s must be a list of %d numbers, got %lld", what, n, (long long)lua_rawlen(L, idx));
+    double *a = (double *)scratch(L, (size_t)n * sizeof *a);
+    for (int k = 0; k < n; k++) {
+        lua_rawgeti(L, idx, k + 1);
+        char wk[64];
+        snprintf(wk, sizeof wk, "%s[%d]", what, k + 1);
+        a[k] = mo_lua_to_num(L, -1, ctx, wk);
+        lua_pop(L, 1);
+    }
+    return a;
+}
+
+typedef mo_status (*get_fn)(const mo_world *, mo_articulation_id, double *, int);
+typedef mo_status (*set_fn)(mo_world *, mo_articulation_id, const double *, int);
+
+static int get_bulk(lua_State *L, get_fn f, bool use_nq)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    int nq, nv;
+    sizes(L, id, ctx, NULL, &nq, &nv);
+    int n = use_nq ? nq : nv;
+    double *a = (double *)scratch(L, (size_t)(n + 1) * sizeof *a);
+    if (f(mo_lua_world(L), id, a, n) != MO_OK) mo_lua_world_fail(L, ctx);
+    push_list(L, a, n);
+    return 1;
+}
+
+static int set_bulk(lua_State *L, set_fn f, bool use_nq, const char *what)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    int nq, nv;
+    sizes(L, id, ctx, NULL, &nq, &nv);
+    int n = use_nq ? nq : nv;
+    double *a = read_list(L, 2, n, ctx, what);
+    if (f(mo_lua_world(L), id, a, n) != MO_OK) mo_lua_world_fail(L, ctx);
+    return 0;
+}
+
+static int m_q(lua_State *L) { return get_bulk(L, mo_articulation_get_q, true); }
+static int m_qdot(lua_State *L) { return get_bulk(L, mo_articulation_get_qdot, false); }
+static int m_gravity_compensation(lua_State *L) { return get_bulk(L, mo_articulation_gravity_compensation, false); }
+static int m_set_q(lua_State *L) { return set_bulk(L, mo_articulation_set_q, true, "q"); }
+static int m_set_qdot(lua_State *L) { return set_bulk(L, mo_articulation_set_qdot, false, "qdot"); }
+static int m_set_torques(lua_State *L) { return set_bulk(L, mo_articulation_set_torques, false, "torques"); }
+
+static int m_clear_torques(lua_State *L)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    if (mo_articulation_clear_torques(mo_lua_world(L), id) != MO_OK) mo_lua_world_fail(L, ctx);
+    return 0;
+}
+
+static int m_joint(lua_State *L)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    int k = link_arg(L, 2, id, ctx), nq, nv;
+    double q[7], v[6];
+    if (mo_articulation_joint_dofs(mo_lua_world(L), id, k, NULL, &nq, NULL, &nv) != MO_OK ||
+        mo_articulation_get_joint(mo_lua_world(L), id, k, q, v) != MO_OK)
+        mo_lua_world_fail(L, ctx);
+    push_list(L, q, nq);
+    push_list(L, v, nv);
+    return 2;
+}
+
+static int m_set_joint(lua_State *L)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    int k = link_arg(L, 2, id, ctx), nq, nv;
+    if (mo_articulation_joint_dofs(mo_lua_world(L), id, k, NULL, &nq, NULL, &nv) != MO_OK) mo_lua_world_fail(L, ctx);
+    const double *q = lua_isnoneornil(L, 3) ? NULL : read_list(L, 3, nq, ctx, "q");
+    const double *v = lua_isnoneornil(L, 4) ? NULL : read_list(L, 4, nv, ctx, "qdot");
+    if (mo_articulation_set_joint(mo_lua_world(L), id, k, q, v) != MO_OK) mo_lua_world_fail(L, ctx);
+    return 0;
+}
+
+static int m_set_drive(lua_State *L)
+{
+    static const char *const keys[] = {"stiffness", "damping", "target_position", "target_velocity", "torque",
+                                       "max_effort", NULL};
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    int k = link_arg(L, 2, id, ctx);
+    mo_lua_need_table(L, 3, ctx);
+    mo_lua_check_keys(L, 3, ctx, keys);
+    mo_joint_drive d = mo_default_joint_drive();
+    d.stiffness = mo_lua_num_field(L, 3, "stiffness", d.stiffness, ctx);
+    d.damping = mo_lua_num_field(L, 3, "damping", d.damping, ctx);
+    d.target_position = mo_lua_num_field(L, 3, "target_position", d.target_position, ctx);
+    d.target_velocity = mo_lua_num_field(L, 3, "target_velocity", d.target_velocity, ctx);
+    d.torque = mo_lua_num_field(L, 3, "torque", d.torque, ctx);
+    d.max_effort = mo_lua_num_field(L, 3, "max_effort", d.max_effort, ctx);
+    if (mo_articulation_set_drive(mo_lua_world(L), id, k, &d) != MO_OK) mo_lua_world_fail(L, ctx);
+    return 0;
+}
+
+static int m_link_pose(lua_State *L)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    int k = link_arg(L, 2, id, ctx);
+    mo_vec3 p;
+    mo_quat q;
+    if (mo_articulation_link_pose(mo_lua_world(L), id, k, &p, &q) != MO_OK) mo_lua_world_fail(L, ctx);
+    mo_lua_push_vec(L, p);
+    mo_lua_push_quat(L, q);
+    return 2;
+}
+
+static int m_energy(lua_State *L)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    double ke, pe;
+    if (mo_articulation_energy(mo_lua_world(L), id, &ke, &pe) != MO_OK) mo_lua_world_fail(L, ctx);
+    lua_pushnumber(L, ke);
+    lua_pushnumber(L, pe);
+    return 2;
+}
+
+static int m_link(lua_State *L)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    if (lua_type(L, 2) != LUA_TSTRING) mo_lua_fail(L, ctx, "link(name): name must be a string, got %s", luaL_typename(L, 2));
+    lua_pushinteger(L, link_arg(L, 2, id, ctx) + 1);
+    return 1;
+}
+
+static int m_size(lua_State *L)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    int nl, nq, nv;
+    sizes(L, id, ctx, &nl, &nq, &nv);
+    lua_pushinteger(L, nl);
+    lua_pushinteger(L, nq);
+    lua_pushinteger(L, nv);
+    return 3;
+}
+
+static int m_destroy(lua_State *L)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    if (mo_articulation_destroy(mo_lua_world(L), id) != MO_OK) mo_lua_world_fail(L, ctx);
+    return 0;
+}
+
+static int m_valid(lua_State *L)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    lua_pushboolean(L, mo_articulation_is_valid(mo_lua_world(L), id));
+    return 1;
+}
+
+static int m_name(lua_State *L)
+{
+    char ctx[160];
+    self(L, ctx, sizeof ctx);
+    lua_getiuservalue(L, 1, 1);
+    return 1;
+}
+
+static int m_tostring(lua_State *L)
+{
+    lartic *h = (lartic *)luaL_checkudata(L, 1, ARTIC_MT);
+    const char *n = lua_getiuservalue(L, 1, 1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    lua_pushfstring(L, "articulation %d%s%s%s", (int)h->id.index, n ? " '" : "", n ? n : "", n ? "'" : "");
+    return 1;
+}
+
+void mo_lua_open_artic(lua_State *L)
+{
+    static const luaL_Reg methods[] = {{"q", m_q},
+                                       {"set_q", m_set_q},
+                                       {"qdot", m_qdot},
+                                       {"set_qdot", m_set_qdot},
+                                       {"joint", m_joint},
+                                       {"set_joint", m_set_joint},
+                                       {"set_torques", m_set_torques},
+                                       {"clear_torques", m_clear_torques},
+                                       {"set_drive", m_set_drive},
+                                       {"gravity_compensation", m_gravity_compensation},
+                                       {"link_pose", m_link_pose},
+                                       {"energy", m_energy},
+                                       {"link", m_link},
+                                       {"size", m_size},
+                                       {"destroy", m_destroy},
+                                       {"valid", m_valid},
+                                       {"name", m_name},
+                                       {NULL, NULL}};
+    luaL_newmetatable(L, ARTIC_MT);
+    lua_newtable(L);
+    luaL_setfuncs(L, methods, 0);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, m_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pushliteral(L, "locked");
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 1);
+    /* articulation: a field of the moreau table at the top of the stack and a global */
+    lua_pushcfunction(L, l_articulation);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, "articulation");
+    lua_setglobal(L, "articulation");
+}

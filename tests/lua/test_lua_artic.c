@@ -1,0 +1,168 @@
+/* test_lua_artic: articulation{} in scene files (scene/lua/lua_artic.c, issue 19).
+ *   pendulum: a double pendulum built with parents by name, from 1.2 and -0.6 rad: over 10 s at
+ *             1/120 its energy stays within 1e-3 of (E0 - E_rest) (claims evaluated by the scene)
+ *   drive:    set_drive by link name holds the elbow on its target while gravity_compensation() as
+ *             the held torques keeps the shoulder still (1e-9 rad over 4 s); joint(), link(), size(),
+ *             link_pose(), destroy() and valid()
+ *   refusals: exact file:line messages for a bad joint type, a parent that is no earlier link, an
+ *             unknown field, an engine refusal (a zero axis) and a drive on a spherical joint
+ * Scene files are written into a fresh temporary folder (scene/). */
+#define _XOPEN_SOURCE 700
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <moreau/moreau.h>
+#include <moreau/scene.h>
+
+#include "check.h"
+#include "scene_tmp.h"
+
+static mo_scene_file *load(const char *text, char *err, size_t n)
+{
+    write_file("scene/t.lua", text);
+    char path[600];
+    snprintf(path, sizeof path, "%s/t.lua", scene_dir);
+    mo_scene_options o = mo_default_scene_options();
+    mo_scene_file *s = NULL;
+    mo_status st = mo_scene_file_load(path, &o, &s, err, n);
+    CHECK((st == MO_OK) == (s != NULL));
+    return s;
+}
+
+/* the scene fails to load with an error ending in want ("t.lua:<line>: ...") */
+static void expect_error(const char *what, const char *text, const char *want)
+{
+    char err[1024] = "";
+    mo_scene_file *s = load(text, err, sizeof err);
+    CHECK(s == NULL);
+    size_t ne = strlen(err), nw = strlen(want);
+    if (ne < nw || strcmp(err + ne - nw, want) || (ne > nw && err[ne - nw - 1] != '/')) {
+        fprintf(stderr, "%s:\n  got  '%s'\n  want '.../%s'\n", what, err, want);
+        check_failures++;
+    }
+    mo_scene_file_destroy(s);
+}
+
+/* runs n steps and every claim; returns the number that failed (printed) */
+static int run(mo_scene_file *s, int n, const char *label)
+{
+    for (int i = 0; i < n; i++)
+        if (mo_scene_file_step(s) != MO_OK) {
+            fprintf(stderr, "%s: step %d: %s\n", label, i, mo_scene_file_last_error(s));
+            return 1;
+        }
+    mo_scene_check_result r[16];
+    int failed = mo_scene_file_checks(s, r, 16);
+    int m = mo_scene_file_check_count(s);
+    for (int i = 0; i < m && i < 16; i++)
+        printf("  %s: %s %s (%s)\n", label, r[i].passed ? "PASS" : "FAIL", r[i].name, r[i].detail);
+    return failed;
+}
+
+#define ARM                                                                                                  \
+    "local I = {1/12, 1/12, 1e-4}\n"                                                                         \
+    "local arm = articulation{ name = 'arm', position = {0, 0, 2}, links = {\n"                              \
+    "  { name = 'upper', axis = {0, 1, 0}, com = {0, 0, -0.5}, inertia = I },\n"                             \
+    "  { name = 'lower', parent = 'upper', axis = {0, 1, 0}, position = {0, 0, -1}, com = {0, 0, -0.5},\n"   \
+    "    inertia = I } } }\n"
+
+static void test_pendulum(void)
+{
+    const char *text = "world{ time_step = 1/120 }\n" ARM
+                       "arm:set_q({0, 0})\n"
+                       "local _, rest = arm:energy()\n"
+                       "arm:set_q({1.2, -0.6})\n"
+                       "local k0, p0 = arm:energy()\n"
+                       "local worst = 0\n"
+                       "on_step(function(t, step)\n"
+                       "  local k, p = arm:energy()\n"
+                       "  worst = math.max(worst, math.abs(k + p - k0 - p0) / (k0 + p0 - rest))\n"
+                       "end)\n"
+                       "check('energy within 1e-3', function() return worst <= 1e-3, worst end)\n"
+                       "check('angles not wrapped, moving', function() local q = arm:q() return #q == 2 and "
+                       "math.abs(q[1]) + math.abs(q[2]) > 0, q[1], q[2] end)\n";
+    char err[1024] = "";
+    mo_scene_file *s = load(text, err, sizeof err);
+    if (!s) {
+        fprintf(stderr, "pendulum: %s\n", err);
+        check_failures++;
+        return;
+    }
+    CHECK(run(s, 1200, "pendulum") == 0);
+    CHECK(mo_scene_file_check_count(s) == 2);
+    mo_scene_file_destroy(s);
+}
+
+static void test_drive(void)
+{
+    const char *text = "world{ time_step = 1/120 }\n" ARM
+                       "assert(arm:link('lower') == 2 and arm:name() == 'arm' and tostring(arm) == \"articulation 1 'arm'\")\n"
+                       "local nl, nq, nv = arm:size()\n"
+                       "assert(nl == 2 and nq == 2 and nv == 2)\n"
+                       "arm:set_joint(1, {0.2}, {0})\n"
+                       "arm:set_joint('lower', {0.3}, {0})\n"
+                       "arm:set_torques(arm:gravity_compensation())\n"
+                       "local hold = arm:q()\n"
+                       "on_step(function(t, step)\n"
+                       "  if step == 1 then arm:set_drive('lower', { stiffness = 1e6, damping = 1e5, "
+                       "target_position = 0.3, max_effort = 1e4 }) end\n"
+                       "end)\n"
+                       "check('elbow on target', function() local q, v = arm:joint('lower') return "
+                       "math.abs(q[1] - 0.3) < 1e-4, q[1] end)\n"
+                       "check('shoulder held by gravity compensation', function() local q = arm:joint(1) return "
+                       "math.abs(q[1] - hold[1]) < 1e-9, q[1] - hold[1] end)\n"
+                       "check('pose', function() local p, o = arm:link_pose('upper') return "
+                       "math.abs(p.z - 2) < 1e-12 and math.abs(o.w - math.cos(0.1)) < 1e-9, p.z, o.w end)\n"
+                       "check('valid', function() return arm:valid() end)\n";
+    char err[1024] = "";
+    mo_scene_file *s = load(text, err, sizeof err);
+    if (!s) {
+        fprintf(stderr, "drive: %s\n", err);
+        check_failures++;
+        return;
+    }
+    CHECK(run(s, 480, "drive") == 0);
+    mo_scene_file_destroy(s);
+    /* destroyed: the handle says so */
+    const char *gone = ARM "arm:destroy()\nassert(not arm:valid())\n";
+    s = load(gone, err, sizeof err);
+    CHECK(s != NULL);
+    if (!s) fprintf(stderr, "destroy: %s\n", err);
+    mo_scene_file_destroy(s);
+}
+
+static void test_refusals(void)
+{
+    expect_error("joint type", "articulation{ links = { { joint = 'hinge' } } }\n",
+                 "t.lua:1: articulation link 1: joint 'hinge' is not one of fixed, revolute, prismatic, spherical, "
+                 "free");
+    expect_error("parent", "articulation{ name = 'a', links = { {}, { parent = 3 } } }\n",
+                 "t.lua:1: articulation 'a': link 2: parent 3 is not an earlier link (1..1)");
+    expect_error("parent name", "articulation{ name = 'a', links = { {}, { parent = 'nope' } } }\n",
+                 "t.lua:1: articulation 'a': link 2: parent 'nope' is not the name of an earlier link");
+    expect_error("field", "articulation{ name = 'a', links = { { mas = 1 } } }\n",
+                 "t.lua:1: articulation 'a' link 1: unknown field 'mas'");
+    expect_error("axis", "articulation{ name = 'a', links = { { axis = {0, 0, 0} } } }\n",
+                 "t.lua:1: articulation 'a': mo_articulation_create: link 0: axis must be finite and non-zero, got "
+                 "(0, 0, 0)");
+    expect_error("drive", "local a = articulation{ name = 'a', links = { { joint = 'spherical' } } }\n"
+                          "a:set_drive(1, { stiffness = 1 })\n",
+                 "t.lua:2: articulation 'a': mo_articulation_set_drive: articulation 1 link 0 has a spherical "
+                 "joint: drives are for revolute and prismatic joints");
+    expect_error("list", "local a = articulation{ links = { {} } }\na:set_q({1, 2})\n",
+                 "t.lua:2: articulation: q must be a list of 1 numbers, got 2");
+}
+
+int main(void)
+{
+    if (scene_tmp_begin("moreau-lua-artic") != 0) return 1;
+    test_pendulum();
+    test_drive();
+    test_refusals();
+    scene_tmp_end();
+    return check_result("lua_artic");
+}
