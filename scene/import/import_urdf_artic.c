@@ -28,8 +28,9 @@ mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r
             const ur_joint *j = &r->joints[k];
             if (err && err_size)
                 snprintf(err, err_size, "%s:%d: joint '%s': a floating joint cannot be an articulation joint (an "
-                         "articulation is free only at its root link '%s': set fixed_base = false for a floating "
-                         "base, or import without articulation)", path, j->line, j->name, r->links[r->order[0]].name);
+                         "articulation is free only at its root link '%s': %simport without articulation)", path,
+                         j->line, j->name, r->links[r->order[0]].name,
+                         opt->fixed_base ? "set fixed_base = false for a floating base, or " : "");
             ur_set_world_error(w, err);
             return MO_ERR_INVALID_ARGUMENT;
         }

@@ -421,6 +421,12 @@ static void test_errors(void)
                  ":4: joint 'float': a floating joint cannot be an articulation joint (an articulation is free only "
                  "at its root link 'world': set fixed_base = false for a floating base, or import without "
                  "articulation)", true);
+    expect_error(dir, "floating2.urdf",
+                 "<robot name='f'>\n<link name='world'/>\n<link name='body'><inertial><mass value='1'/>"
+                 "<inertia ixx='1' iyy='1' izz='1'/></inertial></link>\n"
+                 "<joint name='float' type='floating'><parent link='world'/><child link='body'/></joint>\n</robot>\n",
+                 ":4: joint 'float': a floating joint cannot be an articulation joint (an articulation is free only "
+                 "at its root link 'world': import without articulation)", false);
     expect_error(dir, "planar.urdf",
                  "<robot name='p'>\n<link name='a'/>\n<link name='b'/>\n"
                  "<joint name='plane' type='planar'><parent link='a'/><child link='b'/></joint>\n</robot>\n",
