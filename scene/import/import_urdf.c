@@ -67,6 +67,8 @@ mo_status mo_urdf_link_pose(const mo_world *w, const mo_urdf_model *m, int link,
 {
     if (!m || link < 0 || link >= m->nlinks || !position || !orientation) return MO_ERR_INVALID_ARGUMENT;
     const mo_urdf_link *l = &m->links[link];
+    if (!mo_articulation_id_is_null(m->articulation)) /* model link k is articulation link k */
+        return mo_articulation_link_pose(w, m->articulation, link, position, orientation);
     mo_vec3 x;
     mo_quat q;
     mo_status s = mo_body_position(w, l->body, &x);
@@ -157,7 +159,9 @@ mo_status mo_urdf_load(mo_world *w, const char *path, const mo_urdf_options *opt
     ur_robot r;
     memset(&r, 0, sizeof r);
     mo_status s = ur_robot_parse(path, opt, &r, err, err_size);
-    if (s == MO_OK) s = ur_robot_build(w, path, &r, opt, out, err, err_size);
+    if (s == MO_OK)
+        s = opt->articulation ? ur_robot_build_articulation(w, path, &r, opt, out, err, err_size)
+                              : ur_robot_build(w, path, &r, opt, out, err, err_size);
     else ur_set_world_error(w, err);
     ur_robot_free(&r);
     return s;

@@ -122,5 +122,8 @@ void ur_set_world_error(mo_world *w, const char *msg);
 /* creates the robot in w (all or nothing) and fills out; adds its warnings to r's and copies them all to out */
 mo_status ur_robot_build(mo_world *w, const char *path, ur_robot *r, const mo_urdf_options *opt,
                          mo_urdf_model *out, char *err, size_t err_size);
+/* the same robot as one articulation (opt->articulation; import_urdf_artic.c) */
+mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r, const mo_urdf_options *opt,
+                                      mo_urdf_model *out, char *err, size_t err_size);
 
 #endif

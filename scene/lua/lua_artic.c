@@ -125,6 +125,12 @@ static int l_articulation(lua_State *L)
     mo_lua_count_object(L);
     mo_articulation_id id;
     if (mo_articulation_create(w, &d, &id) != MO_OK) mo_lua_world_fail(L, ctx);
+    mo_lua_push_articulation(L, id, name);
+    return 1;
+}
+
+void mo_lua_push_articulation(lua_State *L, mo_articulation_id id, const char *name)
+{
     lartic *h = (lartic *)lua_newuserdatauv(L, sizeof *h, 1);
     h->id = id;
     if (name) {
@@ -132,7 +138,6 @@ static int l_articulation(lua_State *L)
         lua_setiuservalue(L, -2, 1);
     }
     luaL_setmetatable(L, ARTIC_MT);
-    return 1;
 }
 
 /* ---- methods ---- */

@@ -199,16 +199,34 @@ static int exclude_pairs(lua_State *L, int keep, const char ***names)
     return (int)n;
 }
 
+/* result.warnings = {text...} (the table at the top), each also printed */
+static void push_warnings(lua_State *L, mo_scene_file *s, const mo_urdf_model *m)
+{
+    lua_createtable(L, m->nwarnings, 0);
+    for (int i = 0; i < m->nwarnings; i++) {
+        char line[512];
+        snprintf(line, sizeof line, "warning: %s", m->warnings[i].text);
+        if (s->opt.print) s->opt.print(s->opt.print_user, line);
+        else fprintf(stderr, "%s\n", line);
+        lua_pushstring(L, m->warnings[i].text);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "warnings");
+}
+
 /* moreau.urdf(path [, {fixed_base, position, orientation, search_paths, meshes, self_collision,
    exclude_adjacent, exclude_pairs, drive_stiffness, drive_damping, friction, ignore_damping, ignore_friction,
-   lock_zero_limits, max_hull_vertices}]) -> {name, root, links = {name = body}, joints = {name = joint}, warnings = {text...}};
-   each warning is also printed (the scene's print, else stderr) as "warning: <text>" */
+   lock_zero_limits, max_hull_vertices, articulation}]) -> {name, root, links = {name = body}, joints = {name = joint},
+   warnings = {text...}}; with articulation = true (mo_urdf_options.articulation) -> {name, articulation = handle
+   (the methods of articulation{}, link names as the URDF's), links = {name = link number from 1},
+   joints = {name = the number of the joint's child link}, warnings}; each warning is also printed (the scene's
+   print, else stderr) as "warning: <text>" */
 static int l_urdf(lua_State *L)
 {
     static const char *const keys[] = {"fixed_base", "position", "orientation", "search_paths", "meshes",
                                        "self_collision", "exclude_adjacent", "exclude_pairs", "drive_stiffness",
                                        "drive_damping", "friction", "ignore_damping", "ignore_friction",
-                                       "lock_zero_limits", "max_hull_vertices", NULL};
+                                       "lock_zero_limits", "max_hull_vertices", "articulation", NULL};
     lua_settop(L, 2); /* moreau.urdf(path): the options slot is nil, not whatever is pushed next */
     mo_scene_file *s = mo_lua_scene(L);
     mo_world *w = mo_lua_world(L);
@@ -250,6 +268,7 @@ static int l_urdf(lua_State *L)
         o.ignore_damping = mo_lua_bool_field(L, 2, "ignore_damping", o.ignore_damping, "urdf");
         o.ignore_friction = mo_lua_bool_field(L, 2, "ignore_friction", o.ignore_friction, "urdf");
         o.lock_zero_limits = mo_lua_bool_field(L, 2, "lock_zero_limits", o.lock_zero_limits, "urdf");
+        o.articulation = mo_lua_bool_field(L, 2, "articulation", o.articulation, "urdf");
         o.max_hull_vertices = mo_lua_int_field(L, 2, "max_hull_vertices", o.max_hull_vertices, "urdf");
         const char **ep = NULL;
         o.nexclude_pairs = exclude_pairs(L, keep, &ep);
@@ -315,17 +334,37 @@ static int l_urdf(lua_State *L)
         if (!inside_roots(s, m->collisions[i].mesh_path)) bad = m->collisions[i].mesh_path;
     for (int i = 0; i < m->nvisuals && !bad; i++)
         if (!inside_roots(s, m->visuals[i].mesh_path)) bad = m->visuals[i].mesh_path;
-    s->objects += m->nlinks + m->njoints + m->ncollisions;
+    bool artic = !mo_articulation_id_is_null(m->articulation);
+    s->objects += artic ? 1 : m->nlinks + m->njoints + m->ncollisions;
     if (bad || s->objects > s->opt.max_objects) {
         char b[600];
         snprintf(b, sizeof b, "%s", bad ? bad : "");
-        for (int i = 0; i < m->nlinks; i++) mo_body_destroy(w, m->links[i].body); /* also their joints */
+        if (artic) mo_articulation_destroy(w, m->articulation);
+        for (int i = 0; i < m->nlinks && !artic; i++) mo_body_destroy(w, m->links[i].body); /* also their joints */
         if (bad) mo_lua_fail(L, "urdf", "%s: mesh '%s' is outside the scene's folder and the search paths", display, b);
         mo_lua_fail(L, "", "object limit of %d bodies, shapes, joints and particles reached", s->opt.max_objects);
     }
     lua_createtable(L, 0, 4);
     lua_pushstring(L, m->name);
     lua_setfield(L, -2, "name");
+    if (artic) {
+        mo_lua_push_articulation(L, m->articulation, m->name);
+        lua_setfield(L, -2, "articulation");
+        lua_createtable(L, 0, m->nlinks);
+        for (int i = 0; i < m->nlinks; i++) {
+            lua_pushinteger(L, i + 1);
+            lua_setfield(L, -2, m->links[i].name);
+        }
+        lua_setfield(L, -2, "links");
+        lua_createtable(L, 0, m->njoints);
+        for (int i = 0; i < m->njoints; i++) {
+            lua_pushinteger(L, m->joints[i].child_link + 1);
+            lua_setfield(L, -2, m->joints[i].name);
+        }
+        lua_setfield(L, -2, "joints");
+        push_warnings(L, s, m);
+        return 1;
+    }
     lua_createtable(L, 0, m->nlinks);
     for (int i = 0; i < m->nlinks; i++) {
         mo_lua_record_body(L, m->links[i].body, m->links[i].name);
@@ -361,16 +400,7 @@ static int l_urdf(lua_State *L)
         lua_setfield(L, -2, m->joints[i].name);
     }
     lua_setfield(L, -2, "joints");
-    lua_createtable(L, m->nwarnings, 0);
-    for (int i = 0; i < m->nwarnings; i++) {
-        char line[512];
-        snprintf(line, sizeof line, "warning: %s", m->warnings[i].text);
-        if (s->opt.print) s->opt.print(s->opt.print_user, line);
-        else fprintf(stderr, "%s\n", line);
-        lua_pushstring(L, m->warnings[i].text);
-        lua_rawseti(L, -2, i + 1);
-    }
-    lua_setfield(L, -2, "warnings");
+    push_warnings(L, s, m);
     return 1;
 }
 #endif

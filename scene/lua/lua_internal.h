@@ -13,6 +13,7 @@
 #include <lauxlib.h>
 
 #include "moreau/moreau.h"
+#include "moreau/articulation.h"
 #include "moreau/scene.h"
 
 #define MO_LUA_PATH_MAX 4096
@@ -83,6 +84,9 @@ void mo_lua_open_fem(lua_State *L); /* fem{} (lua_fem.c): in the table at the to
 void mo_lua_open_contacts(lua_State *L);
 /* articulation{} (lua_artic.c): in the table at the top of the stack and as a global */
 void mo_lua_open_artic(lua_State *L);
+/* pushes a handle of the articulation id (methods of articulation{}); name (may be NULL) is shown by tostring
+   and in errors; the metatable must exist (mo_lua_open_artic ran) */
+void mo_lua_push_articulation(lua_State *L, mo_articulation_id id, const char *name);
 
 /* ---- helpers for reading argument tables (lua_api.c) ---- */
 

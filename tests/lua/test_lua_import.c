@@ -14,6 +14,8 @@
  *   options:  self_collision with exclude_pairs and exclude_adjacent (pair_collision of the links
  *             as expected), ignore_damping, lock_zero_limits; the warnings table (a missing
  *             visual mesh, friction left out); bad exclude_pairs
+ *   artic:    articulation = true: the arm as one articulation (sizes, names as link numbers, a link pose,
+ *             held by gravity compensation for 1 s)
  *   scenes:   robot_arm.lua runs its full 7 s and its claims hold; humanoids.lua with count=4
  *             builds 52 bodies and 48 joints and runs a few steps with its claims holding
  * With "urdf_no_options" as argument it runs only moreau.urdf(path) without an options table.
@@ -495,6 +497,46 @@ static void test_urdf_options(void)
     expect_error("max_hull_vertices", "world{}\nmoreau.urdf('stack.urdf', { max_hull_vertices = 3 })\n", cap);
 }
 
+/* moreau.urdf{articulation = true}: the arm as one articulation whose methods take the URDF's link names; held
+   still by gravity compensation for 1 s */
+static void test_urdf_artic(void)
+{
+    mo_scene_file *s = load_ok(
+        "urdf articulation",
+        "world{ gravity = {0, 0, -9.81}, time_step = 1 / 120 }\n"
+        "local arm = moreau.urdf('models/arm/arm.urdf', { position = {1, 2, 0.5}, articulation = true })\n"
+        "local a = arm.articulation\n"
+        "assert(arm.root == nil and arm.name == 'arm')\n"
+        "assert(arm.links.base_link == 1 and arm.links.link3 == a:link('link3'))\n"
+        "assert(arm.joints.elbow == arm.links.link3 and arm.joints.tool_frame == arm.links.tool0)\n"
+        "local nl, nq, nv = a:size()\n"
+        "local p = a:link_pose('link3')\n"
+        "local q0 = {0.3, -0.4, 0.8, 0.2, -0.5, 0.1, 0.01, -0.01}\n"
+        "a:set_q(q0)\n"
+        "a:set_torques(a:gravity_compensation())\n"
+        "check('size', function() return true, string.format('%d %d %d %d', nl, nq, nv, #arm.warnings) end)\n"
+        "check('link3', function() return true, string.format('%.17g %.17g %.17g', p.x, p.y, p.z) end)\n"
+        "check('held', function()\n"
+        "  local q, d = a:q(), 0\n"
+        "  for i = 1, 8 do d = math.max(d, math.abs(q[i] - q0[i])) end\n"
+        "  return d < 1e-9, string.format('%.3g', d) end)\n");
+    if (!s) return;
+    mo_scene_check_result r[4];
+    CHECK(mo_scene_file_check_count(s) == 3);
+    for (int i = 0; i < 120; i++) CHECK(mo_scene_file_step(s) == MO_OK);
+    CHECK(mo_scene_file_checks(s, r, 4) == 0);
+    CHECK(!strcmp(r[0].detail, "11 8 8 2"));
+    double x, y, z;
+    CHECK(sscanf(r[1].detail, "%lf %lf %lf", &x, &y, &z) == 3);
+    CHECK_NEAR(x, 1.0, 1e-12);
+    CHECK_NEAR(y, 2.0, 1e-12);
+    CHECK_NEAR(z, 1.15, 1e-12);
+    CHECK(r[2].passed);
+    printf("lua urdf articulation: drift after 1 s %s\n", r[2].detail);
+    CHECK(mo_scene_file_bodies(s, NULL, 0) == 0);
+    mo_scene_file_destroy(s);
+}
+
 /* moreau.urdf(path) with no options table: should load like moreau.urdf(path, {}) */
 static int test_urdf_no_options(void)
 {
@@ -531,6 +573,7 @@ int main(int argc, char **argv)
     test_sandbox();
     test_errors();
     test_urdf_options();
+    test_urdf_artic();
     test_scenes();
     rc = check_result("lua_import");
 done:

@@ -9,6 +9,7 @@
 #define MOREAU_IMPORT_H
 
 #include "moreau.h"
+#include "articulation.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -112,6 +113,13 @@ typedef struct mo_urdf_options {
      * loader open; a mesh whose every candidate is refused fails with "outside the folders
      * this load may read". Default NULL: any path. */
     bool (*allow_file)(void *user, const char *path);
+    /* default false: bodies and engine joints (above). true: ONE reduced-coordinate articulation
+     * (articulation.h; mo_urdf_model.articulation), model link k = articulation link k. Opt-in for now:
+     * articulation links do not collide and have no joint limits yet, so collision geometry, limits and
+     * <dynamics friction> are left out with warnings; collision_meshes, self_collision, collision_group,
+     * exclude_*, friction, max_hull_vertices do not apply; a floating joint is refused (the free joint
+     * is the root's: fixed_base = false). docs/import.md, "As an articulation". */
+    bool articulation;
     void *allow_user;                /* passed to allow_file as user; may be NULL */
     int internal_value;              /* set by mo_default_urdf_options(); do not touch */
 } mo_urdf_options;
@@ -146,12 +154,14 @@ typedef enum mo_urdf_geometry_type {
 /* one URDF <link> as built */
 typedef struct mo_urdf_link {
     char name[64];            /* the link's name in the file */
-    mo_body_id body;          /* the link's body (static for a fixed base root and links welded to it) */
+    mo_body_id body;          /* the link's body (static for a fixed base root and links welded to it);
+                                 null with options.articulation (the link is the articulation's link of this index) */
     int parent_joint;         /* index into joints; -1 for the root */
     double mass;              /* kg as simulated (0 for static links) */
     mo_vec3 com;              /* centre of mass in the link frame, m */
     mo_vec3 frame_position;   /* the link frame's pose in its body's frame: the body frame is at the */
-    mo_quat frame_orientation;/* centre of mass with the link frame's axes, so this is (-com, identity) */
+    mo_quat frame_orientation;/* centre of mass with the link frame's axes, so this is (-com, identity);
+                                 (0, identity) for an articulation's link */
     int first_collision, ncollisions; /* range in the model's collisions */
 } mo_urdf_link;
 
@@ -159,13 +169,14 @@ typedef struct mo_urdf_link {
 typedef struct mo_urdf_joint {
     char name[64];            /* the joint's name in the file */
     int type;                 /* mo_urdf_joint_type */
-    mo_joint_id joint;        /* null for floating joints and for fixed joints between two static links */
+    mo_joint_id joint;        /* null for floating joints and for fixed joints between two static links;
+                                 null with options.articulation: the joint is articulation link child_link's */
     int parent_link, child_link; /* indices into the model's links */
     mo_vec3 axis;             /* unit, in the child link frame (= joint frame) */
     double lower, upper, effort, velocity, damping; /* URDF <limit> and <dynamics damping>: rad or m, N m or N,
                                                         rad/s or m/s (recorded only), N m s/rad or N s/m */
     double friction;          /* <dynamics friction>, N m or N (as written) */
-    bool has_limits;          /* revolute and prismatic: lower/upper enforced */
+    bool has_limits;          /* revolute and prismatic: lower/upper enforced (false on an articulation) */
     mo_motor_mode motor;      /* the motor the load gave the joint: MO_MOTOR_POSITION for a drive or damping,
                                  MO_MOTOR_VELOCITY (target 0, max_force = friction) for friction alone, else OFF */
     int mimic;                /* <mimic>: index of the joint this one follows (q = multiplier q_mimic + offset),
@@ -214,6 +225,8 @@ typedef struct mo_urdf_model {
     uint32_t collision_group; /* group of all its bodies (0 with self_collision) */
     int nwarnings;            /* entries of warnings */
     mo_urdf_warning *warnings; /* (nwarnings), in file order then build order; NULL when none */
+    mo_articulation_id articulation; /* options.articulation: the robot (links, joints' bodies and
+                                        collisions are then null/empty); else the null id */
 } mo_urdf_model;
 
 /* Loads a URDF file into w: one body per link (at the zero configuration, the
@@ -258,7 +271,8 @@ MO_API int mo_urdf_find_link(const mo_urdf_model *m, const char *name);
 /* index of the joint of that name, or -1 (also when m or name is NULL) */
 MO_API int mo_urdf_find_joint(const mo_urdf_model *m, const char *name);
 /* Current world pose of a link's frame (its body's pose composed with
- * frame_position/orientation): position (m) and unit orientation. w must not be
+ * frame_position/orientation; an articulation's: mo_articulation_link_pose of
+ * that link): position (m) and unit orientation. w must not be
  * NULL; MO_ERR_INVALID_ARGUMENT (no sentence) when m, position or orientation is
  * NULL or link is out of range; MO_ERR_STALE_ID when the link's body was destroyed. */
 MO_API mo_status mo_urdf_link_pose(const mo_world *w, const mo_urdf_model *m, int link, mo_vec3 *position,

@@ -1,0 +1,237 @@
+/* import_urdf_artic.c: a validated URDF description -> one reduced-coordinate
+ * articulation (mo_urdf_options.articulation; docs/import.md, "As an
+ * articulation").
+ *
+ * Model link k is articulation link k (the parser's order: the root first,
+ * parents before children). URDF's frames map one to one: a joint's <origin>
+ * is the joint frame in the parent link's frame (mo_link_def.joint_position /
+ * joint_orientation), the child link's frame is the joint frame at q = 0, the
+ * axis is in the joint frame. Everything is checked before the articulation
+ * is created; drives are set after, and a refused drive destroys it again, so
+ * the world is unchanged on error. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "import_urdf.h"
+
+/* a warning, or -1 out of memory */
+#define UR_WARN(...) (ur_warn(r, path, __VA_ARGS__) < 0)
+
+mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r, const mo_urdf_options *opt,
+                                      mo_urdf_model *out, char *err, size_t err_size)
+{
+    int nl = r->nlinks;
+    mo_status st = MO_OK;
+    /* what an articulation cannot hold: a floating joint below the root (its free joint is the root's) */
+    for (int k = 0; k < r->njoints; k++)
+        if (r->joints[k].type == MO_URDF_JOINT_FLOATING) {
+            const ur_joint *j = &r->joints[k];
+            if (err && err_size)
+                snprintf(err, err_size, "%s:%d: joint '%s': a floating joint cannot be an articulation joint (an "
+                         "articulation is free only at its root link '%s': %simport without articulation)", path,
+                         j->line, j->name, r->links[r->order[0]].name,
+                         opt->fixed_base ? "set fixed_base = false for a floating base, or " : "");
+            ur_set_world_error(w, err);
+            return MO_ERR_INVALID_ARGUMENT;
+        }
+    mo_urdf_model m;
+    memset(&m, 0, sizeof m);
+    int *model_of = calloc((size_t)nl, sizeof *model_of);
+    bool *is_static = calloc((size_t)nl, sizeof *is_static);
+    mo_link_def *ld = calloc((size_t)nl, sizeof *ld);
+    m.links = calloc((size_t)nl, sizeof *m.links);
+    m.joints = calloc((size_t)(r->njoints ? r->njoints : 1), sizeof *m.joints);
+    m.visuals = calloc((size_t)(r->nvisuals ? r->nvisuals : 1), sizeof *m.visuals);
+    m.collisions = calloc(1, sizeof *m.collisions);
+    if (!model_of || !is_static || !ld || !m.links || !m.joints || !m.visuals || !m.collisions) {
+        st = MO_ERR_OUT_OF_MEMORY;
+        goto fail;
+    }
+    for (int i = 0; i < nl; i++) model_of[r->order[i]] = i;
+
+    /* links, as the maximal build weighs them: a fixed base and the links welded to it carry no mass (they never
+       move), a moving link without <inertial> mass gets massless_link_mass as a solid sphere of radius 0.05 m */
+    int long_name = -1;
+    for (int k = 0; k < nl; k++) {
+        int li = r->order[k];
+        const ur_link *l = &r->links[li];
+        mo_link_def *d = &ld[k];
+        *d = mo_default_link_def();
+        mo_urdf_link *ml = &m.links[k];
+        snprintf(ml->name, sizeof ml->name, "%s", l->name);
+        ml->parent_joint = l->parent_joint;
+        ml->frame_orientation = (mo_quat){1, 0, 0, 0};
+        if (strlen(l->name) < MO_LINK_NAME_LEN) d->name = l->name;
+        else if (long_name < 0) long_name = li;
+        if (l->parent_joint < 0) {
+            is_static[li] = opt->fixed_base;
+            d->parent = -1;
+            d->joint = opt->fixed_base ? MO_LINK_FIXED : MO_LINK_FREE;
+        } else {
+            const ur_joint *j = &r->joints[l->parent_joint];
+            is_static[li] = is_static[j->parent] && j->type == MO_URDF_JOINT_FIXED;
+            d->parent = model_of[j->parent];
+            d->joint = j->type == MO_URDF_JOINT_FIXED       ? MO_LINK_FIXED
+                       : j->type == MO_URDF_JOINT_PRISMATIC ? MO_LINK_PRISMATIC
+                                                            : MO_LINK_REVOLUTE;
+            d->joint_position = j->pos;
+            d->joint_orientation = j->q;
+            if (d->joint != MO_LINK_FIXED) {
+                d->axis = j->axis;
+                d->damping = opt->ignore_damping ? 0.0 : j->damping;
+            }
+        }
+        if (is_static[li]) {
+            d->mass = 0;
+            d->inertia = (mo_mat3){{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}};
+        } else if (l->has_mass) {
+            d->mass = l->mass;
+            d->com = l->com;
+            d->inertia = l->inertia;
+        } else {
+            double I = 0.4 * opt->massless_link_mass * 0.05 * 0.05;
+            d->mass = opt->massless_link_mass;
+            d->inertia = (mo_mat3){{{I, 0, 0}, {0, I, 0}, {0, 0, I}}};
+        }
+        ml->mass = d->mass;
+        ml->com = d->com;
+    }
+    if (long_name >= 0 && UR_WARN(r->links[long_name].line, "link '%s': the name has %d bytes, more than the %d an "
+                                  "articulation link's name may have: the link is left unnamed in the articulation "
+                                  "(mo_urdf_find_link finds its index)", r->links[long_name].name,
+                                  (int)strlen(r->links[long_name].name), MO_LINK_NAME_LEN - 1)) {
+        st = MO_ERR_OUT_OF_MEMORY;
+        goto fail;
+    }
+
+    /* the joints as recorded; what the articulation does not do yet is warned */
+    int first_limited = -1, nlimited = 0;
+    for (int k = 0; k < r->njoints; k++) {
+        const ur_joint *j = &r->joints[k];
+        mo_urdf_joint *mj = &m.joints[k];
+        snprintf(mj->name, sizeof mj->name, "%s", j->name);
+        mj->type = j->type;
+        mj->parent_link = model_of[j->parent];
+        mj->child_link = model_of[j->child];
+        mj->axis = j->axis;
+        mj->lower = j->lower;
+        mj->upper = j->upper;
+        mj->effort = j->effort;
+        mj->velocity = j->velocity;
+        mj->damping = j->damping;
+        mj->friction = j->friction;
+        mj->mimic = j->mimic;
+        mj->mimic_multiplier = j->mimic_multiplier;
+        mj->mimic_offset = j->mimic_offset;
+        mj->has_limits = false; /* not enforced on an articulation (yet) */
+        mj->origin_position = j->pos;
+        mj->origin_orientation = j->q;
+        if (j->type == MO_URDF_JOINT_FIXED) continue;
+        bool drive = opt->drive_stiffness + opt->drive_damping > 0;
+        mj->motor = drive ? MO_MOTOR_POSITION : MO_MOTOR_OFF;
+        if (j->has_limits) {
+            if (first_limited < 0) first_limited = k;
+            nlimited++;
+        }
+        if (!opt->ignore_friction && j->friction > 0 &&
+            UR_WARN(j->line, "joint '%s': dynamics friction %g is left out: an articulation has no friction rows yet "
+                    "(ignore_friction silences this)", j->name, j->friction)) {
+            st = MO_ERR_OUT_OF_MEMORY;
+            goto fail;
+        }
+    }
+    if (nlimited > 0) {
+        const ur_joint *j = &r->joints[first_limited];
+        int e = nlimited == 1
+                    ? ur_warn(r, path, j->line, "joint '%s': limits [%g, %g] are not enforced: an articulation has no "
+                              "joint limits yet", j->name, j->lower, j->upper)
+                    : ur_warn(r, path, j->line, "joint '%s' and %d more: limits are not enforced: an articulation has "
+                              "no joint limits yet", j->name, nlimited - 1);
+        if (e < 0) {
+            st = MO_ERR_OUT_OF_MEMORY;
+            goto fail;
+        }
+    }
+    if (r->ncollisions > 0 &&
+        UR_WARN(r->collisions[0].line, "%d collision geometries are left out: articulation links do not collide yet",
+                r->ncollisions)) {
+        st = MO_ERR_OUT_OF_MEMORY;
+        goto fail;
+    }
+
+    mo_articulation_def ad = mo_default_articulation_def();
+    ad.links = ld;
+    ad.link_count = nl;
+    ad.base_position = opt->base_position;
+    ad.base_orientation = opt->base_orientation;
+    st = mo_articulation_create(w, &ad, &m.articulation);
+    if (st != MO_OK) {
+        char cause[512];
+        snprintf(cause, sizeof cause, "%s", st == MO_ERR_OUT_OF_MEMORY ? "out of memory" : mo_world_last_error(w));
+        if (err && err_size)
+            snprintf(err, err_size, "%s: robot '%s': cannot create the articulation: %s", path, r->name, cause);
+        ur_set_world_error(w, err);
+        goto cleanup;
+    }
+    /* PD drives toward 0 on the moving joints, bounded by the URDF effort */
+    if (opt->drive_stiffness + opt->drive_damping > 0)
+        for (int k = 0; k < r->njoints && st == MO_OK; k++) {
+            const ur_joint *j = &r->joints[k];
+            if (j->type == MO_URDF_JOINT_FIXED) continue;
+            mo_joint_drive dr = mo_default_joint_drive();
+            dr.stiffness = opt->drive_stiffness;
+            dr.damping = opt->drive_damping;
+            dr.max_effort = j->effort > 0 ? j->effort : INFINITY;
+            st = mo_articulation_set_drive(w, m.articulation, model_of[j->child], &dr);
+            if (st != MO_OK) {
+                char cause[512];
+                snprintf(cause, sizeof cause, "%s", mo_world_last_error(w));
+                mo_articulation_destroy(w, m.articulation);
+                if (err && err_size)
+                    snprintf(err, err_size, "%s:%d: joint '%s': cannot set the drive: %s", path, j->line, j->name,
+                             cause);
+                ur_set_world_error(w, err);
+                goto cleanup;
+            }
+        }
+    if (r->nwarnings > 0) {
+        m.warnings = malloc((size_t)r->nwarnings * sizeof *m.warnings);
+        if (!m.warnings) {
+            mo_articulation_destroy(w, m.articulation);
+            st = MO_ERR_OUT_OF_MEMORY;
+            goto fail;
+        }
+        memcpy(m.warnings, r->warnings, (size_t)r->nwarnings * sizeof *m.warnings);
+        m.nwarnings = r->nwarnings;
+    }
+    for (int i = 0; i < r->nvisuals; i++) {
+        const ur_geom *g = &r->visuals[i];
+        mo_urdf_visual *v = &m.visuals[i];
+        v->link = model_of[g->link];
+        v->type = g->type;
+        v->size = g->size;
+        snprintf(v->mesh_path, sizeof v->mesh_path, "%s", g->mesh_path);
+        v->position = g->pos;
+        v->orientation = g->q;
+        snprintf(v->material, sizeof v->material, "%s", g->material);
+        memcpy(v->rgba, g->rgba, sizeof v->rgba);
+    }
+    snprintf(m.name, sizeof m.name, "%s", r->name);
+    m.nlinks = nl;
+    m.njoints = r->njoints;
+    m.nvisuals = r->nvisuals;
+    *out = m;
+    free(model_of);
+    free(is_static);
+    free(ld);
+    return MO_OK;
+fail:
+    if (err && err_size) snprintf(err, err_size, "%s: out of memory", path);
+    ur_set_world_error(w, err);
+cleanup:
+    mo_urdf_model_free(&m);
+    free(model_of);
+    free(is_static);
+    free(ld);
+    return st;
+}

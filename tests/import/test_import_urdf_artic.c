@@ -1,0 +1,488 @@
+/* test_import_urdf_artic: URDF robots imported as articulations (mo_urdf_options.articulation).
+ *   arm       scenes/models/arm/arm.urdf imported both ways at a yawed, offset base: every link's
+ *             world pose at q = 0 equal to the maximal import's (1e-12); names found by
+ *             mo_articulation_find_link; warnings (limits once, collisions); URDF damping as joint
+ *             damping; a free-base import whose gravity-holding force is the total mass (sum of the
+ *             file's masses plus massless_link_mass for tool0) times g
+ *   massmat   M(q) at a random q against the kinetic energy of the maximal model's bodies (their
+ *             masses and inertias) moving with the articulation's link velocities, by polarisation
+ *   gravcomp  gravity compensation torques hold the fixed-base arm at a random q for 1 s (drift < 1e-9)
+ *   drives    drive_stiffness/drive_damping -> PD drives toward 0 with max_effort = URDF effort
+ *   small     a URDF written here: floating base, continuous and prismatic joints, an inertial with
+ *             rpy (the kinetic energy of a spin reads the rotated inertia), friction and limit warnings,
+ *             the URDF damping slowing a free spin (1.0277 -> 0.9802 J in 1 s) and ignore_damping keeping
+ *             its energy (to 1e-6)
+ *   errors    floating joint below the root, planar joint, two roots, cycle: exact text, world unchanged */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "moreau/articulation.h"
+#include "moreau/import.h"
+#include "testutil.h"
+
+#define MODELS MO_SOURCE_ROOT "/scenes/models/"
+#define ARM MODELS "arm/arm.urdf"
+
+static mo_world *new_world(void)
+{
+    mo_world_def wd = mo_default_world_def();
+    mo_world *w = NULL;
+    char err[256];
+    if (mo_world_create(&wd, &w, err, sizeof err) != MO_OK) {
+        fprintf(stderr, "%s\n", err);
+        exit(1);
+    }
+    return w;
+}
+
+static double quat_dist(mo_quat a, mo_quat b)
+{
+    return 1.0 - fabs(a.w * b.w + a.x * b.x + a.y * b.y + a.z * b.z);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0) {
+        fprintf(stderr, "cannot write %s\n", path);
+        exit(1);
+    }
+    fclose(f);
+}
+
+static mo_urdf_options arm_options(bool artic)
+{
+    mo_urdf_options o = mo_default_urdf_options();
+    o.base_position = (mo_vec3){0.5, -0.2, 0.3};
+    o.base_orientation = (mo_quat){cos(PI / 4), 0, 0, sin(PI / 4)};
+    o.articulation = artic;
+    return o;
+}
+
+static bool has_warning(const mo_urdf_model *m, const char *text)
+{
+    for (int i = 0; i < m->nwarnings; i++)
+        if (strcmp(m->warnings[i].text, text) == 0) return true;
+    return false;
+}
+
+static void test_arm(void)
+{
+    mo_world *w = new_world();
+    mo_urdf_options om = arm_options(false), oa = arm_options(true);
+    mo_urdf_model mm, ma;
+    char err[1024];
+    CHECK(mo_urdf_load(w, ARM, &om, &mm, err, sizeof err) == MO_OK);
+    mo_status s = mo_urdf_load(w, ARM, &oa, &ma, err, sizeof err);
+    CHECK(s == MO_OK);
+    if (s != MO_OK) {
+        fprintf(stderr, "%s\n", err);
+        exit(1);
+    }
+    CHECK(mo_articulation_is_valid(w, ma.articulation));
+    CHECK(mo_articulation_id_is_null(mm.articulation));
+    int nl, nq, nv;
+    CHECK(mo_articulation_size(w, ma.articulation, &nl, &nq, &nv) == MO_OK);
+    CHECK(nl == 11 && nq == 8 && nv == 8); /* 6 arm joints and 2 fingers; palm and tool0 fixed */
+    CHECK(ma.nlinks == mm.nlinks && ma.njoints == mm.njoints && ma.ncollisions == 0);
+    double maxd = 0, maxa = 0;
+    for (int k = 0; k < ma.nlinks; k++) {
+        CHECK_STR(ma.links[k].name, mm.links[k].name);
+        CHECK(mo_body_id_is_null(ma.links[k].body));
+        int idx = -1;
+        CHECK(mo_articulation_find_link(w, ma.articulation, ma.links[k].name, &idx) == MO_OK);
+        CHECK(idx == k);
+        mo_vec3 pa, pm;
+        mo_quat qa, qm;
+        CHECK(mo_articulation_link_pose(w, ma.articulation, k, &pa, &qa) == MO_OK);
+        CHECK(mo_urdf_link_pose(w, &mm, k, &pm, &qm) == MO_OK);
+        double d = fmax(fabs(pa.x - pm.x), fmax(fabs(pa.y - pm.y), fabs(pa.z - pm.z)));
+        if (d > maxd) maxd = d;
+        if (quat_dist(qa, qm) > maxa) maxa = quat_dist(qa, qm);
+        mo_vec3 pu;
+        mo_quat qu;
+        CHECK(mo_urdf_link_pose(w, &ma, k, &pu, &qu) == MO_OK); /* through the model: the articulation's */
+        CHECK(pu.x == pa.x && pu.y == pa.y && pu.z == pa.z && qu.w == qa.w);
+        /* the same mass as the maximal body */
+        double bm = 0;
+        CHECK(mo_body_mass(w, mm.links[k].body, &bm, NULL) == MO_OK);
+        CHECK_NEAR(ma.links[k].mass, bm, 0);
+    }
+    printf("arm: link poses at q = 0, max |dp| %.3g m, max 1-|<qa,qm>| %.3g\n", maxd, maxa);
+    CHECK(maxd <= 1e-12);
+    CHECK(maxa <= 1e-12);
+    /* a joint is found by its child link's name */
+    int j = mo_urdf_find_joint(&ma, "elbow");
+    CHECK(j >= 0 && ma.joints[j].child_link == mo_urdf_find_link(&ma, "link3"));
+    CHECK(mo_joint_id_is_null(ma.joints[j].joint));
+    /* warnings: the limits once (the first limited joint named), the collisions */
+    CHECK(has_warning(&ma, MODELS "arm/arm.urdf:168: joint 'shoulder_pan' and 6 more: limits are not enforced: an "
+                           "articulation has no joint limits yet"));
+    CHECK(has_warning(&ma, MODELS "arm/arm.urdf:18: 10 collision geometries are left out: articulation links do not "
+                           "collide yet"));
+    for (int i = 0; i < ma.nwarnings; i++) printf("  warning: %s\n", ma.warnings[i].text);
+    mo_urdf_model_free(&mm);
+    mo_urdf_model_free(&ma);
+    mo_world_destroy(w);
+
+    /* total mass: a free base holds itself up with m g */
+    w = new_world();
+    oa.fixed_base = false;
+    CHECK(mo_urdf_load(w, ARM, &oa, &ma, err, sizeof err) == MO_OK);
+    CHECK(mo_articulation_size(w, ma.articulation, &nl, &nq, &nv) == MO_OK);
+    CHECK(nq == 15 && nv == 14);
+    double tau[14], mtot = 0;
+    for (int k = 0; k < ma.nlinks; k++) mtot += ma.links[k].mass;
+    const double file_mass = 5 + 3 + 4 + 2.5 + 1 + 0.8 + 0.3 + 0.5 + 0.1 + 0.1 + 0.01; /* tool0: massless_link_mass */
+    CHECK_NEAR(mtot, file_mass, 1e-12);
+    CHECK(mo_articulation_gravity_compensation(w, ma.articulation, tau, 14) == MO_OK);
+    mo_vec3 g = mo_world_gravity(w);
+    /* the root wrench in the root's axes (yawed base: world z is the root's z) */
+    printf("arm: free base holding force %.12g N, m g = %.12g N\n", tau[2], -file_mass * g.z);
+    CHECK_NEAR(tau[0], 0, 1e-9);
+    CHECK_NEAR(tau[1], 0, 1e-9);
+    CHECK_NEAR(tau[2], -file_mass * g.z, 1e-9);
+    mo_urdf_model_free(&ma);
+    mo_world_destroy(w);
+}
+
+/* world-frame rotation matrix of q */
+static void qmat(mo_quat q, double R[9])
+{
+    double v[4] = {q.w, q.x, q.y, q.z};
+    mat_from_quat(v, R);
+}
+
+/* kinetic energy of the maximal model's bodies moving as the articulation's links */
+static double body_energy(mo_world *w, const mo_urdf_model *mm, const mo_urdf_model *ma)
+{
+    double T = 0;
+    for (int k = 0; k < ma->nlinks; k++) {
+        double m = 0;
+        mo_mat3 I;
+        mo_body_mass(w, mm->links[k].body, &m, &I);
+        if (m == 0) continue;
+        mo_vec3 p, om, v;
+        mo_quat q;
+        mo_articulation_link_pose(w, ma->articulation, k, &p, &q);
+        mo_articulation_link_velocity(w, ma->articulation, k, &om, &v);
+        double R[9], c[3] = {mm->links[k].com.x, mm->links[k].com.y, mm->links[k].com.z}, rc[3], w3[3] = {om.x, om.y, om.z};
+        qmat(q, R);
+        mat_vec(R, c, rc);
+        double wxr[3];
+        cross3(w3, rc, wxr);
+        double vc[3] = {v.x + wxr[0], v.y + wxr[1], v.z + wxr[2]};
+        double wl[3]; /* body axes = link axes */
+        mat_tvec(R, w3, wl);
+        double Iw = 0;
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++) Iw += wl[a] * I.m[a][b] * wl[b];
+        T += 0.5 * m * dot3(vc, vc) + 0.5 * Iw;
+    }
+    return T;
+}
+
+static void test_massmat(void)
+{
+    mo_world *w = new_world();
+    mo_urdf_options om = arm_options(false), oa = arm_options(true);
+    mo_urdf_model mm, ma;
+    char err[1024];
+    CHECK(mo_urdf_load(w, ARM, &om, &mm, err, sizeof err) == MO_OK);
+    CHECK(mo_urdf_load(w, ARM, &oa, &ma, err, sizeof err) == MO_OK);
+    int nv = 0;
+    mo_articulation_size(w, ma.articulation, NULL, NULL, &nv);
+    CHECK(nv == 8);
+    uint64_t seed = 19;
+    double q[8], M[64], E[8], Ti[8], zero[8] = {0};
+    for (int i = 0; i < 8; i++) q[i] = sm64_uniform(&seed, -1.5, 1.5);
+    q[6] = 0.02, q[7] = -0.01; /* the fingers: metres */
+    CHECK(mo_articulation_set_q(w, ma.articulation, q, 8) == MO_OK);
+    CHECK(mo_articulation_mass_matrix(w, ma.articulation, M, 64) == MO_OK);
+    for (int i = 0; i < 8; i++) {
+        memcpy(E, zero, sizeof E);
+        E[i] = 1;
+        mo_articulation_set_qdot(w, ma.articulation, E, 8);
+        Ti[i] = body_energy(w, &mm, &ma);
+    }
+    double maxe = 0, maxm = 0;
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++) {
+            double Mij;
+            if (i == j) Mij = 2 * Ti[i];
+            else {
+                memcpy(E, zero, sizeof E);
+                E[i] = E[j] = 1;
+                mo_articulation_set_qdot(w, ma.articulation, E, 8);
+                Mij = body_energy(w, &mm, &ma) - Ti[i] - Ti[j];
+            }
+            if (fabs(Mij - M[8 * i + j]) > maxe) maxe = fabs(Mij - M[8 * i + j]);
+            if (fabs(M[8 * i + j]) > maxm) maxm = fabs(M[8 * i + j]);
+        }
+    printf("massmat: max |M - M_energy| %.3g (max |M| %.3g, M[0][0] %.12g)\n", maxe, maxm, M[0]);
+    CHECK(maxe <= 1e-12 * (1 + maxm));
+    CHECK(maxm > 0.1);
+    mo_urdf_model_free(&mm);
+    mo_urdf_model_free(&ma);
+    mo_world_destroy(w);
+}
+
+static void test_gravcomp(void)
+{
+    mo_world *w = new_world();
+    mo_urdf_options oa = arm_options(true);
+    mo_urdf_model ma;
+    char err[1024];
+    CHECK(mo_urdf_load(w, ARM, &oa, &ma, err, sizeof err) == MO_OK);
+    uint64_t seed = 7;
+    double q0[8], tau[8], q[8];
+    for (int i = 0; i < 8; i++) q0[i] = sm64_uniform(&seed, -1.2, 1.2);
+    q0[6] = 0.01, q0[7] = -0.02;
+    CHECK(mo_articulation_set_q(w, ma.articulation, q0, 8) == MO_OK);
+    CHECK(mo_articulation_gravity_compensation(w, ma.articulation, tau, 8) == MO_OK);
+    CHECK(mo_articulation_set_torques(w, ma.articulation, tau, 8) == MO_OK);
+    for (int s = 0; s < 120; s++) CHECK(mo_world_step(w) == MO_OK); /* 1 s at 1/120 */
+    CHECK(mo_articulation_get_q(w, ma.articulation, q, 8) == MO_OK);
+    double drift = 0;
+    for (int i = 0; i < 8; i++) drift = fmax(drift, fabs(q[i] - q0[i]));
+    printf("gravcomp: shoulder_lift torque %.9g N m, drift after 1 s %.3g\n", tau[1], drift);
+    CHECK(drift < 1e-9);
+    CHECK(fabs(tau[1]) > 1); /* the test holds a real load */
+    /* without it the arm falls */
+    CHECK(mo_articulation_clear_torques(w, ma.articulation) == MO_OK);
+    for (int s = 0; s < 12; s++) CHECK(mo_world_step(w) == MO_OK);
+    CHECK(mo_articulation_get_q(w, ma.articulation, q, 8) == MO_OK);
+    CHECK(fabs(q[1] - q0[1]) > 1e-3);
+    mo_urdf_model_free(&ma);
+    mo_world_destroy(w);
+}
+
+static void test_drives(void)
+{
+    mo_world *w = new_world();
+    mo_urdf_options oa = arm_options(true);
+    oa.drive_stiffness = 2e4;
+    oa.drive_damping = 400;
+    mo_urdf_model ma;
+    char err[1024];
+    CHECK(mo_urdf_load(w, ARM, &oa, &ma, err, sizeof err) == MO_OK);
+    for (int j = 0; j < ma.njoints; j++) {
+        const mo_urdf_joint *uj = &ma.joints[j];
+        mo_joint_drive d;
+        CHECK(mo_articulation_drive(w, ma.articulation, uj->child_link, &d) == MO_OK);
+        if (uj->type == MO_URDF_JOINT_FIXED) {
+            CHECK(d.stiffness == 0 && d.damping == 0 && uj->motor == MO_MOTOR_OFF);
+            continue;
+        }
+        CHECK(uj->motor == MO_MOTOR_POSITION);
+        CHECK(d.stiffness == 2e4 && d.damping == 400 && d.target_position == 0);
+        CHECK(d.max_effort == (uj->effort > 0 ? uj->effort : INFINITY));
+    }
+    int j = mo_urdf_find_joint(&ma, "shoulder_lift");
+    mo_joint_drive d;
+    mo_articulation_drive(w, ma.articulation, ma.joints[j].child_link, &d);
+    printf("drives: shoulder_lift max_effort %g (URDF effort %g)\n", d.max_effort, ma.joints[j].effort);
+    mo_urdf_model_free(&ma);
+    mo_world_destroy(w);
+}
+
+static const char SMALL[] =
+    "<robot name='small'>\n"
+    "  <link name='base'><inertial><mass value='2'/><inertia ixx='0.1' iyy='0.1' izz='0.1'/></inertial></link>\n"
+    "  <link name='spinner'><inertial><origin xyz='0 0 0' rpy='1.5707963267948966 0 0'/><mass value='1'/>\n"
+    "    <inertia ixx='1' iyy='2' izz='2.5'/></inertial></link>\n"
+    "  <link name='slider'><inertial><origin xyz='0.1 0 0'/><mass value='0.5'/>\n"
+    "    <inertia ixx='0.01' iyy='0.01' izz='0.01'/></inertial></link>\n"
+    "  <link name='tip'/>\n"
+    "  <joint name='spin' type='continuous'><parent link='base'/><child link='spinner'/>\n"
+    "    <origin xyz='0 0 0.5' rpy='0 0 0.3'/><axis xyz='0 0 1'/><dynamics damping='0.5' friction='0.2'/></joint>\n"
+    "  <joint name='slide' type='prismatic'><parent link='spinner'/><child link='slider'/>\n"
+    "    <axis xyz='1 0 0'/><limit lower='-0.1' upper='0.2' effort='10' velocity='1'/></joint>\n"
+    "  <joint name='tipj' type='fixed'><parent link='slider'/><child link='tip'/><origin xyz='0 0 0.1'/></joint>\n"
+    "</robot>\n";
+
+static void test_small(void)
+{
+    char dir[] = "/tmp/moreau_urdfartXXXXXX", path[128];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/small.urdf", dir);
+    write_file(path, SMALL);
+    mo_world *w = new_world();
+    mo_world_set_gravity(w, (mo_vec3){0, 0, 0});
+    mo_urdf_options o = mo_default_urdf_options();
+    o.articulation = true;
+    o.fixed_base = false;
+    o.base_position = (mo_vec3){1, 2, 3};
+    mo_urdf_model m;
+    char err[1024], want[512];
+    mo_status s = mo_urdf_load(w, path, &o, &m, err, sizeof err);
+    CHECK(s == MO_OK);
+    if (s != MO_OK) {
+        fprintf(stderr, "%s\n", err);
+        exit(1);
+    }
+    int nl, nq, nv, qo, vo, jn, jv;
+    CHECK(mo_articulation_size(w, m.articulation, &nl, &nq, &nv) == MO_OK);
+    CHECK(nl == 4 && nq == 9 && nv == 8);
+    CHECK(mo_articulation_joint_dofs(w, m.articulation, 0, &qo, &jn, &vo, &jv) == MO_OK);
+    CHECK(qo == 0 && jn == 7 && vo == 0 && jv == 6);
+    int sp = mo_urdf_find_link(&m, "spinner"), sl = mo_urdf_find_link(&m, "slider");
+    CHECK(mo_articulation_joint_dofs(w, m.articulation, sp, &qo, &jn, &vo, &jv) == MO_OK);
+    CHECK(jn == 1 && jv == 1);
+    int vsp = vo;
+    CHECK(mo_articulation_joint_dofs(w, m.articulation, sl, &qo, &jn, &vo, &jv) == MO_OK);
+    CHECK(jn == 1 && jv == 1);
+    int vsl = vo;
+    /* the free root at the base pose */
+    mo_vec3 p;
+    mo_quat q;
+    CHECK(mo_articulation_link_pose(w, m.articulation, 0, &p, &q) == MO_OK);
+    CHECK_VEC(&p.x, 1, 2, 3, 1e-15);
+    /* spin 1 rad/s about the spinner's z: T = Izz / 2 in the link frame, with the inertial rotated by roll 90:
+       R diag(1, 2, 2.5) R^T has zz = iyy = 2 (without the rotation it would read 2.5) */
+    double qd[8] = {0};
+    qd[vsp] = 1;
+    CHECK(mo_articulation_set_qdot(w, m.articulation, qd, 8) == MO_OK);
+    double T = 0;
+    CHECK(mo_articulation_energy(w, m.articulation, &T, NULL) == MO_OK);
+    /* the slider (0.5 kg at 0.1 m from the axis, izz 0.01) and the massless tip (0.01 kg on the axis, a
+       sphere of radius 0.05 m) turn along */
+    double Itip = 0.4 * 0.01 * 0.05 * 0.05;
+    double want_T = 0.5 * (2.0 + 0.01 + 0.5 * 0.1 * 0.1 + Itip);
+    printf("small: spin energy %.15g J, expected %.15g J\n", T, want_T);
+    CHECK_NEAR(T, want_T, 1e-12);
+    /* slide 1 m/s: T = (0.5 + 0.01) / 2 */
+    memset(qd, 0, sizeof qd);
+    qd[vsl] = 1;
+    CHECK(mo_articulation_set_qdot(w, m.articulation, qd, 8) == MO_OK);
+    CHECK(mo_articulation_energy(w, m.articulation, &T, NULL) == MO_OK);
+    CHECK_NEAR(T, 0.5 * 0.51, 1e-12);
+    /* the spin joint's frame: yaw 0.3 at 0.5 above the base; the slider slides along the spinner's x */
+    CHECK(mo_articulation_link_pose(w, m.articulation, sl, &p, &q) == MO_OK);
+    CHECK_VEC(&p.x, 1, 2, 3.5, 1e-15);
+    CHECK(quat_dist(q, (mo_quat){cos(0.15), 0, 0, sin(0.15)}) < 1e-15);
+    double qq[9];
+    CHECK(mo_articulation_get_q(w, m.articulation, qq, 9) == MO_OK);
+    qq[7 + (vsl - 6)] = 0.2; /* q offsets follow v offsets after the root's 7/6 */
+    CHECK(mo_articulation_set_q(w, m.articulation, qq, 9) == MO_OK);
+    CHECK(mo_articulation_link_pose(w, m.articulation, sl, &p, &q) == MO_OK);
+    CHECK_VEC(&p.x, 1 + 0.2 * cos(0.3), 2 + 0.2 * sin(0.3), 3.5, 1e-15);
+    /* damping kept, friction and limits warned */
+    int spj = mo_urdf_find_joint(&m, "spin");
+    CHECK(m.joints[spj].type == MO_URDF_JOINT_CONTINUOUS && m.joints[spj].child_link == sp);
+    snprintf(want, sizeof want, "%s:8: joint 'spin': dynamics friction 0.2 is left out: an articulation has no "
+             "friction rows yet (ignore_friction silences this)", path);
+    CHECK(has_warning(&m, want));
+    snprintf(want, sizeof want, "%s:10: joint 'slide': limits [-0.1, 0.2] are not enforced: an articulation has no "
+             "joint limits yet", path);
+    CHECK(has_warning(&m, want));
+    CHECK(m.nwarnings == 2);
+    /* the URDF damping 0.5 N m s/rad slows a free spin (no gravity here) */
+    double T0, T1, T2, T3;
+    memset(qd, 0, sizeof qd);
+    qd[vsp] = 1;
+    CHECK(mo_articulation_set_qdot(w, m.articulation, qd, 8) == MO_OK);
+    CHECK(mo_articulation_energy(w, m.articulation, &T0, NULL) == MO_OK);
+    for (int i = 0; i < 120; i++) CHECK(mo_world_step(w) == MO_OK);
+    CHECK(mo_articulation_energy(w, m.articulation, &T1, NULL) == MO_OK);
+    CHECK(mo_articulation_destroy(w, m.articulation) == MO_OK);
+    mo_urdf_model_free(&m);
+    /* ignore_friction: no friction warning; ignore_damping: no damping, the spin keeps its energy */
+    o.ignore_friction = true;
+    o.ignore_damping = true;
+    CHECK(mo_urdf_load(w, path, &o, &m, err, sizeof err) == MO_OK);
+    CHECK(m.nwarnings == 1);
+    CHECK(mo_articulation_set_qdot(w, m.articulation, qd, 8) == MO_OK);
+    CHECK(mo_articulation_energy(w, m.articulation, &T2, NULL) == MO_OK);
+    for (int i = 0; i < 120; i++) CHECK(mo_world_step(w) == MO_OK);
+    CHECK(mo_articulation_energy(w, m.articulation, &T3, NULL) == MO_OK);
+    printf("small: spin energy %.9g J -> after 1 s %.9g J with damping 0.5; %.9g J -> %.9g J without\n", T0, T1, T2,
+           T3);
+    CHECK(T1 < 0.99 * T0);
+    CHECK(fabs(T3 - T2) < 1e-6 * T2);
+    mo_urdf_model_free(&m);
+    mo_world_destroy(w);
+    unlink(path);
+    rmdir(dir);
+}
+
+static void expect_error(const char *dir, const char *name, const char *text, const char *msg_after_path,
+                         bool fixed_base)
+{
+    char path[256], want[768], err[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    write_file(path, text);
+    mo_world *w = new_world();
+    uint64_t h0 = mo_world_state_hash(w);
+    mo_urdf_options o = mo_default_urdf_options();
+    o.articulation = true;
+    o.fixed_base = fixed_base;
+    mo_urdf_model m;
+    CHECK(mo_urdf_load(w, path, &o, &m, err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
+    snprintf(want, sizeof want, "%s%s", path, msg_after_path);
+    CHECK_STR(err, want);
+    CHECK_STR(mo_world_last_error(w), want);
+    CHECK(mo_world_state_hash(w) == h0);
+    CHECK(m.nlinks == 0 && mo_articulation_id_is_null(m.articulation));
+    mo_world_destroy(w);
+    unlink(path);
+}
+
+static void test_errors(void)
+{
+    char dir[] = "/tmp/moreau_urdfartXXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    expect_error(dir, "floating.urdf",
+                 "<robot name='f'>\n<link name='world'/>\n<link name='body'><inertial><mass value='1'/>"
+                 "<inertia ixx='1' iyy='1' izz='1'/></inertial></link>\n"
+                 "<joint name='float' type='floating'><parent link='world'/><child link='body'/></joint>\n</robot>\n",
+                 ":4: joint 'float': a floating joint cannot be an articulation joint (an articulation is free only "
+                 "at its root link 'world': set fixed_base = false for a floating base, or import without "
+                 "articulation)", true);
+    expect_error(dir, "floating2.urdf",
+                 "<robot name='f'>\n<link name='world'/>\n<link name='body'><inertial><mass value='1'/>"
+                 "<inertia ixx='1' iyy='1' izz='1'/></inertial></link>\n"
+                 "<joint name='float' type='floating'><parent link='world'/><child link='body'/></joint>\n</robot>\n",
+                 ":4: joint 'float': a floating joint cannot be an articulation joint (an articulation is free only "
+                 "at its root link 'world': import without articulation)", false);
+    expect_error(dir, "planar.urdf",
+                 "<robot name='p'>\n<link name='a'/>\n<link name='b'/>\n"
+                 "<joint name='plane' type='planar'><parent link='a'/><child link='b'/></joint>\n</robot>\n",
+                 ":4: joint 'plane': planar joints are not supported (use two prismatic joints and a revolute one)",
+                 true);
+    expect_error(dir, "roots.urdf", "<robot name='r'>\n<link name='a'/>\n<link name='b'/>\n</robot>\n",
+                 ":1: robot 'r' has several root links ('a' on line 2 and 'b' on line 3): a URDF is one tree", true);
+    expect_error(dir, "cycle.urdf",
+                 "<robot name='c'>\n<link name='r'/>\n<link name='a'/>\n<link name='b'/>\n"
+                 "<joint name='ab' type='fixed'><parent link='a'/><child link='b'/></joint>\n"
+                 "<joint name='ba' type='fixed'><parent link='b'/><child link='a'/></joint>\n</robot>\n",
+                 ":6: joint 'ba': joints form a cycle through link 'a' (a URDF is a tree)", true);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    {
+        mo_world *w = new_world();
+        mo_urdf_model m;
+        char err[1024];
+        mo_status s = mo_urdf_load(w, ARM, NULL, &m, err, sizeof err);
+        mo_world_destroy(w);
+        if (s == MO_ERR_UNSUPPORTED) {
+            printf("import_urdf_artic: %s: skipped\n", err);
+            return 77;
+        }
+        mo_urdf_model_free(&m);
+    }
+    struct { const char *name; void (*fn)(void); } groups[] = {
+        {"arm", test_arm},     {"massmat", test_massmat}, {"gravcomp", test_gravcomp},
+        {"drives", test_drives}, {"small", test_small},   {"errors", test_errors},
+    };
+    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
+        check_group_begin();
+        groups[i].fn();
+        check_group_end(groups[i].name, 8, 4);
+    }
+    return check_groups_result();
+}
