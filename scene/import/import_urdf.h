@@ -119,6 +119,8 @@ bool ur_has_volume(const double *v, int n);
 mo_status ur_robot_parse(const char *path, const mo_urdf_options *opt, ur_robot *r, char *err, size_t err_size);
 /* sets w's last error to msg (NULL msg: nothing) */
 void ur_set_world_error(mo_world *w, const char *msg);
+/* the parsed visuals into out (r->nvisuals entries), links renumbered through model_of (import_urdf_build.c) */
+void ur_copy_visuals(const ur_robot *r, const int *model_of, mo_urdf_visual *out);
 /* creates the robot in w (all or nothing) and fills out; adds its warnings to r's and copies them all to out */
 mo_status ur_robot_build(mo_world *w, const char *path, ur_robot *r, const mo_urdf_options *opt,
                          mo_urdf_model *out, char *err, size_t err_size);

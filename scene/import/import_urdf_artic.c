@@ -204,18 +204,7 @@ mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r
         memcpy(m.warnings, r->warnings, (size_t)r->nwarnings * sizeof *m.warnings);
         m.nwarnings = r->nwarnings;
     }
-    for (int i = 0; i < r->nvisuals; i++) {
-        const ur_geom *g = &r->visuals[i];
-        mo_urdf_visual *v = &m.visuals[i];
-        v->link = model_of[g->link];
-        v->type = g->type;
-        v->size = g->size;
-        snprintf(v->mesh_path, sizeof v->mesh_path, "%s", g->mesh_path);
-        v->position = g->pos;
-        v->orientation = g->q;
-        snprintf(v->material, sizeof v->material, "%s", g->material);
-        memcpy(v->rgba, g->rgba, sizeof v->rgba);
-    }
+    ur_copy_visuals(r, model_of, m.visuals);
     snprintf(m.name, sizeof m.name, "%s", r->name);
     m.nlinks = nl;
     m.njoints = r->njoints;

@@ -157,6 +157,23 @@ typedef struct link_state {
     mo_body_id body;
 } link_state;
 
+/* the parsed visuals into the model's (r->nvisuals of them), each naming its model link through model_of */
+void ur_copy_visuals(const ur_robot *r, const int *model_of, mo_urdf_visual *out)
+{
+    for (int i = 0; i < r->nvisuals; i++) {
+        const ur_geom *g = &r->visuals[i];
+        mo_urdf_visual *v = &out[i];
+        v->link = model_of[g->link];
+        v->type = g->type;
+        v->size = g->size;
+        snprintf(v->mesh_path, sizeof v->mesh_path, "%s", g->mesh_path);
+        v->position = g->pos;
+        v->orientation = g->q;
+        snprintf(v->material, sizeof v->material, "%s", g->material);
+        memcpy(v->rgba, g->rgba, sizeof v->rgba);
+    }
+}
+
 mo_status ur_robot_build(mo_world *w, const char *path, ur_robot *r, const mo_urdf_options *opt,
                          mo_urdf_model *out, char *err, size_t err_size)
 {
@@ -433,18 +450,7 @@ mo_status ur_robot_build(mo_world *w, const char *path, ur_robot *r, const mo_ur
         ur_set_world_error(w, err);
         mo_urdf_model_free(&m);
     } else {
-        for (int i = 0; i < r->nvisuals; i++) {
-            const ur_geom *g = &r->visuals[i];
-            mo_urdf_visual *v = &m.visuals[i];
-            v->link = model_of[g->link];
-            v->type = g->type;
-            v->size = g->size;
-            snprintf(v->mesh_path, sizeof v->mesh_path, "%s", g->mesh_path);
-            v->position = g->pos;
-            v->orientation = g->q;
-            snprintf(v->material, sizeof v->material, "%s", g->material);
-            memcpy(v->rgba, g->rgba, sizeof v->rgba);
-        }
+        ur_copy_visuals(r, model_of, m.visuals);
         snprintf(m.name, sizeof m.name, "%s", r->name);
         m.nlinks = nl;
         m.njoints = r->njoints;

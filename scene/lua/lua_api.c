@@ -771,11 +771,16 @@ static int b_name(lua_State *L)
     return 1;
 }
 
+void mo_lua_push_handle_string(lua_State *L, const char *kind, uint32_t index)
+{
+    const char *n = handle_name(L, 1);
+    lua_pushfstring(L, "%s %d%s%s%s", kind, (int)index, n ? " '" : "", n ? n : "", n ? "'" : "");
+}
+
 static int b_tostring(lua_State *L)
 {
     lbody *b = (lbody *)luaL_checkudata(L, 1, BODY_MT);
-    const char *n = handle_name(L, 1);
-    lua_pushfstring(L, "body %d%s%s%s", (int)b->id.index, n ? " '" : "", n ? n : "", n ? "'" : "");
+    mo_lua_push_handle_string(L, "body", b->id.index);
     return 1;
 }
 
@@ -965,8 +970,7 @@ static int j_name(lua_State *L)
 static int j_tostring(lua_State *L)
 {
     ljoint *j = (ljoint *)luaL_checkudata(L, 1, JOINT_MT);
-    const char *n = handle_name(L, 1);
-    lua_pushfstring(L, "joint %d%s%s%s", (int)j->id.index, n ? " '" : "", n ? n : "", n ? "'" : "");
+    mo_lua_push_handle_string(L, "joint", j->id.index);
     return 1;
 }
 

@@ -361,8 +361,7 @@ static int m_name(lua_State *L)
 static int m_tostring(lua_State *L)
 {
     lartic *h = (lartic *)luaL_checkudata(L, 1, ARTIC_MT);
-    const char *n = lua_getiuservalue(L, 1, 1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-    lua_pushfstring(L, "articulation %d%s%s%s", (int)h->id.index, n ? " '" : "", n ? n : "", n ? "'" : "");
+    mo_lua_push_handle_string(L, "articulation", h->id.index);
     return 1;
 }
 

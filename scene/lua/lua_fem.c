@@ -744,8 +744,7 @@ static int m_name(lua_State *L)
 static int m_tostring(lua_State *L)
 {
     lfem *f = (lfem *)luaL_checkudata(L, 1, FEM_MT);
-    const char *n = lua_getiuservalue(L, 1, 1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-    lua_pushfstring(L, "fem mesh %d%s%s%s", (int)f->id.index, n ? " '" : "", n ? n : "", n ? "'" : "");
+    mo_lua_push_handle_string(L, "fem mesh", f->id.index);
     return 1;
 }
 

@@ -108,6 +108,8 @@ void mo_lua_push_body(lua_State *L, mo_body_id id, const char *name);
 void mo_lua_push_joint(lua_State *L, mo_joint_id id, const char *name);
 /* the body handle at idx, else raises "<ctx>: <what> must be a body, got <type>" */
 mo_body_id mo_lua_check_body(lua_State *L, int idx, const char *ctx, const char *what);
+/* __tostring of a handle at index 1: "<kind> <index>" and " '<name>'" when it has one */
+void mo_lua_push_handle_string(lua_State *L, const char *kind, uint32_t index);
 /* self (index 1) of a body method and its context string ("body 'name'") into ctx */
 mo_body_id mo_lua_self_body(lua_State *L, char *ctx, size_t n);
 /* body methods a:set_pair_collision(b, enabled) and a:pair_collision(b) (lua_filter.c) */
