@@ -178,6 +178,8 @@ static void artic_free(mo_artic_obj *a)
     mo_artic_data_destroy(a->qd);
     mo_artic_model_destroy(a->m);
     free(a->buf);
+    free(a->link_body);
+    a->link_body = NULL;
     a->d = a->qd = NULL;
     a->m = NULL;
     a->buf = NULL;
@@ -269,14 +271,16 @@ mo_status mo_articulation_create(mo_world *w, const mo_articulation_def *def, mo
     tmp.m = m;
     tmp.integrator = (int)def->integrator;
     const size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
-    tmp.buf = calloc(nq + 15 * nv + 1, sizeof(double));
-    if (!tmp.buf || mo_artic_data_create(m, &tmp.d) != MO_OK || mo_artic_data_create(m, &tmp.qd) != MO_OK) goto oom;
+    tmp.buf = calloc(nq + 16 * nv + 1, sizeof(double));
+    tmp.link_body = malloc((size_t)n * sizeof(int));
+    if (!tmp.buf || !tmp.link_body || mo_artic_data_create(m, &tmp.d) != MO_OK || mo_artic_data_create(m, &tmp.qd) != MO_OK) goto oom;
     double *p = tmp.buf;
     double **arrays[] = {&tmp.v, &tmp.tau, &tmp.kp, &tmp.kd, &tmp.qt, &tmp.vt, &tmp.ff, &tmp.effort, &tmp.damping,
-                         &tmp.armature, &tmp.v_new, &tmp.diag, &tmp.force, &tmp.sat};
+                         &tmp.armature, &tmp.v_new, &tmp.diag, &tmp.force, &tmp.sat, &tmp.text};
     tmp.q = p;
     p += nq;
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++, p += nv) *arrays[k] = p;
+    for (int i = 0; i < n; i++) tmp.link_body[i] = -1;
     mo_artic_q_neutral(m, tmp.q);
     if (m->links[0].joint == MO_ARTIC_FREE) {
         mo_v3_copy(tmp.q, bp);
@@ -316,6 +320,7 @@ oom0:
 mo_status mo_articulation_destroy(mo_world *w, mo_articulation_id id)
 {
     GET(w, id, a);
+    mo_artic_destroy_bodies(w, a);
     artic_free(a);
     a->alive = false;
     w->artic_free[w->artic_nfree++] = (int)id.index - 1;
@@ -443,6 +448,7 @@ mo_status mo_articulation_set_q(mo_world *w, mo_articulation_id id, const double
     for (int i = 0; i < a->m->nlink; i++)
         if (!q_ok(w, a, id, i, q + a->m->links[i].q_ofs, __func__)) return MO_ERR_INVALID_ARGUMENT;
     for (int i = 0; i < a->m->nlink; i++) q_store(a, i, q + a->m->links[i].q_ofs, a->q + a->m->links[i].q_ofs);
+    mo_artic_sync_bodies(w, a);
     return MO_OK;
 }
 
@@ -456,6 +462,7 @@ mo_status mo_articulation_set_qdot(mo_world *w, mo_articulation_id id, const dou
         if (!v_ok(w, a, id, i, qdot + a->m->links[i].v_ofs, MO_SPEED_MAX, "qdot", __func__))
             return MO_ERR_INVALID_ARGUMENT;
     memcpy(a->v, qdot, (size_t)a->m->nv * sizeof *qdot);
+    mo_artic_sync_bodies(w, a);
     return MO_OK;
 }
 
@@ -480,6 +487,7 @@ mo_status mo_articulation_set_joint(mo_world *w, mo_articulation_id id, int link
         return MO_ERR_INVALID_ARGUMENT;
     if (q) q_store(a, link, q, a->q + l->q_ofs);
     if (qdot) memcpy(a->v + l->v_ofs, qdot, (size_t)l->nv * sizeof *qdot);
+    mo_artic_sync_bodies(w, a);
     return MO_OK;
 }
 
@@ -589,7 +597,7 @@ mo_status mo_articulation_set_joint_damping(mo_world *w, mo_articulation_id id, 
 /* ---- queries ---- */
 
 /* the unit quaternion of the rotation matrix R (row-major), Shepperd's method */
-static mo_quat quat_of(const double *R)
+mo_quat mo_artic_quat_of(const double *R)
 {
     double t = R[0] + R[4] + R[8], q[4];
     if (t > 0.0) {
@@ -620,7 +628,7 @@ mo_status mo_articulation_link_pose(const mo_world *w, mo_articulation_id id, in
     if (orientation) {
         double R[9];
         mo_m3_transpose(R, X->E);
-        *orientation = quat_of(R);
+        *orientation = mo_artic_quat_of(R);
     }
     return MO_OK;
 }

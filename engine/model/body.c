@@ -329,6 +329,8 @@ mo_status mo_body_destroy(mo_world *w, mo_body_id id)
     MO_NEED_W(w);
     GET_BODY(w, id);
     int slot = (int)id.index - 1;
+    if (mo_link_body_refuse(w, slot, __func__, "it goes with its articulation (mo_articulation_destroy)"))
+        return MO_ERR_INVALID_ARGUMENT;
     /* joints attached go with the body */
     for (int i = 0; i < w->joint_count && b->njoints > 0; i++) {
         mo_joint *j = &w->joints[i];
@@ -415,6 +417,8 @@ mo_status mo_body_set_pose(mo_world *w, mo_body_id id, mo_vec3 p, mo_quat q)
 {
     MO_NEED_W(w);
     GET_BODY(w, id);
+    if (mo_link_body_refuse(w, (int)id.index - 1, __func__, "it moves with its link (mo_articulation_set_q)"))
+        return MO_ERR_INVALID_ARGUMENT;
     double ql = sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
     if (!mo_within3(p, MO_LENGTH_MAX)) {
         mo_set_error(w, "body %u position must be finite with coordinates in [-%g, %g] m, got (%g, %g, %g)", id.index,
@@ -436,6 +440,8 @@ mo_status mo_body_set_velocity(mo_world *w, mo_body_id id, mo_vec3 v, mo_vec3 om
 {
     MO_NEED_W(w);
     GET_BODY(w, id);
+    if (mo_link_body_refuse(w, (int)id.index - 1, __func__, "it moves with its link (mo_articulation_set_qdot)"))
+        return MO_ERR_INVALID_ARGUMENT;
     if (!mo_within3(v, MO_SPEED_MAX) || !mo_within3(om, MO_SPEED_MAX)) {
         mo_set_error(w,
                      "body %u velocity must be finite with components in [-%g, %g] m/s and rad/s, got linear (%g, "

@@ -484,6 +484,9 @@ mo_status mo_fem_mesh_attach(mo_world *w, mo_fem_mesh_id id, int node, mo_body_i
                      body.generation, mo_id_fault(w, body.generation, "does not name a live body"));
         return MO_ERR_STALE_ID;
     }
+    if (mo_link_body_refuse(w, (int)body.index - 1, "mo_fem_mesh_attach",
+                            "FEM attachments to link bodies are not supported"))
+        return MO_ERR_INVALID_ARGUMENT;
     if (!(compliance >= 0.0) || !isfinite(compliance)) {
         mo_set_error(w, "FEM node %d: attachment compliance must be finite and >= 0, got %g", node, compliance);
         return MO_ERR_INVALID_ARGUMENT;

@@ -133,6 +133,12 @@ mo_status mo_joint_create(mo_world *w, const mo_joint_def *d, mo_joint_id *out)
             return MO_ERR_INVALID_ARGUMENT;
         }
     }
+    if (mo_link_body_refuse(w, (int)d->body_b.index - 1, "mo_joint_create",
+                            "joints on link bodies are not supported (make the joint a link of the articulation)") ||
+        (ba && mo_link_body_refuse(w, (int)d->body_a.index - 1, "mo_joint_create",
+                                   "joints on link bodies are not supported (make the joint a link of the "
+                                   "articulation)")))
+        return MO_ERR_INVALID_ARGUMENT;
     if (bb->type != MO_BODY_DYNAMIC && (!ba || ba->type != MO_BODY_DYNAMIC)) {
         mo_set_error(w, "%s joint joins no dynamic body", joint_type_name(d->type));
         return MO_ERR_INVALID_ARGUMENT;

@@ -312,7 +312,7 @@ void mo_shape_object(const mo_world *w, int slot, mo_cl_object *o)
     double lr[9];
     memcpy(lr, o->rot, sizeof lr);
     mo_m3_mul(o->rot, R, lr);
-    o->is_static = b->type != MO_BODY_DYNAMIC;
+    o->is_static = b->type != MO_BODY_DYNAMIC && !b->artic; /* a link body moves with its articulation */
     o->group = b->group;
     o->user = slot;
 }
@@ -445,6 +445,8 @@ mo_status mo_body_set_mass_from_shapes(mo_world *w, mo_body_id id)
                      mo_id_fault(w, id.generation, "does not name a live body"));
         return MO_ERR_STALE_ID;
     }
+    if (mo_link_body_refuse(w, (int)id.index - 1, __func__, "its mass and inertia are the link's (mo_link_def)"))
+        return MO_ERR_INVALID_ARGUMENT;
     if (b->type != MO_BODY_DYNAMIC) {
         mo_set_error(w, "body %u is not dynamic: it has no mass", id.index);
         return MO_ERR_INVALID_ARGUMENT;

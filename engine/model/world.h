@@ -39,6 +39,10 @@ typedef struct mo_body {
     int owner;                 /* this step's DOF owner index, -1 when not dynamic */
     int njoints;               /* joints attached (for filtering and destroy) */
     int nexcl;                 /* pairs excluded with it (mo_world_set_pair_collision; filtering and destroy) */
+    int artic, link;           /* a link body (mo_articulation_link_body): articulation slot + 1 and link index;
+                                  artic 0: an ordinary body. A link body is kinematic: its pose and velocity are
+                                  the link's (artic_links.c sets them), its contacts are rows on the articulation's
+                                  dofs (assemble.c) */
 } mo_body;
 
 typedef struct mo_shape {
@@ -104,6 +108,10 @@ typedef struct mo_artic_obj {
     double *v_new;             /* (nv) the step's new velocity (prediction -> integration) */
     double *diag, *force, *sat; /* (nv) step scratch: the implicit diagonal, the explicit forces, saturated drives */
     int last_iters;            /* the midpoint iterations of the last step (< 0: not converged) */
+    double *text;              /* (nv) step scratch: the joint forces of the forces applied to its link bodies */
+    int *link_body;            /* (nlink) the body slot of each link's link body, -1 none (artic_links.c) */
+    int nlink_bodies;          /* link bodies made */
+    int dof0;                  /* this step: the first of its nv entries in the DOF vector (predict.c) */
 } mo_artic_obj;
 
 /* a contact of this step (engine view) */
@@ -148,6 +156,8 @@ typedef struct mo_contact_cache {
     X(rows) X(row_aux) X(row_g) X(row_sigma) X(row_b) X(row_lo) X(row_hi) X(row_diag) X(row_r) X(gamma)  \
     X(block_row) X(block_kind) X(block_mu) X(block_inv) X(inv) X(block_eta)                              \
     X(row_ptr) X(col) X(val) X(wval)                                                                     \
+    /* the articulations' rows: extra non-zeros per row, Jacobian and force scratch (assemble.c, artic_step.c) */ \
+    X(row_artic) X(artic_scratch)                                                                        \
     /* the solve's scratch and histories, the joint filter's keys, room for mo_sort_stable */           \
     X(scratch) X(res_hist) X(err_hist) X(joint_pairs) X(sort_tmp)                                  \
     /* pairs of bodies excluded from collision (mo_world_set_pair_collision), sorted keys */            \
@@ -196,6 +206,7 @@ typedef struct mo_world {
     MO_WORLD_BUFS(MO_WORLD_BUF_FIELD)
 #undef MO_WORLD_BUF_FIELD
     int nowners;               /* DOF owners this step */
+    int artic_contacts;        /* this step's contacts with a link body side (assemble.c; the Newton step refuses them) */
     int ncl;                   /* collision objects */
     mo_cl_pairs pairs;         /* broadphase pairs */
     mo_cl_broadphase_tree *bp; /* dynamic AABB trees (static and moving), incremental across steps */
@@ -307,6 +318,16 @@ size_t mo_artic_state_size(const mo_world *w);
 void mo_artic_state_save(const mo_world *w, void *buf);
 void mo_artic_state_restore(mo_world *w, const void *buf);
 uint64_t mo_artic_hash(const mo_world *w, uint64_t h, uint64_t (*fold)(uint64_t, const void *, size_t));
+/* ---- link bodies (artic_links.c) ----
+ * mo_artic_sync_bodies: articulation a's link bodies to its links' poses and velocities at its (q, v), through
+ * its query workspace; mo_artic_destroy_bodies: destroys them (mo_articulation_destroy);
+ * mo_link_body_refuse: for an API call fn that cannot act on a link body: 1 and the sentence "<fn>: body <i>
+ * is link <l> of articulation <a>: <what>" when body slot s is one, else 0. */
+void mo_artic_sync_bodies(mo_world *w, mo_artic_obj *a);
+/* the unit quaternion of rotation matrix R (row-major; articulation.c) */
+mo_quat mo_artic_quat_of(const double *R);
+void mo_artic_destroy_bodies(mo_world *w, mo_artic_obj *a);
+int mo_link_body_refuse(const mo_world *w, int s, const char *fn, const char *what);
 
 /* ---- joints (joint.c) ---- */
 void mo_joint_rebuild_filter(mo_world *w);

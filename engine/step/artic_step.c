@@ -2,10 +2,14 @@
  * stages beside the free bodies': in the prediction each live articulation's
  * new velocity v+ is solved in joint space (engine/artic/'s
  * mo_artic_step_implicit), with its drives and joint damping implicit; in the
- * integration q moves with it. They meet nothing else yet (no contacts, no
- * limits): when contacts come, v+ is the unconstrained velocity v~ of the
- * contact problem, the solve adds M^-1 J^T lambda to it, and the integration
- * stays as it is.
+ * integration q moves with it. v+ is the articulation's part of the
+ * unconstrained velocity v~ of the contact problem (its dofs follow the
+ * owners' in the DOF vector, predict.c); the contacts of its link bodies are
+ * rows on those dofs (assemble.c) with W = (M + diag(a))^-1 J^T, the factor the
+ * prediction left, so the solve's v = v~ + W^T gamma is the velocity of the
+ * same implicit step under the contact impulses. The integration takes v from
+ * the solve's DOF vector. Forces applied to link bodies (mo_body_apply_force)
+ * enter f as the joint forces J^T f of this step.
  *
  * The implicit terms. Per dof, joint damping D, a drive's stiffness Kp,
  * damping Kd, targets q*, v* and feed-forward torque ff, evaluated at the end
@@ -21,6 +25,7 @@
  * again, until no further drive saturates (at most one pass per drive). */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include "step/step.h"
 #include "moreau/articulation.h"
 
@@ -33,7 +38,7 @@ static void build(mo_artic_obj *a, double h)
     for (int k = 0; k < nv; k++) {
         double kp = a->kp[k], kd = a->kd[k], ff = a->ff[k];
         const mo_artic_link *l = &a->m->links[a->m->dof_link[k]];
-        double f = a->tau[k] - a->damping[k] * a->v[k];
+        double f = a->tau[k] + a->text[k] - a->damping[k] * a->v[k];
         double diag = a->armature[k] + h * a->damping[k];
         if (a->sat[k] != 0.0) {
             f += a->sat[k];
@@ -65,14 +70,44 @@ static int saturate(mo_artic_obj *a, double h)
     return found;
 }
 
+/* a->text = the joint forces of the forces and torques applied to a's link bodies (at their origins): minus the
+   bias forces at rest without gravity under those external forces (J^T f); 0, or -1 out of memory */
+static int link_forces(mo_world *w, mo_artic_obj *a)
+{
+    const int nv = a->m->nv, nl = a->m->nlink;
+    for (int k = 0; k < nv; k++) a->text[k] = 0.0;
+    bool any = false;
+    for (int l = 0; l < nl && !any; l++) {
+        if (a->link_body[l] < 0) continue;
+        const mo_body *b = &w->bodies[a->link_body[l]];
+        any = b->k.f[0] != 0.0 || b->k.f[1] != 0.0 || b->k.f[2] != 0.0 || b->k.tau[0] != 0.0 || b->k.tau[1] != 0.0 ||
+              b->k.tau[2] != 0.0;
+    }
+    if (!any) return 0;
+    if (mo_buf_reserve(&w->artic_scratch, (size_t)(6 * nl + nv + 1) * sizeof(double))) return -1;
+    double *fext = (double *)w->artic_scratch.p, *c = fext + 6 * nl;
+    memset(fext, 0, (size_t)(6 * nl) * sizeof(double));
+    for (int l = 0; l < nl; l++) {
+        if (a->link_body[l] < 0) continue;
+        const mo_body *b = &w->bodies[a->link_body[l]];
+        mo_artic_point_force(b->k.x, b->k.f, fext + 6 * l);
+        mo_v3_add(fext + 6 * l, fext + 6 * l, b->k.tau);
+    }
+    mo_artic_bias(a->m, a->qd, a->q, NULL, NULL, fext, c);
+    for (int k = 0; k < nv; k++) a->text[k] = -c[k];
+    return 0;
+}
+
 int mo_step_artic_predict(const mo_step_ctx *ctx)
 {
     mo_world *w = ctx->w;
     const double h = ctx->h, g[3] = {w->def.gravity.x, w->def.gravity.y, w->def.gravity.z};
+    double *vs = (double *)w->v_start.p, *vt = (double *)w->v_tilde.p;
     for (int i = 0; i < w->artic_count; i++) {
         mo_artic_obj *a = &w->artics[i];
         if (!a->alive) continue;
         const int nv = a->m->nv;
+        if (link_forces(w, a)) return -1;
         for (int k = 0; k < nv; k++) a->sat[k] = 0.0;
         for (int pass = 0; pass <= nv; pass++) {
             char err[MO_ERR_LEN];
@@ -87,6 +122,8 @@ int mo_step_artic_predict(const mo_step_ctx *ctx)
             }
             if (saturate(a, h) < 0) break;
         }
+        memcpy(vs + a->dof0, a->v, (size_t)nv * sizeof(double));
+        memcpy(vt + a->dof0, a->v_new, (size_t)nv * sizeof(double));
     }
     return 0;
 }
@@ -94,15 +131,18 @@ int mo_step_artic_predict(const mo_step_ctx *ctx)
 void mo_step_artic_integrate(const mo_step_ctx *ctx)
 {
     mo_world *w = ctx->w;
+    const double *vdof = (const double *)w->v.p;
     for (int i = 0; i < w->artic_count; i++) {
         mo_artic_obj *a = &w->artics[i];
         if (!a->alive) continue;
         const int nv = a->m->nv;
+        memcpy(a->v_new, vdof + a->dof0, (size_t)nv * sizeof(double)); /* v~ plus the contacts' W^T gamma */
         /* Euler: q+ = q (+) h v+; midpoint: q+ = q (+) h (v + v+) / 2 (the force f is scratch now) */
         double *vq = a->force;
         for (int k = 0; k < nv; k++)
             vq[k] = a->integrator == MO_INTEGRATOR_MIDPOINT ? 0.5 * (a->v[k] + a->v_new[k]) : a->v_new[k];
         mo_artic_integrate(a->m, a->q, vq, ctx->h, a->q);
         for (int k = 0; k < nv; k++) a->v[k] = a->v_new[k];
+        mo_artic_sync_bodies(w, a);
     }
 }

@@ -87,9 +87,10 @@ static void contact_rows(const mo_world *w, const mo_contact_int *c, mo_k_row *r
         aux[k].bconst = 0.0;
         /* kinematic sides' known velocity */
         double s = 0.0;
-        if (c->body_a >= 0 && oa < 0)
+        /* (a link body's velocity is the articulation's dofs': artic_rows.c) */
+        if (c->body_a >= 0 && oa < 0 && !w->bodies[c->body_a].artic)
             s += mo_v3_dot(r->ja, w->bodies[c->body_a].k.v) + mo_v3_dot(r->ja + 3, w->bodies[c->body_a].k.w);
-        if (c->particle < 0 && c->body_b >= 0 && ob < 0)
+        if (c->particle < 0 && c->body_b >= 0 && ob < 0 && !w->bodies[c->body_b].artic)
             s += mo_v3_dot(r->jb, w->bodies[c->body_b].k.v) + mo_v3_dot(r->jb + 3, w->bodies[c->body_b].k.w);
         aux[k].jv_kin = s;
     }
@@ -193,8 +194,19 @@ int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p)
 
     /* CSR pattern by prefix sum */
     const int *odof = (const int *)w->owner_dof.p, *ond = (const int *)w->owner_ndof.p;
+    /* contacts of link bodies: their rows' articulation columns (artic_rows.c) */
+    bool links = false;
+    for (int i = 0; i < w->artic_count && !links; i++) links = w->artics[i].alive && w->artics[i].nlink_bodies > 0;
+    int *extra = NULL, nac = 0;
+    if (links) {
+        if (RESERVE(w->row_artic, nc, int)) return -1;
+        extra = (int *)w->row_artic.p;
+        for (int c = 0; c < nc; c++) nac += (extra[c] = mo_artic_contact_extra(w, &ct[c])) > 0;
+    }
+    w->artic_contacts = nac;
     row_ptr[0] = 0;
-    for (int r = 0; r < m; r++) row_ptr[r + 1] = row_ptr[r] + mo_k_row_nnz(&rows[r], ond);
+    for (int r = 0; r < m; r++)
+        row_ptr[r + 1] = row_ptr[r] + mo_k_row_nnz(&rows[r], ond) + (nac && r >= mj ? extra[(r - mj) / 3] : 0);
     int nnz = row_ptr[m];
     if (RESERVE(w->col, nnz, int) || RESERVE(w->val, nnz, double) || RESERVE(w->wval, nnz, double)) return -1;
     int *col = (int *)w->col.p;
@@ -210,6 +222,25 @@ int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p)
         double s = 0.0;
         for (int k = row_ptr[r]; k < row_ptr[r + 1]; k++) s += val[k] * wval[k];
         diag[r] = s + sigma[r];
+    }
+    if (nac) {
+        if (mo_buf_reserve(&w->artic_scratch, (size_t)mo_artic_rows_scratch(w) * sizeof(double))) return -1;
+        double *scr = (double *)w->artic_scratch.p;
+        for (int c = 0; c < nc; c++) {
+            if (!extra[c]) continue;
+            const int r0 = mj + 3 * c;
+            int start[3];
+            for (int k = 0; k < 3; k++) start[k] = row_ptr[r0 + k] + mo_k_row_nnz(&rows[r0 + k], ond);
+            mo_artic_contact_fill(w, &ct[c], rows + r0, start, col, val, wval, scr);
+            /* the right-hand side and diagonal again, with the articulation columns */
+            for (int r = r0; r < r0 + 3; r++) {
+                double jv = mo_k_row_dot(&rows[r], odof, ond, vs) + aux[r].jv_kin, s = 0.0;
+                for (int k = start[r - r0]; k < row_ptr[r + 1]; k++) jv += val[k] * vs[col[k]];
+                mo_k_row_rhs(&aux[r], jv, h, d, push, &sigma[r], &b[r]);
+                for (int k = row_ptr[r]; k < row_ptr[r + 1]; k++) s += val[k] * wval[k];
+                diag[r] = s + sigma[r];
+            }
+        }
     }
 
     /* dense inverses of the bilateral groups' N blocks */

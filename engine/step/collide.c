@@ -37,7 +37,8 @@ typedef struct cl_info {
     int body;                  /* body slot, -1 for a particle */
     uint32_t category, mask;
     double friction;
-    int joined;                /* the body has a joint; a particle: its FEM mesh slot + 1, 0 when none */
+    int joined;                /* the body has a joint or is a link body; a particle: its FEM mesh slot + 1, 0 when
+                                  none */
     int excl;                  /* the body has pairs excluded by mo_world_set_pair_collision */
 } cl_info;
 
@@ -65,7 +66,13 @@ static int pair_filter(void *ctx, int a, int b)
     if (ia->body == ib->body) return 0; /* a compound body's own shapes */
     if (!(ia->category & ib->mask) || !(ib->category & ia->mask)) return 0;
     if (ia->excl && ib->excl && mo_pair_excluded(f->w, ia->body, ib->body)) return 0;
-    if (!ia->joined || !ib->joined || f->w->njoint_pairs == 0) return 1;
+    if (!ia->joined || !ib->joined) return 1;
+    const mo_body *ba = &f->w->bodies[ia->body], *bb = &f->w->bodies[ib->body];
+    if (ba->artic && ba->artic == bb->artic) { /* the link bodies of a parent and its child */
+        const mo_artic_link *links = f->w->artics[ba->artic - 1].m->links;
+        if (links[ba->link].parent == bb->link || links[bb->link].parent == ba->link) return 0;
+    }
+    if (f->w->njoint_pairs == 0) return 1;
     uint64_t k = pair_key(ia->body, ib->body);
     return bsearch(&k, f->w->joint_pairs.p, (size_t)f->w->njoint_pairs, sizeof(uint64_t), cmp_u64) == NULL;
 }
@@ -244,7 +251,8 @@ int mo_collide_objects(mo_world *w)
         if (!sh->alive) continue;
         const mo_body *b = &w->bodies[sh->body];
         mo_shape_object(w, i, &objs[n]);
-        info[n] = (cl_info){i, sh->body, sh->category, sh->mask, sh->friction, b->njoints > 0, b->nexcl > 0};
+        info[n] = (cl_info){i, sh->body, sh->category, sh->mask, sh->friction, b->njoints > 0 || b->artic,
+                            b->nexcl > 0};
         mo_v3_copy(motion[n].x, b->k.x);
         mo_v3_copy(motion[n].v, b->k.v);
         mo_v3_copy(motion[n].w, b->k.w);

@@ -1,5 +1,5 @@
 /* predict.c: stage 1. Numbers the DOF owners (dynamic bodies in slot
- * order, then particles), records the start velocity v and computes the
+ * order, then particles; the articulations' dofs after theirs), records the start velocity v and computes the
  * unconstrained velocity v~ (gravity, applied forces, implicit gyroscopic
  * term: kernels/dynamics.h). */
 #include <string.h>
@@ -46,6 +46,13 @@ int mo_step_predict(const mo_step_ctx *ctx)
         ndof += 3;
     }
     w->nowners = nown;
+    /* the live articulations' dofs follow the owners' (their v~ and start velocity: artic_step.c) */
+    for (int i = 0; i < w->artic_count; i++) {
+        mo_artic_obj *a = &w->artics[i];
+        if (!a->alive) continue;
+        a->dof0 = ndof;
+        ndof += a->m->nv;
+    }
     if (RESERVE(w->v, ndof, double) || RESERVE(w->v_tilde, ndof, double) || RESERVE(w->v_start, ndof, double))
         return -1;
 

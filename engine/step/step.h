@@ -49,6 +49,15 @@ MO_MUST_USE int mo_step_project(const mo_step_ctx *ctx);
  * and v = v+ */
 MO_MUST_USE int mo_step_artic_predict(const mo_step_ctx *ctx);
 void mo_step_artic_integrate(const mo_step_ctx *ctx);
+/* artic_rows.c: the contact rows of link bodies. mo_artic_contact_extra: the columns each of contact c's 3 rows
+ * has beyond its ordinary sides' (the nv of each articulation a side's link body belongs to; 0: no link body);
+ * mo_artic_rows_scratch: the doubles of scratch mo_artic_contact_fill needs in this world; mo_artic_contact_fill:
+ * those columns of c's rows (rows: its 3 descriptors; start: where each row's articulation columns begin) in J
+ * (col, val) and W (wval), at the articulations' q and the factors their prediction left */
+int mo_artic_contact_extra(const mo_world *w, const mo_contact_int *c);
+int mo_artic_rows_scratch(const mo_world *w);
+void mo_artic_contact_fill(const mo_world *w, const mo_contact_int *c, const mo_k_row *rows, const int *start,
+                           int *col, double *val, double *wval, double *scratch);
 
 /* ---- guard.c: the finite checks between stages ---- */
 /* a stage's return value for a non-finite result (the sentence is set); -1 is out of memory, -2 a

@@ -179,6 +179,24 @@ MO_API mo_status mo_articulation_drive(const mo_world *w, mo_articulation_id id,
 /* Sets link's joint damping (N m s/rad or N s/m per dof, finite >= 0; implicit). */
 MO_API mo_status mo_articulation_set_joint_damping(mo_world *w, mo_articulation_id id, int link, double damping);
 
+/* ---- link bodies: collision shapes, contacts and applied forces on links ----
+ * A link's body (*out) is a body of the world that moves with the link: its frame is the link frame (origin and
+ * axes), its pose and velocity are the link's after every step and every write of q or qdot. Give it shapes with
+ * mo_shape_create (a plane excepted) and it collides: its contacts are rows of the contact problem on the
+ * articulation's dofs (J maps qdot to the contact velocities, the articulation's joint-space M^-1 applies), solved
+ * with every other contact by the velocity-level solvers (PGS, Jacobi, APGD, P-SPG-FB, CG, MINRES, Cholesky;
+ * the Newton step refuses a world whose link bodies touch anything: MO_ERR_UNSUPPORTED from mo_world_step). Its
+ * contacts read back as every body's (mo_world_contacts, mo_body_contact_force); mo_body_apply_force(_at) on it
+ * acts on the articulation for the next step (the joint forces J^T f); collision groups, masks and
+ * mo_world_set_pair_collision apply to it. The link bodies of a parent and its child never collide with each
+ * other; other links of one articulation do (exclude pairs with mo_world_set_pair_collision). The first call for
+ * a link makes its body (it reports as MO_BODY_KINEMATIC), later calls return the same one; it goes with the
+ * articulation. The calls that would move it or give it mass apart from its link (mo_body_set_pose,
+ * mo_body_set_velocity, mo_body_set_mass_from_shapes, mo_body_destroy) refuse it with MO_ERR_INVALID_ARGUMENT and a
+ * sentence naming the articulation and link. MO_ERR_INVALID_ARGUMENT for a link out of range; MO_ERR_STALE_ID;
+ * MO_ERR_OUT_OF_MEMORY. */
+MO_API mo_status mo_articulation_link_body(mo_world *w, mo_articulation_id id, int link, mo_body_id *out);
+
 /* ---- queries at the current state (the world's gravity) ---- */
 /* link's frame in the world: origin (m) and orientation (unit quaternion); either may be NULL */
 MO_API mo_status mo_articulation_link_pose(const mo_world *w, mo_articulation_id id, int link, mo_vec3 *position,

@@ -1,0 +1,83 @@
+/* artic_rows.c: the contact rows of link bodies (assemble.c). A contact
+ * whose side is a link body (mo_articulation_link_body) gets, after the columns
+ * of its ordinary sides (none for a link body: it owns no dofs), the nv
+ * columns of that side's articulation: J_art = Jp^T e_lin + Jw^T e_ang for the
+ * side's 6-vector row part (e_lin, e_ang) (kernels/rows.h) and the Jacobian
+ * (Jp, Jw) of the link body's origin, and W_art = (M + diag(a))^-1 J_art with
+ * the factor the articulation's prediction left (artic_step.c). Both sides on
+ * one articulation (self-contact) add into one block of columns; two
+ * articulations give two blocks, in dof order. The block is dense over the
+ * articulation's dofs, so that W keeps J's pattern (what every solver
+ * assumes, solver/solver.h). */
+#include <string.h>
+#include "step/step.h"
+
+/* the articulation slot + 1 of a contact side's link body, 0 when the side is no link body */
+static int side_artic(const mo_world *w, const mo_contact_int *c, int side)
+{
+    int b = side == 0 ? c->body_a : (c->particle >= 0 ? -1 : c->body_b);
+    return b >= 0 ? w->bodies[b].artic : 0;
+}
+
+int mo_artic_contact_extra(const mo_world *w, const mo_contact_int *c)
+{
+    int a = side_artic(w, c, 0), b = side_artic(w, c, 1), n = 0;
+    if (a) n += w->artics[a - 1].m->nv;
+    if (b && b != a) n += w->artics[b - 1].m->nv;
+    return n;
+}
+
+int mo_artic_rows_scratch(const mo_world *w)
+{
+    int nv = 0;
+    for (int i = 0; i < w->artic_count; i++)
+        if (w->artics[i].alive && w->artics[i].m->nv > nv) nv = w->artics[i].m->nv;
+    return 13 * nv + 1;
+}
+
+void mo_artic_contact_fill(const mo_world *w, const mo_contact_int *c, const mo_k_row *rows, const int *start,
+                           int *col, double *val, double *wval, double *scratch)
+{
+    int art[2] = {side_artic(w, c, 0), side_artic(w, c, 1)};
+    int body[2] = {c->body_a, c->body_b};
+    static const double origin[3] = {0.0, 0.0, 0.0};
+    /* per side: Jp (3 x nv) then Jw (3 x nv); then x (nv) */
+    int nvmax = 0;
+    for (int s = 0; s < 2; s++)
+        if (art[s] && w->artics[art[s] - 1].m->nv > nvmax) nvmax = w->artics[art[s] - 1].m->nv;
+    double *jac[2] = {scratch, scratch + 6 * nvmax}, *x = scratch + 12 * nvmax;
+    for (int s = 0; s < 2; s++) {
+        if (!art[s]) continue;
+        mo_artic_obj *a = &w->artics[art[s] - 1];
+        const int nv = a->m->nv;
+        mo_artic_point_jacobian(a->m, a->d, a->q, w->bodies[body[s]].link, origin, jac[s], jac[s] + 3 * nv, NULL);
+    }
+    /* the articulations in dof order */
+    int order[2] = {art[0], art[1] != art[0] ? art[1] : 0};
+    if (order[0] && order[1] && w->artics[order[1] - 1].dof0 < w->artics[order[0] - 1].dof0) {
+        int t = order[0]; order[0] = order[1]; order[1] = t;
+    }
+    if (!order[0]) { order[0] = order[1]; order[1] = 0; }
+    for (int k = 0; k < 3; k++) {
+        const mo_k_row *r = &rows[k];
+        int p = start[k];
+        for (int o = 0; o < 2 && order[o]; o++) {
+            mo_artic_obj *a = &w->artics[order[o] - 1];
+            const int nv = a->m->nv;
+            for (int d = 0; d < nv; d++) x[d] = 0.0;
+            for (int s = 0; s < 2; s++) {
+                if (art[s] != order[o]) continue;
+                const double *e = s == 0 ? r->ja : r->jb, *jp = jac[s], *jw = jac[s] + 3 * nv;
+                for (int i = 0; i < 3; i++)
+                    for (int d = 0; d < nv; d++) x[d] += e[i] * jp[i * nv + d] + e[3 + i] * jw[i * nv + d];
+            }
+            for (int d = 0; d < nv; d++) {
+                col[p + d] = a->dof0 + d;
+                val[p + d] = x[d];
+            }
+            mo_artic_solve(a->m, a->d, x);
+            for (int d = 0; d < nv; d++) wval[p + d] = x[d];
+            p += nv;
+        }
+    }
+}
