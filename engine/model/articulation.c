@@ -271,15 +271,17 @@ mo_status mo_articulation_create(mo_world *w, const mo_articulation_def *def, mo
     tmp.m = m;
     tmp.integrator = (int)def->integrator;
     const size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
-    tmp.buf = calloc(nq + 16 * nv + 1, sizeof(double));
+    tmp.buf = calloc(nq + 22 * nv + 1, sizeof(double));
     tmp.link_body = malloc((size_t)n * sizeof(int));
     if (!tmp.buf || !tmp.link_body || mo_artic_data_create(m, &tmp.d) != MO_OK || mo_artic_data_create(m, &tmp.qd) != MO_OK) goto oom;
     double *p = tmp.buf;
     double **arrays[] = {&tmp.v, &tmp.tau, &tmp.kp, &tmp.kd, &tmp.qt, &tmp.vt, &tmp.ff, &tmp.effort, &tmp.damping,
-                         &tmp.armature, &tmp.v_new, &tmp.diag, &tmp.force, &tmp.sat, &tmp.text};
+                         &tmp.armature, &tmp.v_new, &tmp.diag, &tmp.force, &tmp.sat, &tmp.text,
+                         &tmp.lower, &tmp.upper, &tmp.fric, &tmp.imp};
     tmp.q = p;
     p += nq;
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++, p += nv) *arrays[k] = p;
+    p += 2 * nv; /* imp holds 3 nv */
     for (int i = 0; i < n; i++) tmp.link_body[i] = -1;
     mo_artic_q_neutral(m, tmp.q);
     if (m->links[0].joint == MO_ARTIC_FREE) {
@@ -292,6 +294,8 @@ mo_status mo_articulation_create(mo_world *w, const mo_articulation_def *def, mo
             tmp.damping[k] = def->links[i].damping;
             tmp.armature[k] = def->links[i].armature;
             tmp.effort[k] = INFINITY;
+            tmp.lower[k] = -INFINITY;
+            tmp.upper[k] = INFINITY;
         }
     /* M + armature positive definite where it starts (a massless leaf on a joint is refused here, not in a step) */
     st = mo_artic_factor(m, tmp.d, tmp.q, tmp.armature, err, sizeof err);
@@ -526,16 +530,22 @@ mo_status mo_articulation_clear_torques(mo_world *w, mo_articulation_id id)
 }
 
 /* link's joint takes a drive (one dof), else the sentence */
-static bool drive_joint_ok(const mo_world *w, const mo_artic_obj *a, mo_articulation_id id, int link, const char *fn)
+static bool one_dof_ok(const mo_world *w, const mo_artic_obj *a, mo_articulation_id id, int link, const char *fn,
+                       const char *what)
 {
     if (!link_ok(w, a, id, link, fn)) return false;
     int t = a->m->links[link].joint;
     if (t == MO_ARTIC_REVOLUTE || t == MO_ARTIC_PRISMATIC) return true;
     static const char *names[] = {"fixed", "revolute", "prismatic", "spherical", "free"};
     char lab[MO_LINK_NAME_LEN + 32];
-    mo_set_error(w, "%s: articulation %u %s has a %s joint: drives are for revolute and prismatic joints", fn, id.index,
-                 link_label(lab, sizeof lab, a, link), names[t]);
+    mo_set_error(w, "%s: articulation %u %s has a %s joint: %s are for revolute and prismatic joints", fn, id.index,
+                 link_label(lab, sizeof lab, a, link), names[t], what);
     return false;
+}
+
+static bool drive_joint_ok(const mo_world *w, const mo_artic_obj *a, mo_articulation_id id, int link, const char *fn)
+{
+    return one_dof_ok(w, a, id, link, fn, "drives");
 }
 
 mo_status mo_articulation_set_drive(mo_world *w, mo_articulation_id id, int link, const mo_joint_drive *dr)
@@ -591,6 +601,64 @@ mo_status mo_articulation_set_joint_damping(mo_world *w, mo_articulation_id id, 
     }
     const mo_artic_link *l = &a->m->links[link];
     for (int j = 0; j < l->nv; j++) a->damping[l->v_ofs + j] = damping;
+    return MO_OK;
+}
+
+/* ---- limits and dry friction: rows of the contact problem (step/assemble.c) ---- */
+
+mo_status mo_articulation_set_limits(mo_world *w, mo_articulation_id id, int link, double lower, double upper)
+{
+    GET(w, id, a);
+    if (!one_dof_ok(w, a, id, link, __func__, "limits")) return MO_ERR_INVALID_ARGUMENT;
+    if (isnan(lower) || isnan(upper) || lower == INFINITY || upper == -INFINITY || !(lower <= upper) ||
+        (isfinite(lower) && fabs(lower) > MO_LENGTH_MAX) || (isfinite(upper) && fabs(upper) > MO_LENGTH_MAX)) {
+        char lab[MO_LINK_NAME_LEN + 32];
+        mo_set_error(w, "%s: articulation %u %s: limits need lower <= upper, each within %g or -inf / inf (no bound), "
+                        "got %g and %g", __func__, id.index, link_label(lab, sizeof lab, a, link), MO_LENGTH_MAX, lower,
+                     upper);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    const int k = a->m->links[link].v_ofs;
+    a->lower[k] = lower;
+    a->upper[k] = upper;
+    a->imp[3 * k] = a->imp[3 * k + 1] = 0.0; /* no warm start from another bound */
+    return MO_OK;
+}
+
+mo_status mo_articulation_limits(const mo_world *w, mo_articulation_id id, int link, double *lower, double *upper)
+{
+    GET(w, id, a);
+    if (!one_dof_ok(w, a, id, link, __func__, "limits")) return MO_ERR_INVALID_ARGUMENT;
+    const int k = a->m->links[link].v_ofs;
+    if (lower) *lower = a->lower[k];
+    if (upper) *upper = a->upper[k];
+    return MO_OK;
+}
+
+mo_status mo_articulation_set_joint_friction(mo_world *w, mo_articulation_id id, int link, double friction)
+{
+    GET(w, id, a);
+    if (!one_dof_ok(w, a, id, link, __func__, "dry friction rows")) return MO_ERR_INVALID_ARGUMENT;
+    if (!(friction >= 0.0 && friction <= MO_FORCE_MAX)) {
+        char lab[MO_LINK_NAME_LEN + 32];
+        mo_set_error(w, "%s: articulation %u %s: friction must be in [0, %g], got %g", __func__, id.index,
+                     link_label(lab, sizeof lab, a, link), MO_FORCE_MAX, friction);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    const int k = a->m->links[link].v_ofs;
+    a->fric[k] = friction;
+    if (friction == 0.0) a->imp[3 * k + 2] = 0.0;
+    return MO_OK;
+}
+
+mo_status mo_articulation_constraint_forces(const mo_world *w, mo_articulation_id id, double *tau, int count)
+{
+    MO_NEED_W(w);
+    MO_NEED(w, tau, "tau");
+    GET(w, id, a);
+    if (!room_ok(w, id, count, a->m->nv, "velocities (nv)", __func__)) return MO_ERR_INVALID_ARGUMENT;
+    for (int k = 0; k < a->m->nv; k++)
+        tau[k] = a->last_h > 0.0 ? (a->imp[3 * k] - a->imp[3 * k + 1] + a->imp[3 * k + 2]) / a->last_h : 0.0;
     return MO_OK;
 }
 

@@ -112,6 +112,13 @@ typedef struct mo_artic_obj {
     int *link_body;            /* (nlink) the body slot of each link's link body, -1 none (artic_links.c) */
     int nlink_bodies;          /* link bodies made */
     int dof0;                  /* this step: the first of its nv entries in the DOF vector (predict.c) */
+    double *lower, *upper;     /* (nv) joint limits (-inf / inf: none; one-dof joints only), rows of the problem */
+    double *fric;              /* (nv) dry joint friction (N m or N; 0: none), a boxed row */
+    double *imp;               /* (3 nv) the last impulses of each dof's lower, upper and friction rows (warm start) */
+    double last_h;             /* the (sub)step length of the last solve of those rows (0: none yet) */
+    int row0, nrows;           /* this step: its limit and friction rows (assemble.c) */
+    int touched;               /* this step: some contact row is on its dofs (assemble.c; the integration is then
+                                  semi-implicit Euler, artic_step.c) */
 } mo_artic_obj;
 
 /* a contact of this step (engine view) */
@@ -207,6 +214,7 @@ typedef struct mo_world {
 #undef MO_WORLD_BUF_FIELD
     int nowners;               /* DOF owners this step */
     int artic_contacts;        /* this step's contacts with a link body side (assemble.c; the Newton step refuses them) */
+    int artic_limit_rows;      /* this step's articulation limit and friction rows (likewise) */
     int ncl;                   /* collision objects */
     mo_cl_pairs pairs;         /* broadphase pairs */
     mo_cl_broadphase_tree *bp; /* dynamic AABB trees (static and moving), incremental across steps */

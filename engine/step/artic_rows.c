@@ -9,6 +9,7 @@
  * articulations give two blocks, in dof order. The block is dense over the
  * articulation's dofs, so that W keeps J's pattern (what every solver
  * assumes, solver/solver.h). */
+#include <math.h>
 #include <string.h>
 #include "step/step.h"
 
@@ -79,5 +80,112 @@ void mo_artic_contact_fill(const mo_world *w, const mo_contact_int *c, const mo_
             for (int d = 0; d < nv; d++) wval[p + d] = x[d];
             p += nv;
         }
+    }
+}
+
+/* ---- limit and friction rows ----
+ * Per articulation, per dof k in order: a row for a finite lower bound (J = e_k, g = q_k - lower), one for a
+ * finite upper bound (J = -e_k, g = upper - q_k), both unilateral, and a boxed row for dry friction (J = e_k,
+ * b = 0, |gamma| <= h friction). Their rows have no ordinary sides; their nv columns are the articulation's. */
+
+/* the coordinate of one-dof joint dof k (its q_ofs: revolute and prismatic joints have nq = nv = 1) */
+static double dof_q(const mo_artic_obj *a, int k)
+{
+    return a->q[a->m->links[a->m->dof_link[k]].q_ofs];
+}
+
+static int dof_rows(const mo_artic_obj *a, int k)
+{
+    return (a->lower[k] > -INFINITY) + (a->upper[k] < INFINITY) + (a->fric[k] > 0.0);
+}
+
+int mo_artic_limit_rows(mo_world *w, int row0)
+{
+    int n = 0;
+    for (int i = 0; i < w->artic_count; i++) {
+        mo_artic_obj *a = &w->artics[i];
+        if (!a->alive) continue;
+        a->row0 = row0 + n;
+        a->nrows = 0;
+        for (int k = 0; k < a->m->nv; k++) a->nrows += dof_rows(a, k);
+        n += a->nrows;
+    }
+    return n;
+}
+
+void mo_artic_limit_fill(const mo_world *w, double h, bool warm, mo_k_row *rows, mo_row_aux *aux, uint8_t *kind,
+                         double *lo, double *hi, double *gamma)
+{
+    for (int i = 0; i < w->artic_count; i++) {
+        const mo_artic_obj *a = &w->artics[i];
+        if (!a->alive || !a->nrows) continue;
+        int r = a->row0;
+        for (int k = 0; k < a->m->nv; k++)
+            for (int t = 0; t < 3; t++) {
+                double g;
+                if (t == 0 && a->lower[k] > -INFINITY) g = dof_q(a, k) - a->lower[k];
+                else if (t == 1 && a->upper[k] < INFINITY) g = a->upper[k] - dof_q(a, k);
+                else if (t == 2 && a->fric[k] > 0.0) g = 0.0;
+                else continue;
+                memset(&rows[r], 0, sizeof rows[r]);
+                rows[r].owner_a = rows[r].owner_b = -1;
+                aux[r].mode = t < 2 ? MO_ROW_UNILATERAL : MO_ROW_DIRECT;
+                aux[r].g = g;
+                aux[r].eps = 0.0;
+                aux[r].bconst = 0.0;
+                aux[r].jv_kin = 0.0;
+                kind[r] = t < 2 ? MO_BLOCK_UNILATERAL : MO_BLOCK_BOXED;
+                lo[r] = t < 2 ? -INFINITY : -h * a->fric[k];
+                hi[r] = t < 2 ? INFINITY : h * a->fric[k];
+                gamma[r] = warm ? a->imp[3 * k + t] : 0.0;
+                if (t == 2 && gamma[r] > hi[r]) gamma[r] = hi[r];
+                if (t == 2 && gamma[r] < lo[r]) gamma[r] = lo[r];
+                r++;
+            }
+    }
+}
+
+void mo_artic_limit_csr(const mo_world *w, const int *row_ptr, int *col, double *val, double *wval)
+{
+    for (int i = 0; i < w->artic_count; i++) {
+        const mo_artic_obj *a = &w->artics[i];
+        if (!a->alive || !a->nrows) continue;
+        const int nv = a->m->nv;
+        int r = a->row0;
+        for (int k = 0; k < nv; k++)
+            for (int t = 0; t < 3; t++) {
+                if (!((t == 0 && a->lower[k] > -INFINITY) || (t == 1 && a->upper[k] < INFINITY) ||
+                      (t == 2 && a->fric[k] > 0.0)))
+                    continue;
+                const int p = row_ptr[r];
+                const double s = t == 1 ? -1.0 : 1.0;
+                for (int d = 0; d < nv; d++) {
+                    col[p + d] = a->dof0 + d;
+                    val[p + d] = d == k ? s : 0.0;
+                    wval[p + d] = d == k ? s : 0.0;
+                }
+                mo_artic_solve(a->m, a->d, wval + p); /* s (M + diag(a))^-1 e_k */
+                r++;
+            }
+    }
+}
+
+void mo_artic_limit_store(mo_world *w, const double *gamma, double h)
+{
+    for (int i = 0; i < w->artic_count; i++) {
+        mo_artic_obj *a = &w->artics[i];
+        if (!a->alive) continue;
+        int r = a->row0;
+        for (int k = 0; k < a->m->nv; k++)
+            for (int t = 0; t < 3; t++) {
+                if (!((t == 0 && a->lower[k] > -INFINITY) || (t == 1 && a->upper[k] < INFINITY) ||
+                      (t == 2 && a->fric[k] > 0.0))) {
+                    a->imp[3 * k + t] = 0.0;
+                    continue;
+                }
+                a->imp[3 * k + t] = isfinite(gamma[r]) ? gamma[r] : 0.0;
+                r++;
+            }
+        a->last_h = h;
     }
 }

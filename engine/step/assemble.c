@@ -114,6 +114,10 @@ int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p)
         nblocks += r; /* upper bound: blocks are counted again below */
         njl++;
     }
+    /* the articulations' limit and friction rows follow the joints' (artic_rows.c) */
+    const int ma0 = m, nar = mo_artic_limit_rows(w, m);
+    m += nar;
+    nblocks += nar;
     int mj = m;
     int nc = w->ncontacts;
     m += 3 * nc;
@@ -141,6 +145,7 @@ int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p)
         mo_joint_fill_rows(w, j, h, rows + j->row0, aux + j->row0, row_kind + j->row0, lo + j->row0, hi + j->row0);
         for (int k = 0; k < j->nrows; k++) gamma[j->row0 + k] = warm ? j->impulse[k] : 0.0;
     }
+    if (nar) mo_artic_limit_fill(w, h, warm, rows, aux, row_kind, lo, hi, gamma);
     /* contact rows */
     const mo_contact_int *ct = (const mo_contact_int *)w->contacts.p;
     MO_PARALLEL_FOR(nt)
@@ -175,6 +180,11 @@ int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p)
             block_mu[nblocks++] = 0.0;
         }
     }
+    for (int r = ma0; r < mj; r++) {
+        block_row[nblocks] = r;
+        block_kind[nblocks] = row_kind[r];
+        block_mu[nblocks++] = 0.0;
+    }
     for (int c = 0; c < nc; c++) {
         block_row[nblocks] = mj + 3 * c;
         block_kind[nblocks] = MO_BLOCK_CONTACT;
@@ -197,16 +207,30 @@ int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p)
     /* contacts of link bodies: their rows' articulation columns (artic_rows.c) */
     bool links = false;
     for (int i = 0; i < w->artic_count && !links; i++) links = w->artics[i].alive && w->artics[i].nlink_bodies > 0;
-    int *extra = NULL, nac = 0;
-    if (links) {
-        if (RESERVE(w->row_artic, nc, int)) return -1;
+    int *extra = NULL, nac = 0; /* per row: the articulation columns */
+    if (links || nar) {
+        if (RESERVE(w->row_artic, m, int)) return -1;
         extra = (int *)w->row_artic.p;
-        for (int c = 0; c < nc; c++) nac += (extra[c] = mo_artic_contact_extra(w, &ct[c])) > 0;
+        memset(extra, 0, (size_t)m * sizeof(int));
+        for (int i = 0; i < w->artic_count; i++)
+            for (int r = 0; r < (w->artics[i].alive ? w->artics[i].nrows : 0); r++)
+                extra[w->artics[i].row0 + r] = w->artics[i].m->nv;
+    }
+    if (links) {
+        for (int c = 0; c < nc; c++) {
+            int e = mo_artic_contact_extra(w, &ct[c]);
+            extra[mj + 3 * c] = extra[mj + 3 * c + 1] = extra[mj + 3 * c + 2] = e;
+            if (!e) continue;
+            nac++;
+            const int ba = ct[c].body_a, bb = ct[c].particle < 0 ? ct[c].body_b : -1;
+            if (ba >= 0 && w->bodies[ba].artic) w->artics[w->bodies[ba].artic - 1].touched = 1;
+            if (bb >= 0 && w->bodies[bb].artic) w->artics[w->bodies[bb].artic - 1].touched = 1;
+        }
     }
     w->artic_contacts = nac;
+    w->artic_limit_rows = nar;
     row_ptr[0] = 0;
-    for (int r = 0; r < m; r++)
-        row_ptr[r + 1] = row_ptr[r] + mo_k_row_nnz(&rows[r], ond) + (nac && r >= mj ? extra[(r - mj) / 3] : 0);
+    for (int r = 0; r < m; r++) row_ptr[r + 1] = row_ptr[r] + mo_k_row_nnz(&rows[r], ond) + (extra ? extra[r] : 0);
     int nnz = row_ptr[m];
     if (RESERVE(w->col, nnz, int) || RESERVE(w->val, nnz, double) || RESERVE(w->wval, nnz, double)) return -1;
     int *col = (int *)w->col.p;
@@ -227,8 +251,8 @@ int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p)
         if (mo_buf_reserve(&w->artic_scratch, (size_t)mo_artic_rows_scratch(w) * sizeof(double))) return -1;
         double *scr = (double *)w->artic_scratch.p;
         for (int c = 0; c < nc; c++) {
-            if (!extra[c]) continue;
             const int r0 = mj + 3 * c;
+            if (!extra[r0]) continue;
             int start[3];
             for (int k = 0; k < 3; k++) start[k] = row_ptr[r0 + k] + mo_k_row_nnz(&rows[r0 + k], ond);
             mo_artic_contact_fill(w, &ct[c], rows + r0, start, col, val, wval, scr);
@@ -240,6 +264,18 @@ int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p)
                 for (int k = row_ptr[r]; k < row_ptr[r + 1]; k++) s += val[k] * wval[k];
                 diag[r] = s + sigma[r];
             }
+        }
+    }
+    if (nar) { /* limit and friction rows: their columns, right-hand sides and diagonals */
+        mo_artic_limit_csr(w, row_ptr, col, val, wval);
+        for (int r = ma0; r < mj; r++) {
+            double jv = 0.0, s = 0.0;
+            for (int k = row_ptr[r]; k < row_ptr[r + 1]; k++) {
+                jv += val[k] * vs[col[k]];
+                s += val[k] * wval[k];
+            }
+            mo_k_row_rhs(&aux[r], jv, h, d, push, &sigma[r], &b[r]);
+            diag[r] = s + sigma[r];
         }
     }
 

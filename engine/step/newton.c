@@ -667,10 +667,11 @@ int mo_step_newton(const mo_step_ctx *ctx, const mo_problem *p)
     const mo_solver_settings *ss = &w->def.solver;
     const mo_newton_settings *ns = &ss->newton;
     mo_step_stats *st = &w->stats;
-    if (w->artic_contacts) { /* link bodies' rows are velocity-level rows on joint-space dofs (artic_rows.c) */
-        mo_set_error(w, "mo_world_step: step %llu: the Newton step does not take the contacts of articulation link "
-                        "bodies (%d this step); use a velocity-level solver (pgs, jacobi, apgd, spg, cg, minres, "
-                        "cholesky)", (unsigned long long)w->step_index, w->artic_contacts);
+    if (w->artic_contacts || w->artic_limit_rows) { /* velocity-level rows on joint-space dofs (artic_rows.c) */
+        mo_set_error(w, "mo_world_step: step %llu: the Newton step does not take the rows of articulations (%d "
+                        "contacts of link bodies, %d limit and friction rows this step); use a velocity-level solver "
+                        "(pgs, jacobi, apgd, spg)", (unsigned long long)w->step_index, w->artic_contacts,
+                     w->artic_limit_rows);
         return -2;
     }
     nw s;

@@ -51,6 +51,7 @@ int mo_step_predict(const mo_step_ctx *ctx)
         mo_artic_obj *a = &w->artics[i];
         if (!a->alive) continue;
         a->dof0 = ndof;
+        a->touched = 0;
         ndof += a->m->nv;
     }
     if (RESERVE(w->v, ndof, double) || RESERVE(w->v_tilde, ndof, double) || RESERVE(w->v_start, ndof, double))

@@ -75,6 +75,7 @@ int mo_step_solve(const mo_step_ctx *ctx, const mo_problem *p)
         mo_v3_copy(j->react_f, f);
         mo_v3_copy(j->react_t, t);
     }
+    if (w->artic_limit_rows) mo_artic_limit_store(w, g, h);
     int mj = m - 3 * w->ncontacts;
     mo_contact_int *ct = (mo_contact_int *)w->contacts.p;
     for (int c = 0; c < w->ncontacts; c++) {

@@ -55,6 +55,15 @@ void mo_step_artic_integrate(const mo_step_ctx *ctx);
  * those columns of c's rows (rows: its 3 descriptors; start: where each row's articulation columns begin) in J
  * (col, val) and W (wval), at the articulations' q and the factors their prediction left */
 int mo_artic_contact_extra(const mo_world *w, const mo_contact_int *c);
+/* limit and friction rows (mo_articulation_set_limits, _set_joint_friction): mo_artic_limit_rows numbers them
+ * from row0 (a->row0, a->nrows) and returns their count; mo_artic_limit_fill writes their descriptors (no
+ * ordinary sides), aux, block kinds, bounds and warm starts; mo_artic_limit_csr their nv columns in J and W
+ * (row_ptr ready); mo_artic_limit_store keeps their impulses after the solve (h: the step's length) */
+int mo_artic_limit_rows(mo_world *w, int row0);
+void mo_artic_limit_fill(const mo_world *w, double h, bool warm, mo_k_row *rows, mo_row_aux *aux, uint8_t *kind,
+                         double *lo, double *hi, double *gamma);
+void mo_artic_limit_csr(const mo_world *w, const int *row_ptr, int *col, double *val, double *wval);
+void mo_artic_limit_store(mo_world *w, const double *gamma, double h);
 int mo_artic_rows_scratch(const mo_world *w);
 void mo_artic_contact_fill(const mo_world *w, const mo_contact_int *c, const mo_k_row *rows, const int *start,
                            int *col, double *val, double *wval, double *scratch);

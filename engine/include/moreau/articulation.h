@@ -179,6 +179,25 @@ MO_API mo_status mo_articulation_drive(const mo_world *w, mo_articulation_id id,
 /* Sets link's joint damping (N m s/rad or N s/m per dof, finite >= 0; implicit). */
 MO_API mo_status mo_articulation_set_joint_damping(mo_world *w, mo_articulation_id id, int link, double damping);
 
+/* ---- joint limits and dry friction: rows of the contact problem ----
+ * A limit lower <= q <= upper on a revolute or prismatic joint (rad or m, on the never-wrapped coordinate: limits
+ * beyond +-pi act; -INFINITY / INFINITY: no bound on that side) is one unilateral row per finite bound, and dry joint
+ * friction (|tau_f| <= friction, N m or N; 0: none) a boxed row holding qdot = 0 until the bound: rows of the
+ * step's contact problem with J = +-e_k on the joint's dof and W = (M + diag(a))^-1 J^T, solved with the contacts
+ * by the velocity-level solvers (a limit is speculative: the joint may reach it within the step, no further;
+ * past it, it is pushed back at most at max_push_velocity). The Newton step refuses a world with such rows
+ * (MO_ERR_UNSUPPORTED from mo_world_step). Changeable at any time; none by default. MO_ERR_INVALID_ARGUMENT
+ * for another joint type, lower > upper, NaN, a finite bound beyond MO_LENGTH_MAX, friction outside
+ * [0, MO_FORCE_MAX]. */
+MO_API mo_status mo_articulation_set_limits(mo_world *w, mo_articulation_id id, int link, double lower, double upper);
+/* link's limits (either pointer may be NULL) */
+MO_API mo_status mo_articulation_limits(const mo_world *w, mo_articulation_id id, int link, double *lower,
+                                        double *upper);
+MO_API mo_status mo_articulation_set_joint_friction(mo_world *w, mo_articulation_id id, int link, double friction);
+/* The joint forces of the last step's limit and friction rows, per dof (N m or N; count >= nv): what the limits
+ * and the dry friction applied, a sensor-like read (0 for dofs without such rows, and before any step). */
+MO_API mo_status mo_articulation_constraint_forces(const mo_world *w, mo_articulation_id id, double *tau, int count);
+
 /* ---- link bodies: collision shapes, contacts and applied forces on links ----
  * A link's body (*out) is a body of the world that moves with the link: its frame is the link frame (origin and
  * axes), its pose and velocity are the link's after every step and every write of q or qdot. Give it shapes with

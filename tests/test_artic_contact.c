@@ -1,0 +1,381 @@
+/* test_artic_contact.c: articulation link bodies (mo_articulation_link_body;
+ * issue 19): shapes on links, their contacts solved as rows on the joint-space
+ * dofs, forces applied to links, and the calls a link body refuses. Every group
+ * checks physics or exact behaviour:
+ *  1. a box on a free root falls onto the ground exactly as the same box as a
+ *     free rigid body does (same rows, same solver: the trajectories agree) and
+ *     rests with its weight on the ground;
+ *  2. a horizontal rod on a hinge, its frictionless tip resting on a post: the
+ *     post carries m g / 2 (the moment balance about the hinge) and the rod stays level, with
+ *     every velocity-level contact solver (PGS, Jacobi, APGD, P-SPG-FB);
+ *  3. forces and torques applied to a link body act on the articulation (J^T f):
+ *     the rod held level by the torque or the force that balances gravity;
+ *  4. a two-link free-floating chain dropped on the ground comes to rest on it
+ *     (parent and child boxes overlap at the joint and must not collide);
+ *  5. link bodies follow mo_articulation_set_q; the calls that would move them
+ *     apart from their link refuse with the exact sentence, the Newton step refuses
+ *     their contacts (world unchanged), and they go with their articulation. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "moreau/articulation.h"
+#include "check.h"
+
+static const double G = 9.81;
+
+static mo_world *world(double h)
+{
+    mo_world_def wd = mo_default_world_def();
+    wd.time_step = h;
+    wd.gravity = (mo_vec3){0, 0, -G};
+    mo_world *w = NULL;
+    char err[256];
+    if (mo_world_create(&wd, &w, err, sizeof err) != MO_OK) {
+        fprintf(stderr, "world: %s\n", err);
+        exit(1);
+    }
+    return w;
+}
+
+static void ground(mo_world *w)
+{
+    mo_body_def g = mo_default_body_def();
+    g.type = MO_BODY_STATIC;
+    g.shape.type = MO_SHAPE_PLANE;
+    mo_body_id id;
+    CHECK(mo_body_create(w, &g, &id) == MO_OK);
+}
+
+static void solver(mo_world *w, mo_solver_kind k, int iters)
+{
+    mo_solver_settings s = mo_default_solver_settings();
+    s.kind = k;
+    s.max_iterations = iters;
+    s.tolerance = 1e-12;
+    if (mo_world_set_solver(w, &s) != MO_OK) fprintf(stderr, "solver: %s\n", mo_world_last_error(w));
+}
+
+static mo_articulation_id make_in(mo_world *w, const mo_link_def *links, int n, mo_vec3 base,
+                                  mo_articulation_integrator in)
+{
+    mo_articulation_def d = mo_default_articulation_def();
+    d.integrator = in;
+    d.links = links;
+    d.link_count = n;
+    d.base_position = base;
+    mo_articulation_id id = {0, 0};
+    if (mo_articulation_create(w, &d, &id) != MO_OK) {
+        fprintf(stderr, "articulation: %s\n", mo_world_last_error(w));
+        exit(1);
+    }
+    return id;
+}
+
+static mo_articulation_id make(mo_world *w, const mo_link_def *links, int n, mo_vec3 base)
+{
+    return make_in(w, links, n, base, MO_INTEGRATOR_MIDPOINT);
+}
+
+static mo_body_id link_shape(mo_world *w, mo_articulation_id a, int link, mo_shape_def sd)
+{
+    mo_body_id b = {0, 0};
+    CHECK(mo_articulation_link_body(w, a, link, &b) == MO_OK);
+    mo_shape_id s;
+    if (mo_shape_create(w, b, &sd, &s) != MO_OK) {
+        fprintf(stderr, "shape: %s\n", mo_world_last_error(w));
+        ++check_failures;
+    }
+    return b;
+}
+
+static mo_mat3 box_inertia(double m, mo_vec3 he)
+{
+    double x = 4 * he.x * he.x, y = 4 * he.y * he.y, z = 4 * he.z * he.z;
+    return (mo_mat3){{{m * (y + z) / 12, 0, 0}, {0, m * (x + z) / 12, 0}, {0, 0, m * (x + y) / 12}}};
+}
+
+static void step(mo_world *w, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (mo_world_step(w) != MO_OK) {
+            fprintf(stderr, "step: %s\n", mo_world_last_error(w));
+            ++check_failures;
+            return;
+        }
+}
+
+/* 1. a box on a free root against the same box as a rigid body */
+static void free_box(void)
+{
+    const mo_vec3 he = {0.2, 0.15, 0.1};
+    const double m = 2.0, z0 = 0.5;
+    mo_world *wa = world(1.0 / 120), *wb = world(1.0 / 120);
+    ground(wa);
+    ground(wb);
+    mo_link_def l = mo_default_link_def();
+    l.joint = MO_LINK_FREE;
+    l.mass = m;
+    l.inertia = box_inertia(m, he);
+    /* semi-implicit Euler, the rigid bodies' integrator (the midpoint rule would move the box by h (v + v+) / 2) */
+    mo_articulation_id a = make_in(wa, &l, 1, (mo_vec3){0, 0, z0}, MO_INTEGRATOR_EULER);
+    mo_shape_def sd = mo_default_shape_def();
+    sd.type = MO_SHAPE_BOX;
+    sd.half_extents = he;
+    mo_body_id lb = link_shape(wa, a, 0, sd);
+    mo_body_def bd = mo_default_body_def();
+    bd.shape = sd;
+    bd.mass = m;
+    bd.inertia = box_inertia(m, he);
+    bd.position = (mo_vec3){0, 0, z0};
+    mo_body_id rb;
+    CHECK(mo_body_create(wb, &bd, &rb) == MO_OK);
+    double worst = 0.0;
+    for (int i = 0; i < 240; i++) {
+        step(wa, 1);
+        step(wb, 1);
+        mo_vec3 pa, pb;
+        CHECK(mo_body_position(wa, lb, &pa) == MO_OK);
+        CHECK(mo_body_position(wb, rb, &pb) == MO_OK);
+        double d = fabs(pa.x - pb.x) + fabs(pa.y - pb.y) + fabs(pa.z - pb.z);
+        if (d > worst) worst = d;
+    }
+    mo_vec3 p, f, t;
+    CHECK(mo_body_position(wa, lb, &p) == MO_OK);
+    CHECK(mo_body_contact_force(wa, lb, &f, &t) == MO_OK);
+    printf("free box: link body vs rigid body, largest position difference over 2 s %.3g m; rest z %.6f m "
+           "(half height %.3f); ground force (%.4g, %.4g, %.4g) N, m g = %.4g N\n",
+           worst, p.z, he.z, f.x, f.y, f.z, m * G);
+    CHECK(worst < 1e-9);
+    CHECK_NEAR(p.z, he.z, 2e-3); /* rests on the ground within the contact margin's reach */
+    CHECK_NEAR(f.z, m * G, 1e-3 * m * G);
+    CHECK(fabs(f.x) < 1e-6 && fabs(f.y) < 1e-6);
+    mo_world_destroy(wa);
+    mo_world_destroy(wb);
+}
+
+/* a rod of mass m, length L on a hinge at (0, 0, z) about y, lying along +x, with a ball of radius r at its tip */
+static mo_articulation_id rod(mo_world *w, double m, double L, double z, double r, mo_body_id *lb)
+{
+    mo_link_def l = mo_default_link_def();
+    l.name = "rod";
+    l.joint = MO_LINK_REVOLUTE;
+    l.axis = (mo_vec3){0, 1, 0};
+    l.mass = m;
+    l.com = (mo_vec3){L / 2, 0, 0};
+    l.inertia = (mo_mat3){{{1e-4, 0, 0}, {0, m * L * L / 12, 0}, {0, 0, m * L * L / 12}}};
+    mo_articulation_id a = make(w, &l, 1, (mo_vec3){0, 0, z});
+    if (r > 0) {
+        mo_shape_def sd = mo_default_shape_def();
+        sd.type = MO_SHAPE_SPHERE;
+        sd.radius = r;
+        sd.friction = 0.0; /* frictionless: the post's force is normal, m g / 2 by the moment balance */
+        sd.position = (mo_vec3){L, 0, 0};
+        *lb = link_shape(w, a, 0, sd);
+    } else {
+        CHECK(mo_articulation_link_body(w, a, 0, lb) == MO_OK);
+    }
+    return a;
+}
+
+static void post(mo_world *w, mo_vec3 top, double half)
+{
+    mo_body_def b = mo_default_body_def();
+    b.type = MO_BODY_STATIC;
+    b.shape.type = MO_SHAPE_BOX;
+    b.shape.half_extents = (mo_vec3){half, half, half};
+    b.position = (mo_vec3){top.x, top.y, top.z - half};
+    mo_body_id id;
+    CHECK(mo_body_create(w, &b, &id) == MO_OK);
+}
+
+/* 2. the rod's tip on a post, every contact solver */
+static void rod_on_post(void)
+{
+    const double m = 1.5, L = 0.8, z = 1.0, r = 0.05;
+    const mo_solver_kind kinds[] = {MO_SOLVER_PGS, MO_SOLVER_JACOBI, MO_SOLVER_APGD, MO_SOLVER_SPG};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        mo_world *w = world(1.0 / 120);
+        solver(w, kinds[k], 300);
+        mo_body_id lb;
+        mo_articulation_id a = rod(w, m, L, z, r, &lb);
+        post(w, (mo_vec3){L, 0, z - r}, 0.1);
+        step(w, 120);
+        double q, qd;
+        CHECK(mo_articulation_get_joint(w, a, 0, &q, &qd) == MO_OK);
+        mo_vec3 f, t;
+        CHECK(mo_body_contact_force(w, lb, &f, &t) == MO_OK);
+        printf("rod on a post, %-6s: angle %.3g rad, rate %.3g rad/s, post force z %.6g N (m g / 2 = %.6g N)\n",
+               mo_solver_name(kinds[k]), q, qd, f.z, m * G / 2);
+        CHECK(fabs(q) < 2e-3);   /* level: the tip sinks at most the contact's compliance and margin */
+        CHECK(fabs(qd) < 1e-3);
+        CHECK_NEAR(f.z, m * G / 2, 5e-3 * m * G / 2);
+        CHECK(fabs(f.x) < 1e-3 && fabs(f.y) < 1e-3);
+        mo_world_destroy(w);
+    }
+}
+
+/* 3. forces on a link body: the rod held level by a torque, then by a force at its tip */
+static void link_forces(void)
+{
+    const double m = 1.5, L = 0.8, z = 1.0;
+    for (int form = 0; form < 2; form++) {
+        mo_world *w = world(1.0 / 240);
+        mo_body_id lb;
+        mo_articulation_id a = rod(w, m, L, z, 0.0, &lb);
+        for (int i = 0; i < 240; i++) {
+            if (form == 0) /* gravity's moment about the hinge is (0, m g L / 2, 0) */
+                CHECK(mo_body_apply_force(w, lb, (mo_vec3){0, 0, 0}, (mo_vec3){0, -m * G * L / 2, 0}) == MO_OK);
+            else
+                CHECK(mo_body_apply_force_at(w, lb, (mo_vec3){0, 0, m * G / 2}, (mo_vec3){L, 0, z}) == MO_OK);
+            step(w, 1);
+        }
+        double q, qd;
+        CHECK(mo_articulation_get_joint(w, a, 0, &q, &qd) == MO_OK);
+        printf("rod held by a %s on its link body: angle after 1 s %.3g rad\n", form ? "force at the tip" : "torque",
+               q);
+        CHECK(fabs(q) < 1e-9 && fabs(qd) < 1e-9);
+        /* without it the rod falls: the force was consumed by each step */
+        step(w, 24);
+        CHECK(mo_articulation_get_joint(w, a, 0, &q, &qd) == MO_OK);
+        CHECK(q > 0.05); /* rotating about +y takes +x towards -z */
+        mo_world_destroy(w);
+    }
+}
+
+/* 4. a free two-link chain dropped on the ground */
+static void chain_drop(void)
+{
+    mo_world *w = world(1.0 / 120);
+    ground(w);
+    const mo_vec3 he = {0.15, 0.05, 0.05};
+    mo_link_def l[2] = {mo_default_link_def(), mo_default_link_def()};
+    l[0].joint = MO_LINK_FREE;
+    l[0].mass = 1.0;
+    l[0].inertia = box_inertia(1.0, he);
+    l[1].parent = 0;
+    l[1].joint = MO_LINK_REVOLUTE;
+    l[1].axis = (mo_vec3){0, 1, 0};
+    l[1].joint_position = (mo_vec3){0.15, 0, 0}; /* the hinge at the first box's end */
+    l[1].com = (mo_vec3){0.15, 0, 0};
+    l[1].mass = 1.0;
+    l[1].inertia = box_inertia(1.0, he);
+    l[1].damping = 0.05;
+    mo_articulation_id a = make(w, l, 2, (mo_vec3){0, 0, 0.2});
+    mo_shape_def sd = mo_default_shape_def();
+    sd.type = MO_SHAPE_BOX;
+    sd.half_extents = (mo_vec3){0.16, 0.05, 0.05}; /* overlapping the child's box at the hinge */
+    mo_body_id b0 = link_shape(w, a, 0, sd);
+    sd.position = (mo_vec3){0.15, 0, 0};
+    mo_body_id b1 = link_shape(w, a, 1, sd);
+    double lowest = 1.0;
+    for (int i = 0; i < 360; i++) {
+        step(w, 1);
+        mo_vec3 p0, p1;
+        CHECK(mo_body_position(w, b0, &p0) == MO_OK);
+        CHECK(mo_body_position(w, b1, &p1) == MO_OK);
+        if (p0.z < lowest) lowest = p0.z;
+    }
+    double ke, pe;
+    CHECK(mo_articulation_energy(w, a, &ke, &pe) == MO_OK);
+    mo_vec3 p0;
+    CHECK(mo_body_position(w, b0, &p0) == MO_OK);
+    /* the impact's transient dip, against one rigid box of the chain's size dropped from the same height */
+    mo_world *wr = world(1.0 / 120);
+    ground(wr);
+    mo_body_def bd = mo_default_body_def();
+    bd.shape = sd;
+    bd.shape.half_extents = (mo_vec3){0.31, 0.05, 0.05};
+    bd.shape.position = (mo_vec3){0, 0, 0};
+    bd.mass = 2.0;
+    bd.position = (mo_vec3){0.15, 0, 0.2};
+    mo_body_id rb;
+    CHECK(mo_body_create(wr, &bd, &rb) == MO_OK);
+    double rigid = 1.0;
+    for (int i = 0; i < 360; i++) {
+        step(wr, 1);
+        mo_vec3 p;
+        CHECK(mo_body_position(wr, rb, &p) == MO_OK);
+        if (p.z < rigid) rigid = p.z;
+    }
+    mo_world_destroy(wr);
+    printf("two-link chain on the ground after 3 s: root z %.5f m (half height 0.05), lowest %.5f m (a rigid box of "
+           "its size: %.5f m), kinetic energy %.3g J\n", p0.z, lowest, rigid, ke);
+    CHECK_NEAR(p0.z, 0.05, 3e-3);
+    CHECK(lowest > rigid - 1e-3);
+    CHECK(ke < 1e-6);
+    mo_world_destroy(w);
+}
+
+/* 5. link bodies follow q; refusals; Newton; destruction */
+static void refusals(void)
+{
+    mo_world *w = world(1.0 / 120);
+    ground(w);
+    mo_body_id lb;
+    mo_articulation_id a = rod(w, 1.0, 0.8, 0.04, 0.05, &lb); /* the tip ball touches the ground */
+    double q = 0.3;
+    CHECK(mo_articulation_set_joint(w, a, 0, &q, NULL) == MO_OK);
+    mo_vec3 pl, pb;
+    mo_quat ql, qb;
+    CHECK(mo_articulation_link_pose(w, a, 0, &pl, &ql) == MO_OK);
+    CHECK(mo_body_position(w, lb, &pb) == MO_OK);
+    CHECK(mo_body_orientation(w, lb, &qb) == MO_OK);
+    CHECK(fabs(pl.x - pb.x) + fabs(pl.y - pb.y) + fabs(pl.z - pb.z) == 0.0);
+    CHECK(fabs(ql.w * qb.w + ql.x * qb.x + ql.y * qb.y + ql.z * qb.z) > 1.0 - 1e-15);
+    q = 0.0;
+    CHECK(mo_articulation_set_joint(w, a, 0, &q, NULL) == MO_OK);
+    mo_body_id again;
+    CHECK(mo_articulation_link_body(w, a, 0, &again) == MO_OK);
+    CHECK(again.index == lb.index && again.generation == lb.generation);
+    CHECK(mo_articulation_link_body(w, a, 1, &again) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(strcmp(mo_world_last_error(w), "mo_articulation_link_body: articulation 1 has no link 1 (links 0 to 0)") == 0);
+
+    char want[256];
+    CHECK(mo_body_set_pose(w, lb, (mo_vec3){0, 0, 1}, (mo_quat){1, 0, 0, 0}) == MO_ERR_INVALID_ARGUMENT);
+    snprintf(want, sizeof want, "mo_body_set_pose: body %u is link 0 (\"rod\") of articulation 1: it moves with its "
+             "link (mo_articulation_set_q)", lb.index);
+    CHECK(strcmp(mo_world_last_error(w), want) == 0);
+    CHECK(mo_body_set_velocity(w, lb, (mo_vec3){0, 0, 1}, (mo_vec3){0, 0, 0}) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(mo_body_destroy(w, lb) == MO_ERR_INVALID_ARGUMENT);
+    snprintf(want, sizeof want, "mo_body_destroy: body %u is link 0 (\"rod\") of articulation 1: it goes with its "
+             "articulation (mo_articulation_destroy)", lb.index);
+    CHECK(strcmp(mo_world_last_error(w), want) == 0);
+    CHECK(mo_body_set_mass_from_shapes(w, lb) == MO_ERR_INVALID_ARGUMENT);
+    mo_joint_def jd = mo_default_joint_def();
+    jd.type = MO_JOINT_SPHERICAL;
+    jd.body_b = lb;
+    mo_joint_id j;
+    CHECK(mo_joint_create(w, &jd, &j) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(mo_world_last_error(w), "joints on link bodies are not supported") != NULL);
+
+    /* the velocity-level step takes the tip's contact; the Newton step refuses it and leaves the world as it was */
+    step(w, 2);
+    mo_solver_settings s = mo_default_solver_settings();
+    s.kind = MO_SOLVER_NEWTON;
+    CHECK(mo_world_set_solver(w, &s) == MO_OK);
+    double q0[1], v0[1], q1[1], v1[1];
+    CHECK(mo_articulation_get_joint(w, a, 0, q0, v0) == MO_OK);
+    CHECK(mo_world_step(w) == MO_ERR_UNSUPPORTED);
+    CHECK(strstr(mo_world_last_error(w), "the Newton step does not take the rows of articulations") !=
+          NULL);
+    CHECK(mo_articulation_get_joint(w, a, 0, q1, v1) == MO_OK);
+    CHECK(q0[0] == q1[0] && v0[0] == v1[0]);
+
+    /* the link body goes with its articulation */
+    CHECK(mo_articulation_destroy(w, a) == MO_OK);
+    CHECK(!mo_body_is_valid(w, lb));
+    CHECK(mo_world_step(w) == MO_OK); /* nothing left to refuse */
+    mo_world_destroy(w);
+}
+
+int main(void)
+{
+    free_box();
+    rod_on_post();
+    link_forces();
+    chain_drop();
+    refusals();
+    return check_result_counted("artic_contact");
+}
