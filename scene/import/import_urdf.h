@@ -121,6 +121,23 @@ mo_status ur_robot_parse(const char *path, const mo_urdf_options *opt, ur_robot 
 void ur_set_world_error(mo_world *w, const char *msg);
 /* the parsed visuals into out (r->nvisuals entries), links renumbered through model_of (import_urdf_build.c) */
 void ur_copy_visuals(const ur_robot *r, const int *model_of, mo_urdf_visual *out);
+/* scratch for ur_link_collisions: room for r's largest collision mesh and the hull simplification */
+typedef struct ur_shape_work {
+    mo_vec3 *pts;
+    unsigned char *keep;
+    double *hwork;
+    int *hsup;
+} ur_shape_work;
+/* 0, or -1 out of memory (free it all the same); ur_shape_work_free frees and zeroes it */
+int ur_shape_work_init(ur_shape_work *sw, const ur_robot *r);
+void ur_shape_work_free(ur_shape_work *sw);
+/* Parse-order link li's <collision> geometries as shapes on body (whose origin is com in the link frame), as
+ * model link k's: m->collisions[*nc] on, *nc counting the shapes made. Collision meshes become triangle meshes
+ * under MO_URDF_MESH_TRIANGLES, and under MO_URDF_MESH_AUTO when is_static, else convex hulls of at most
+ * opt->max_hull_vertices points (import_urdf_build.c). On a refusal the engine's status, *line the geometry's. */
+mo_status ur_link_collisions(mo_world *w, const ur_robot *r, int li, int k, mo_body_id body, mo_vec3 com,
+                             bool is_static, const mo_urdf_options *opt, ur_shape_work *sw, mo_urdf_model *m,
+                             int *nc, int *line);
 /* creates the robot in w (all or nothing) and fills out; adds its warnings to r's and copies them all to out */
 mo_status ur_robot_build(mo_world *w, const char *path, ur_robot *r, const mo_urdf_options *opt,
                          mo_urdf_model *out, char *err, size_t err_size);

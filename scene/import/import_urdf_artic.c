@@ -6,9 +6,12 @@
  * parents before children). URDF's frames map one to one: a joint's <origin>
  * is the joint frame in the parent link's frame (mo_link_def.joint_position /
  * joint_orientation), the child link's frame is the joint frame at q = 0, the
- * axis is in the joint frame. Everything is checked before the articulation
- * is created; drives are set after, and a refused drive destroys it again, so
- * the world is unchanged on error. */
+ * axis is in the joint frame. A link's <collision> geometries become shapes
+ * on its link body (mo_articulation_link_body), made as the maximal import
+ * makes them (ur_link_collisions). Everything is checked before the
+ * articulation is created; drives, link bodies, shapes and pair exclusions
+ * are made after, and a refusal destroys it again (its link bodies with it),
+ * so the world is unchanged on error. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +19,66 @@
 
 /* a warning, or -1 out of memory */
 #define UR_WARN(...) (ur_warn(r, path, __VA_ARGS__) < 0)
+
+/* The <collision> geometries as shapes on the links' bodies (mo_articulation_link_body; a link without one gets
+ * no body), made as the maximal import makes them (ur_link_collisions; a link body's origin is the link frame).
+ * Without self_collision every pair of link bodies is excluded (mo_world_set_pair_collision: a link body has no
+ * collision group to share); with it, the exclude_pairs whose links both have bodies (adjacent links never collide
+ * on an articulation). Fills m's collisions and the links' body, first_collision, ncollisions. On a refusal:
+ * destroys the articulation (its link bodies and shapes go with it), err says what and the status is returned. */
+static mo_status collide(mo_world *w, const char *path, const ur_robot *r, const mo_urdf_options *opt,
+                         const int *model_of, const bool *is_static, ur_shape_work *sw, mo_urdf_model *m, char *err,
+                         size_t err_size)
+{
+    mo_status st = MO_OK;
+    int nc = 0, line = 0;
+    char who[UR_NAME + 16] = "";
+    const char *what = "link body";
+    for (int k = 0; k < r->nlinks && st == MO_OK; k++) {
+        int li = r->order[k];
+        mo_urdf_link *ml = &m->links[k];
+        ml->first_collision = nc;
+        bool any = false;
+        for (int c = 0; c < r->ncollisions && !any; c++) any = r->collisions[c].link == li;
+        if (!any) continue;
+        snprintf(who, sizeof who, "link '%s'", r->links[li].name);
+        line = r->links[li].line;
+        what = "link body";
+        st = mo_articulation_link_body(w, m->articulation, k, &ml->body);
+        if (st != MO_OK) break;
+        what = "collision shape";
+        st = ur_link_collisions(w, r, li, k, ml->body, ur_v(0, 0, 0), is_static[li], opt, sw, m, &nc, &line);
+        ml->ncollisions = nc - ml->first_collision;
+    }
+    m->ncollisions = nc;
+    what = "pair exclusion";
+    line = 0;
+    if (!opt->self_collision)
+        for (int a = 0; a < r->nlinks && st == MO_OK; a++)
+            for (int b = a + 1; b < r->nlinks && st == MO_OK; b++) {
+                const mo_urdf_link *la = &m->links[a], *lb = &m->links[b];
+                if (mo_body_id_is_null(la->body) || mo_body_id_is_null(lb->body)) continue;
+                snprintf(who, sizeof who, "link '%s'", la->name);
+                st = mo_world_set_pair_collision(w, la->body, lb->body, false);
+            }
+    int npairs = opt->self_collision && opt->exclude_pairs ? opt->nexclude_pairs : 0;
+    for (int k = 0; k < npairs && st == MO_OK; k++) {
+        mo_body_id a = m->links[model_of[r->excl[2 * k]]].body, b = m->links[model_of[r->excl[2 * k + 1]]].body;
+        if (mo_body_id_is_null(a) || mo_body_id_is_null(b)) continue; /* a link without shapes collides with nothing */
+        snprintf(who, sizeof who, "exclude_pairs[%d]", 2 * k);
+        st = mo_world_set_pair_collision(w, a, b, false);
+    }
+    if (st == MO_OK) return MO_OK;
+    char cause[512];
+    snprintf(cause, sizeof cause, "%s", st == MO_ERR_OUT_OF_MEMORY ? "out of memory" : mo_world_last_error(w));
+    mo_articulation_destroy(w, m->articulation);
+    if (err && err_size) {
+        if (line > 0) snprintf(err, err_size, "%s:%d: %s: cannot create the %s: %s", path, line, who, what, cause);
+        else snprintf(err, err_size, "%s: %s: cannot create the %s: %s", path, who, what, cause);
+    }
+    ur_set_world_error(w, err);
+    return st;
+}
 
 mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r, const mo_urdf_options *opt,
                                       mo_urdf_model *out, char *err, size_t err_size)
@@ -42,8 +105,10 @@ mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r
     m.links = calloc((size_t)nl, sizeof *m.links);
     m.joints = calloc((size_t)(r->njoints ? r->njoints : 1), sizeof *m.joints);
     m.visuals = calloc((size_t)(r->nvisuals ? r->nvisuals : 1), sizeof *m.visuals);
-    m.collisions = calloc(1, sizeof *m.collisions);
-    if (!model_of || !is_static || !ld || !m.links || !m.joints || !m.visuals || !m.collisions) {
+    m.collisions = calloc((size_t)(r->ncollisions ? r->ncollisions : 1), sizeof *m.collisions);
+    ur_shape_work sw;
+    int swr = ur_shape_work_init(&sw, r);
+    if (!model_of || !is_static || !ld || !m.links || !m.joints || !m.visuals || !m.collisions || swr < 0) {
         st = MO_ERR_OUT_OF_MEMORY;
         goto fail;
     }
@@ -152,9 +217,9 @@ mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r
             goto fail;
         }
     }
-    if (r->ncollisions > 0 &&
-        UR_WARN(r->collisions[0].line, "%d collision geometries are left out: articulation links do not collide yet",
-                r->ncollisions)) {
+    if (opt->self_collision && !opt->exclude_adjacent && r->ncollisions > 0 &&
+        UR_WARN(0, "exclude_adjacent = false does not apply to an articulation: the link bodies of a parent and "
+                "its child never collide")) {
         st = MO_ERR_OUT_OF_MEMORY;
         goto fail;
     }
@@ -194,6 +259,8 @@ mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r
                 goto cleanup;
             }
         }
+    st = collide(w, path, r, opt, model_of, is_static, &sw, &m, err, err_size);
+    if (st != MO_OK) goto cleanup; /* err says why; the articulation is gone */
     if (r->nwarnings > 0) {
         m.warnings = malloc((size_t)r->nwarnings * sizeof *m.warnings);
         if (!m.warnings) {
@@ -213,6 +280,7 @@ mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r
     free(model_of);
     free(is_static);
     free(ld);
+    ur_shape_work_free(&sw);
     return MO_OK;
 fail:
     if (err && err_size) snprintf(err, err_size, "%s: out of memory", path);
@@ -222,5 +290,6 @@ cleanup:
     free(model_of);
     free(is_static);
     free(ld);
+    ur_shape_work_free(&sw);
     return st;
 }

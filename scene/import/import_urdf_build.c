@@ -148,6 +148,99 @@ static bool kept_have_volume(const mo_vec3 *p, int n)
     return ok;
 }
 
+int ur_shape_work_init(ur_shape_work *sw, const ur_robot *r)
+{
+    int maxv = 4;
+    for (int i = 0; i < r->ncollisions; i++)
+        if (r->collisions[i].mesh.nvertices > maxv) maxv = r->collisions[i].mesh.nvertices;
+    sw->pts = malloc((size_t)maxv * sizeof *sw->pts);
+    sw->keep = malloc((size_t)maxv);
+    sw->hwork = malloc(5 * UR_HULL_DIRS * sizeof *sw->hwork);
+    sw->hsup = malloc(UR_HULL_DIRS * sizeof *sw->hsup);
+    return sw->pts && sw->keep && sw->hwork && sw->hsup ? 0 : -1;
+}
+
+void ur_shape_work_free(ur_shape_work *sw)
+{
+    free(sw->pts);
+    free(sw->keep);
+    free(sw->hwork);
+    free(sw->hsup);
+    memset(sw, 0, sizeof *sw);
+}
+
+mo_status ur_link_collisions(mo_world *w, const ur_robot *r, int li, int k, mo_body_id body, mo_vec3 com,
+                             bool is_static, const mo_urdf_options *opt, ur_shape_work *sw, mo_urdf_model *m,
+                             int *nc, int *line)
+{
+    mo_vec3 *pts = sw->pts;
+    mo_status st = MO_OK;
+    for (int c = 0; c < r->ncollisions && st == MO_OK; c++) {
+        const ur_geom *g = &r->collisions[c];
+        if (g->link != li) continue;
+        *line = g->line;
+        mo_shape_def sd = mo_default_shape_def();
+        mo_urdf_collision *mc = &m->collisions[*nc];
+        sd.position = ur_sub(g->pos, com);
+        sd.orientation = g->q;
+        sd.friction = opt->friction;
+        switch (g->type) {
+        case MO_URDF_GEOM_BOX:
+            sd.type = MO_SHAPE_BOX;
+            sd.half_extents = ur_v(0.5 * g->size.x, 0.5 * g->size.y, 0.5 * g->size.z);
+            break;
+        case MO_URDF_GEOM_CYLINDER:
+            sd.type = MO_SHAPE_CYLINDER;
+            sd.radius = g->size.x;
+            sd.half_height = 0.5 * g->size.z;
+            break;
+        case MO_URDF_GEOM_SPHERE:
+            sd.type = MO_SHAPE_SPHERE;
+            sd.radius = g->size.x;
+            break;
+        default: {
+            bool tri = opt->collision_meshes == MO_URDF_MESH_TRIANGLES ||
+                       (opt->collision_meshes == MO_URDF_MESH_AUTO && is_static);
+            if (tri) {
+                for (int v = 0; v < g->mesh.nvertices; v++)
+                    pts[v] = ur_v(g->mesh.vertices[3 * v], g->mesh.vertices[3 * v + 1], g->mesh.vertices[3 * v + 2]);
+                sd.type = MO_SHAPE_MESH;
+                sd.vertices = pts;
+                sd.vertex_count = g->mesh.nvertices;
+                sd.indices = g->mesh.triangles;
+                sd.triangle_count = g->mesh.ntriangles;
+            } else {
+                for (int v = 0; v < g->mesh.nvertices; v++)
+                    pts[v] = ur_v(g->mesh.vertices[3 * v], g->mesh.vertices[3 * v + 1], g->mesh.vertices[3 * v + 2]);
+                sd.type = MO_SHAPE_CONVEX_HULL;
+                sd.points = pts;
+                sd.point_count = simplify_hull(pts, g->mesh.nvertices, opt->max_hull_vertices, sw->keep,
+                                               sw->hwork, sw->hsup);
+                /* should the kept points be flat (not seen: they hold the six axis supports and more),
+                   the full set is used */
+                if (sd.point_count < g->mesh.nvertices && !kept_have_volume(pts, sd.point_count)) {
+                    for (int v = 0; v < g->mesh.nvertices; v++)
+                        pts[v] = ur_v(g->mesh.vertices[3 * v], g->mesh.vertices[3 * v + 1],
+                                      g->mesh.vertices[3 * v + 2]);
+                    sd.point_count = g->mesh.nvertices;
+                }
+                mc->hull_points = sd.point_count;
+            }
+        } break;
+        }
+        mc->link = k;
+        mc->type = g->type;
+        mc->size = g->size;
+        snprintf(mc->mesh_path, sizeof mc->mesh_path, "%s", g->mesh_path);
+        mc->position = g->pos;
+        mc->orientation = g->q;
+        mc->shape_type = sd.type;
+        st = mo_shape_create(w, body, &sd, &mc->shape);
+        if (st == MO_OK) (*nc)++;
+    }
+    return st;
+}
+
 typedef struct link_state {
     bool is_static;
     mo_vec3 pos;   /* link frame, world */
@@ -186,21 +279,13 @@ mo_status ur_robot_build(mo_world *w, const char *path, ur_robot *r, const mo_ur
     m.joints = calloc((size_t)(r->njoints ? r->njoints : 1), sizeof *m.joints);
     m.visuals = calloc((size_t)(r->nvisuals ? r->nvisuals : 1), sizeof *m.visuals);
     m.collisions = calloc((size_t)(r->ncollisions ? r->ncollisions : 1), sizeof *m.collisions);
-    int maxv = 4;
-    for (int i = 0; i < r->ncollisions; i++)
-        if (r->collisions[i].mesh.nvertices > maxv) maxv = r->collisions[i].mesh.nvertices;
-    mo_vec3 *pts = malloc((size_t)maxv * sizeof *pts);
-    unsigned char *keep = malloc((size_t)maxv);
-    double *hwork = malloc(5 * UR_HULL_DIRS * sizeof *hwork);
-    int *hsup = malloc(UR_HULL_DIRS * sizeof *hsup);
+    ur_shape_work sw;
+    int swr = ur_shape_work_init(&sw, r);
     mo_body_id *ids = malloc((size_t)(mo_world_bodies(w, NULL, 0) + 1) * sizeof *ids);
-    if (!ls || !model_of || !m.links || !m.joints || !m.visuals || !m.collisions || !pts || !keep || !hwork || !hsup || !ids) {
+    if (!ls || !model_of || !m.links || !m.joints || !m.visuals || !m.collisions || swr < 0 || !ids) {
         free(ls);
         free(model_of);
-        free(keep);
-        free(hwork);
-        free(hsup);
-        free(pts);
+        ur_shape_work_free(&sw);
         free(ids);
         mo_urdf_model_free(&m);
         if (err && err_size) snprintf(err, err_size, "%s: out of memory", path);
@@ -273,70 +358,8 @@ mo_status ur_robot_build(mo_world *w, const char *path, ur_robot *r, const mo_ur
         ml->frame_position = ur_v(-s->com.x, -s->com.y, -s->com.z);
         ml->frame_orientation = (mo_quat){1, 0, 0, 0};
         ml->first_collision = nc;
-        for (int c = 0; c < r->ncollisions && st == MO_OK; c++) {
-            const ur_geom *g = &r->collisions[c];
-            if (g->link != li) continue;
-            line = g->line;
-            mo_shape_def sd = mo_default_shape_def();
-            mo_urdf_collision *mc = &m.collisions[nc];
-            sd.position = ur_sub(g->pos, s->com);
-            sd.orientation = g->q;
-            sd.friction = opt->friction;
-            switch (g->type) {
-            case MO_URDF_GEOM_BOX:
-                sd.type = MO_SHAPE_BOX;
-                sd.half_extents = ur_v(0.5 * g->size.x, 0.5 * g->size.y, 0.5 * g->size.z);
-                break;
-            case MO_URDF_GEOM_CYLINDER:
-                sd.type = MO_SHAPE_CYLINDER;
-                sd.radius = g->size.x;
-                sd.half_height = 0.5 * g->size.z;
-                break;
-            case MO_URDF_GEOM_SPHERE:
-                sd.type = MO_SHAPE_SPHERE;
-                sd.radius = g->size.x;
-                break;
-            default: {
-                bool tri = opt->collision_meshes == MO_URDF_MESH_TRIANGLES ||
-                           (opt->collision_meshes == MO_URDF_MESH_AUTO && s->is_static);
-                if (tri) {
-                    for (int v = 0; v < g->mesh.nvertices; v++)
-                        pts[v] = ur_v(g->mesh.vertices[3 * v], g->mesh.vertices[3 * v + 1], g->mesh.vertices[3 * v + 2]);
-                    sd.type = MO_SHAPE_MESH;
-                    sd.vertices = pts;
-                    sd.vertex_count = g->mesh.nvertices;
-                    sd.indices = g->mesh.triangles;
-                    sd.triangle_count = g->mesh.ntriangles;
-                } else {
-                    for (int v = 0; v < g->mesh.nvertices; v++)
-                        pts[v] = ur_v(g->mesh.vertices[3 * v], g->mesh.vertices[3 * v + 1], g->mesh.vertices[3 * v + 2]);
-                    sd.type = MO_SHAPE_CONVEX_HULL;
-                    sd.points = pts;
-                    sd.point_count = simplify_hull(pts, g->mesh.nvertices, opt->max_hull_vertices, keep, hwork,
-                                                   hsup);
-                    /* should the kept points be flat (not seen: they hold the six axis supports and more),
-                       the full set is used */
-                    if (sd.point_count < g->mesh.nvertices && !kept_have_volume(pts, sd.point_count)) {
-                        for (int v = 0; v < g->mesh.nvertices; v++)
-                            pts[v] = ur_v(g->mesh.vertices[3 * v], g->mesh.vertices[3 * v + 1],
-                                          g->mesh.vertices[3 * v + 2]);
-                        sd.point_count = g->mesh.nvertices;
-                    }
-                    mc->hull_points = sd.point_count;
-                }
-            } break;
-            }
-            mc->link = k;
-            mc->type = g->type;
-            mc->size = g->size;
-            snprintf(mc->mesh_path, sizeof mc->mesh_path, "%s", g->mesh_path);
-            mc->position = g->pos;
-            mc->orientation = g->q;
-            mc->shape_type = sd.type;
-            what = "collision shape";
-            st = mo_shape_create(w, s->body, &sd, &mc->shape);
-            if (st == MO_OK) nc++;
-        }
+        what = "collision shape";
+        st = ur_link_collisions(w, r, li, k, s->body, s->com, s->is_static, opt, &sw, &m, &nc, &line);
         ml->ncollisions = nc - ml->first_collision;
     }
 
@@ -460,9 +483,6 @@ mo_status ur_robot_build(mo_world *w, const char *path, ur_robot *r, const mo_ur
     }
     free(ls);
     free(model_of);
-    free(pts);
-    free(keep);
-    free(hwork);
-    free(hsup);
+    ur_shape_work_free(&sw);
     return st;
 }

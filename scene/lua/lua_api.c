@@ -403,6 +403,37 @@ static int l_rotate(lua_State *L)
 
 /* ---- bodies ---- */
 
+mo_shape_def *mo_lua_shapes_field(lua_State *L, int idx, const char *ctx, int *count)
+{
+    idx = lua_absindex(L, idx);
+    if (mo_lua_has_field(L, idx, "shape") && mo_lua_has_field(L, idx, "shapes"))
+        mo_lua_fail(L, ctx, "give shape or shapes, not both");
+    *count = 0;
+    mo_shape_def *shapes = NULL;
+    luaL_checkstack(L, 8, ctx);
+    if (lua_getfield(L, idx, "shape") != LUA_TNIL) {
+        shapes = (mo_shape_def *)lua_newuserdatauv(L, sizeof *shapes, 0);
+        parse_shape(L, -2, ctx, &shapes[0]);
+        *count = 1;
+    } else if (lua_getfield(L, idx, "shapes") != LUA_TNIL) {
+        int t = lua_gettop(L);
+        if (!lua_istable(L, t))
+            mo_lua_fail(L, ctx, "shapes must be a table of shape tables, got %s", luaL_typename(L, t));
+        lua_Unsigned n = lua_rawlen(L, t);
+        if (n > 100000u) mo_lua_fail(L, ctx, "too many shapes (%llu)", (unsigned long long)n);
+        shapes = (mo_shape_def *)lua_newuserdatauv(L, (n ? n : 1) * sizeof *shapes, 0);
+        for (lua_Unsigned i = 0; i < n; i++) {
+            char c[200];
+            snprintf(c, sizeof c, "%s shape %llu", ctx, (unsigned long long)i + 1);
+            luaL_checkstack(L, 8, c); /* each shape may leave its table and arrays */
+            lua_rawgeti(L, t, (lua_Integer)i + 1);
+            parse_shape(L, -1, c, &shapes[i]);
+        }
+        *count = (int)n;
+    }
+    return shapes;
+}
+
 static const char *const body_types[] = {"dynamic", "static", "kinematic", NULL};
 static const char *const body_keys[] = {"name", "type", "position", "orientation", "velocity", "angular_velocity",
                                         "mass", "inertia", "shape", "shapes", "linear_damping", "angular_damping",
@@ -495,28 +526,8 @@ static int l_body(lua_State *L)
         read_inertia(L, -1, ctx, &d.inertia);
         lua_pop(L, 1);
     }
-    /* shapes: shape = {...} or shapes = {{...}, ...} */
-    if (mo_lua_has_field(L, 1, "shape") && mo_lua_has_field(L, 1, "shapes")) mo_lua_fail(L, ctx, "give shape or shapes, not both");
     int nshapes = 0;
-    mo_shape_def *shapes = NULL;
-    if (lua_getfield(L, 1, "shape") != LUA_TNIL) {
-        shapes = (mo_shape_def *)lua_newuserdatauv(L, sizeof *shapes, 0);
-        parse_shape(L, -2, ctx, &shapes[0]);
-        nshapes = 1;
-    } else if (lua_getfield(L, 1, "shapes") != LUA_TNIL) {
-        int t = lua_gettop(L);
-        if (!lua_istable(L, t)) mo_lua_fail(L, ctx, "shapes must be a table of shape tables, got %s", luaL_typename(L, t));
-        lua_Unsigned n = lua_rawlen(L, t);
-        if (n > 100000u) mo_lua_fail(L, ctx, "too many shapes (%llu)", (unsigned long long)n);
-        shapes = (mo_shape_def *)lua_newuserdatauv(L, (n ? n : 1) * sizeof *shapes, 0);
-        for (lua_Unsigned i = 0; i < n; i++) {
-            char c[200];
-            snprintf(c, sizeof c, "%s shape %llu", ctx, (unsigned long long)i + 1);
-            lua_rawgeti(L, t, (lua_Integer)i + 1);
-            parse_shape(L, -1, c, &shapes[i]);
-        }
-        nshapes = (int)n;
-    }
+    mo_shape_def *shapes = mo_lua_shapes_field(L, 1, ctx, &nshapes);
     mo_scene_file *s = mo_lua_scene(L);
     if (s->objects + 1 + nshapes > s->opt.max_objects)
         mo_lua_fail(L, "", "object limit of %d bodies, shapes, joints and particles reached", s->opt.max_objects);

@@ -3,22 +3,30 @@
  *
  *   articulation{name, position, orientation, integrator = "midpoint"|"euler",
  *                links = {{name, parent, joint = "revolute"|"prismatic"|"spherical"|"fixed"|"free", axis,
- *                          position, orientation, mass, com, inertia, damping, armature}, ...}}  -> a handle
+ *                          position, orientation, mass, com, inertia, damping, armature,
+ *                          shape = {...} or shapes = {{...}, ...}}, ...}}  -> a handle
  *
  * Links count from 1 as Lua does: parent is a link number (earlier in the
  * list) or a link's name, absent (or 0) for the root (link 1). position and
  * orientation of a link are its joint frame's pose in the parent link's frame;
  * the articulation's are the base pose (a free root's initial pose). inertia
  * is a number (the three principal moments) or {ixx, iyy, izz} (diagonal, kg
- * m^2); default the engine's. A link argument of a method is a number from 1
- * or a link's name. Methods (q and qdot as lists, in the engine's layout):
+ * m^2); default the engine's. shape/shapes are body{}'s shape tables: they
+ * go on the link's body (mo_articulation_link_body: a kinematic body whose
+ * frame is the link frame, whose contacts act on the articulation's dofs),
+ * poses in the link frame; they collide, they add no mass (mass and inertia
+ * are the link's). A link argument of a method is a number from 1 or a
+ * link's name. Methods (q and qdot as lists, in the engine's layout):
  *   q(), set_q(list), qdot(), set_qdot(list), joint(link) -> q list, qdot list,
  *   set_joint(link, q list or nil, qdot list or nil), set_torques(list), clear_torques(),
  *   set_drive(link, {stiffness, damping, target_position, target_velocity, torque, max_effort}),
  *   gravity_compensation() -> list, link_pose(link) -> position, orientation, energy() -> kinetic, potential,
- *   link(name) -> number, size() -> links, nq, nv, destroy(), valid(), name()
+ *   link(name) -> number, link_body(link) -> body handle (named "<articulation>/<link as given>": add
+ *   shapes with b:add_shape{...}; it moves with the link: set_pose, set_velocity, set_mass_from_shapes and
+ *   destroy refuse it), size() -> links, nq, nv, destroy() (the link bodies go with it), valid(), name()
  * Torques and drives are held until changed (the engine's). Errors name the
- * articulation ("articulation 'arm': ...") with the engine's sentence; the
+ * articulation ("articulation 'arm': ...") with the engine's sentence (a
+ * shape of articulation{}: "articulation 'arm': link 2 shape 1: ..."); the
  * world is unchanged on error. */
 #include <math.h>
 #include <stdio.h>
@@ -71,8 +79,9 @@ static int read_parent(lua_State *L, int idx, int links, int i, const char *ctx)
 static int l_articulation(lua_State *L)
 {
     static const char *const keys[] = {"name", "position", "orientation", "integrator", "links", NULL};
-    static const char *const lkeys[] = {"name",   "parent",  "joint",   "axis",     "position", "orientation",
-                                        "mass",   "com",     "inertia", "damping",  "armature", NULL};
+    static const char *const lkeys[] = {"name",    "parent",  "joint",    "axis",  "position", "orientation",
+                                        "mass",    "com",     "inertia",  "damping", "armature", "shape",
+                                        "shapes",  NULL};
     static const char *const integrators[] = {"midpoint", "euler", NULL};
     mo_lua_need_table(L, 1, "articulation");
     const char *name = mo_lua_str_field(L, 1, "name", "articulation");
@@ -89,6 +98,10 @@ static int l_articulation(lua_State *L)
     lua_Integer n = (lua_Integer)lua_rawlen(L, links);
     if (n < 1 || n > MO_LINKS_MAX) mo_lua_fail(L, ctx, "links must hold 1 to %d links, got %lld", MO_LINKS_MAX, (long long)n);
     mo_link_def *l = (mo_link_def *)scratch(L, (size_t)n * sizeof *l);
+    /* each link's collision shapes (on its link body, made after the articulation) */
+    mo_shape_def **shapes = (mo_shape_def **)scratch(L, (size_t)n * sizeof *shapes);
+    int *nshapes = (int *)scratch(L, (size_t)n * sizeof *nshapes);
+    int nshapes_all = 0;
     for (int i = 0; i < (int)n; i++) {
         lua_rawgeti(L, links, i + 1);
         int t = lua_gettop(L);
@@ -117,14 +130,34 @@ static int l_articulation(lua_State *L)
         lua_pop(L, 1);
         l[i].damping = mo_lua_num_field(L, t, "damping", l[i].damping, lctx);
         l[i].armature = mo_lua_num_field(L, t, "armature", l[i].armature, lctx);
-        lua_pop(L, 1);
+        /* read as body{} reads them; what they leave on the stack stays above the link table, removed instead */
+        shapes[i] = mo_lua_shapes_field(L, t, lctx, &nshapes[i]);
+        nshapes_all += nshapes[i];
+        lua_remove(L, t);
     }
     d.links = l;
     d.link_count = (int)n;
     mo_world *w = mo_lua_world(L);
-    mo_lua_count_object(L);
+    mo_scene_file *s = mo_lua_scene(L);
+    if (s->objects + 1 + nshapes_all > s->opt.max_objects) /* its link bodies go with it: not counted */
+        mo_lua_fail(L, "", "object limit of %d bodies, shapes, joints and particles reached", s->opt.max_objects);
     mo_articulation_id id;
     if (mo_articulation_create(w, &d, &id) != MO_OK) mo_lua_world_fail(L, ctx);
+    s->objects++;
+    /* the shapes on the links' bodies; a refusal takes the articulation (and its link bodies) away again */
+    for (int i = 0; i < (int)n; i++)
+        for (int k = 0; k < nshapes[i]; k++) {
+            mo_body_id b;
+            mo_shape_id sid;
+            if (mo_articulation_link_body(w, id, i, &b) != MO_OK ||
+                mo_shape_create(w, b, &shapes[i][k], &sid) != MO_OK) {
+                char e[600];
+                snprintf(e, sizeof e, "link %d shape %d: %s", i + 1, k + 1, mo_world_last_error(w));
+                mo_articulation_destroy(w, id);
+                mo_lua_fail(L, ctx, "%s", e);
+            }
+        }
+    s->objects += nshapes_all;
     mo_lua_push_articulation(L, id, name);
     return 1;
 }
@@ -322,6 +355,26 @@ static int m_link(lua_State *L)
     return 1;
 }
 
+/* the link's body (mo_articulation_link_body): a body handle named "<articulation>/<link as given>" */
+static int m_link_body(lua_State *L)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    int k = link_arg(L, 2, id, ctx);
+    mo_world *w = mo_lua_world(L);
+    mo_body_id b;
+    if (mo_articulation_link_body(w, id, k, &b) != MO_OK) mo_lua_world_fail(L, ctx);
+    char name[200];
+    if (lua_getiuservalue(L, 1, 1) == LUA_TSTRING) snprintf(name, sizeof name, "%s/", lua_tostring(L, -1));
+    else name[0] = 0;
+    lua_pop(L, 1);
+    size_t len = strlen(name);
+    if (lua_type(L, 2) == LUA_TSTRING) snprintf(name + len, sizeof name - len, "%s", lua_tostring(L, 2));
+    else snprintf(name + len, sizeof name - len, "%d", k + 1);
+    mo_lua_push_body(L, b, name);
+    return 1;
+}
+
 static int m_size(lua_State *L)
 {
     char ctx[160];
@@ -380,6 +433,7 @@ void mo_lua_open_artic(lua_State *L)
                                        {"link_pose", m_link_pose},
                                        {"energy", m_energy},
                                        {"link", m_link},
+                                       {"link_body", m_link_body},
                                        {"size", m_size},
                                        {"destroy", m_destroy},
                                        {"valid", m_valid},

@@ -335,7 +335,7 @@ static int l_urdf(lua_State *L)
     for (int i = 0; i < m->nvisuals && !bad; i++)
         if (!inside_roots(s, m->visuals[i].mesh_path)) bad = m->visuals[i].mesh_path;
     bool artic = !mo_articulation_id_is_null(m->articulation);
-    s->objects += artic ? 1 : m->nlinks + m->njoints + m->ncollisions;
+    s->objects += (artic ? 1 : m->nlinks + m->njoints) + m->ncollisions;
     if (bad || s->objects > s->opt.max_objects) {
         char b[600];
         snprintf(b, sizeof b, "%s", bad ? bad : "");

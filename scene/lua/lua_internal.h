@@ -106,6 +106,11 @@ void mo_lua_push_vec(lua_State *L, mo_vec3 v);
 /* pushes a body handle for id (name may be NULL) */
 void mo_lua_push_body(lua_State *L, mo_body_id id, const char *name);
 void mo_lua_push_joint(lua_State *L, mo_joint_id id, const char *name);
+/* The shape = {...} or shapes = {{...}, ...} field of the table at idx, read as body{} reads it, into *count
+ * definitions (0 and NULL when neither is there); the definitions and the arrays they point to are
+ * userdata left on the stack (keep them there until the shapes are created). Errors "<ctx>: give shape or
+ * shapes, not both", "<ctx> shape <i>: ...". */
+mo_shape_def *mo_lua_shapes_field(lua_State *L, int idx, const char *ctx, int *count);
 /* the body handle at idx, else raises "<ctx>: <what> must be a body, got <type>" */
 mo_body_id mo_lua_check_body(lua_State *L, int idx, const char *ctx, const char *what);
 /* __tostring of a handle at index 1: "<kind> <index>" and " '<name>'" when it has one */

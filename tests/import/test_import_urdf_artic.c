@@ -1,7 +1,10 @@
 /* test_import_urdf_artic: URDF robots imported as articulations (mo_urdf_options.articulation).
  *   arm       scenes/models/arm/arm.urdf imported both ways at a yawed, offset base: every link's
  *             world pose at q = 0 equal to the maximal import's (1e-12); names found by
- *             mo_articulation_find_link; warnings (limits once, collisions); URDF damping as joint
+ *             mo_articulation_find_link; warnings (limits once, none on collisions); the 10 <collision>
+ *             elements as shapes on the link bodies (kinematic; the same shape types, hull sizes and world
+ *             poses as the maximal import's, 1e-12; 10 of the world's 20 shapes on link bodies; the 45 pairs
+ *             of link bodies excluded without self_collision); URDF damping as joint
  *             damping; a free-base import whose gravity-holding force is the total mass (sum of the
  *             file's masses plus massless_link_mass for tool0) times g
  *   massmat   M(q) at a random q against the kinetic energy of the maximal model's bodies (their
@@ -12,6 +15,10 @@
  *             rpy (the kinetic energy of a spin reads the rotated inertia), friction and limit warnings,
  *             the URDF damping slowing a free spin (1.0277 -> 0.9802 J in 1 s) and ignore_damping keeping
  *             its energy (to 1e-6)
+ *   collide   a free box link written here dropped on a plane: its link origin at rest at the box's half
+ *             height less the collision origin's offset (1e-6 m), level, still, touching through its link
+ *             body; self_collision with exclude_pairs (only pairs of links with bodies excluded), the
+ *             exclude_adjacent = false warning, and mo_articulation_destroy taking the link bodies
  *   errors    floating joint below the root, planar joint, two roots, cycle: exact text, world unchanged */
 #include <stdlib.h>
 #include <string.h>
@@ -85,11 +92,14 @@ static void test_arm(void)
     int nl, nq, nv;
     CHECK(mo_articulation_size(w, ma.articulation, &nl, &nq, &nv) == MO_OK);
     CHECK(nl == 11 && nq == 8 && nv == 8); /* 6 arm joints and 2 fingers; palm and tool0 fixed */
-    CHECK(ma.nlinks == mm.nlinks && ma.njoints == mm.njoints && ma.ncollisions == 0);
+    CHECK(ma.nlinks == mm.nlinks && ma.njoints == mm.njoints && ma.ncollisions == 10 && mm.ncollisions == 10);
     double maxd = 0, maxa = 0;
     for (int k = 0; k < ma.nlinks; k++) {
         CHECK_STR(ma.links[k].name, mm.links[k].name);
-        CHECK(mo_body_id_is_null(ma.links[k].body));
+        /* a link body for each link with collision geometry (all but tool0) */
+        CHECK(mo_body_id_is_null(ma.links[k].body) == (strcmp(ma.links[k].name, "tool0") == 0));
+        CHECK(ma.links[k].first_collision == mm.links[k].first_collision);
+        CHECK(ma.links[k].ncollisions == mm.links[k].ncollisions);
         int idx = -1;
         CHECK(mo_articulation_find_link(w, ma.articulation, ma.links[k].name, &idx) == MO_OK);
         CHECK(idx == k);
@@ -112,6 +122,40 @@ static void test_arm(void)
     printf("arm: link poses at q = 0, max |dp| %.3g m, max 1-|<qa,qm>| %.3g\n", maxd, maxa);
     CHECK(maxd <= 1e-12);
     CHECK(maxa <= 1e-12);
+    /* the collision shapes: on the link bodies (kinematic), made as the maximal import makes them (the fixed
+       root's mesh a triangle mesh, the moving links' meshes hulls of the same points), at the same world pose */
+    double maxs = 0;
+    for (int c = 0; c < ma.ncollisions; c++) {
+        const mo_urdf_collision *ca = &ma.collisions[c], *cm = &mm.collisions[c];
+        CHECK(ca->link == cm->link && ca->type == cm->type && ca->shape_type == cm->shape_type);
+        CHECK(ca->hull_points == cm->hull_points);
+        mo_shape_info ia;
+        CHECK(mo_shape_get_info(w, ca->shape, &ia) == MO_OK);
+        CHECK(ia.body.index == ma.links[ca->link].body.index && ia.body_type == MO_BODY_KINEMATIC);
+        CHECK(ia.type == cm->shape_type);
+        mo_vec3 pa, pm;
+        mo_quat qa, qm;
+        CHECK(mo_shape_world_pose(w, ca->shape, &pa, &qa) == MO_OK);
+        CHECK(mo_shape_world_pose(w, cm->shape, &pm, &qm) == MO_OK);
+        maxs = fmax(maxs, fmax(fabs(pa.x - pm.x), fmax(fabs(pa.y - pm.y), fabs(pa.z - pm.z))));
+        maxs = fmax(maxs, quat_dist(qa, qm));
+    }
+    CHECK(ma.collisions[0].shape_type == MO_SHAPE_MESH && ma.collisions[1].shape_type == MO_SHAPE_CONVEX_HULL);
+    printf("arm: collision shapes on link bodies, max world pose difference to the maximal import's %.3g\n", maxs);
+    CHECK(maxs <= 1e-12);
+    /* counted through the world: 10 shapes on link bodies of 20 */
+    mo_shape_id all[64];
+    int nshapes = mo_world_shapes(w, all, 64), on_links = 0;
+    for (int i = 0; i < nshapes; i++) {
+        mo_shape_info si;
+        CHECK(mo_shape_get_info(w, all[i], &si) == MO_OK);
+        for (int k = 0; k < ma.nlinks; k++)
+            on_links += !mo_body_id_is_null(ma.links[k].body) && si.body.index == ma.links[k].body.index;
+    }
+    CHECK(nshapes == 20 && on_links == 10);
+    /* without self_collision every pair of the 10 link bodies is excluded (the maximal import uses a group) */
+    CHECK(mo_world_excluded_pairs(w, NULL, NULL, 0) == 45);
+    CHECK(ma.collision_group == 0 && mm.collision_group != 0);
     /* a joint is found by its child link's name */
     int j = mo_urdf_find_joint(&ma, "elbow");
     CHECK(j >= 0 && ma.joints[j].child_link == mo_urdf_find_link(&ma, "link3"));
@@ -119,8 +163,7 @@ static void test_arm(void)
     /* warnings: the limits once (the first limited joint named), the collisions */
     CHECK(has_warning(&ma, MODELS "arm/arm.urdf:168: joint 'shoulder_pan' and 6 more: limits are not enforced: an "
                            "articulation has no joint limits yet"));
-    CHECK(has_warning(&ma, MODELS "arm/arm.urdf:18: 10 collision geometries are left out: articulation links do not "
-                           "collide yet"));
+    for (int i = 0; i < ma.nwarnings; i++) CHECK(strstr(ma.warnings[i].text, "collision") == NULL);
     for (int i = 0; i < ma.nwarnings; i++) printf("  warning: %s\n", ma.warnings[i].text);
     mo_urdf_model_free(&mm);
     mo_urdf_model_free(&ma);
@@ -407,6 +450,94 @@ static void test_small(void)
     rmdir(dir);
 }
 
+/* a free box link whose <collision> sits 0.05 m above its link origin: 0.4 x 0.3 x 0.2 m */
+static const char CRATE[] =
+    "<robot name='crate'>\n"
+    "  <link name='box'><inertial><mass value='2'/><inertia ixx='0.05' iyy='0.08' izz='0.1'/></inertial>\n"
+    "    <collision><origin xyz='0 0 0.05'/><geometry><box size='0.4 0.3 0.2'/></geometry></collision></link>\n"
+    "</robot>\n";
+
+static void test_collide(void)
+{
+    char dir[] = "/tmp/moreau_urdfartXXXXXX", path[128];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/crate.urdf", dir);
+    write_file(path, CRATE);
+    /* dropped from 0.5 m onto the plane z = 0, 4 s at the default step and solver: its link origin ends at
+       z = 0.1 - 0.05 (the box's half height less its offset), level and still */
+    mo_world *w = new_world();
+    mo_body_def gd = mo_default_body_def();
+    gd.type = MO_BODY_STATIC;
+    gd.shape.type = MO_SHAPE_PLANE;
+    mo_body_id ground;
+    CHECK(mo_body_create(w, &gd, &ground) == MO_OK);
+    mo_urdf_options o = mo_default_urdf_options();
+    o.articulation = true;
+    o.fixed_base = false;
+    o.base_position = (mo_vec3){0, 0, 0.5};
+    mo_urdf_model m;
+    char err[1024];
+    mo_status s = mo_urdf_load(w, path, &o, &m, err, sizeof err);
+    CHECK(s == MO_OK);
+    if (s != MO_OK) {
+        fprintf(stderr, "%s\n", err);
+        exit(1);
+    }
+    CHECK(m.ncollisions == 1 && m.collisions[0].shape_type == MO_SHAPE_BOX && !mo_body_id_is_null(m.links[0].body));
+    CHECK(m.nwarnings == 0);
+    double h = mo_world_time_step(w);
+    int steps = (int)lround(4.0 / h);
+    for (int i = 0; i < steps; i++) CHECK(mo_world_step(w) == MO_OK);
+    mo_vec3 p;
+    mo_quat q;
+    double v[6];
+    CHECK(mo_urdf_link_pose(w, &m, 0, &p, &q) == MO_OK);
+    CHECK(mo_articulation_get_qdot(w, m.articulation, v, 6) == MO_OK);
+    double speed = 0;
+    for (int i = 0; i < 6; i++) speed = fmax(speed, fabs(v[i]));
+    mo_contact c[8];
+    int nc = mo_world_contacts(w, c, 8);
+    printf("collide: crate link origin at z = %.9f after %d steps (want 0.05), tilt %.3g, speed %.3g, %d contacts\n",
+           p.z, steps, 1 - fabs(q.w), speed, nc);
+    CHECK(fabs(p.z - 0.05) < 1e-6);
+    CHECK(1 - fabs(q.w) < 1e-9 && speed < 1e-6);
+    CHECK(nc >= 4);
+    for (int i = 0; i < nc && i < 8; i++)
+        CHECK((c[i].body_a.index == m.links[0].body.index) != (c[i].body_b.index == m.links[0].body.index));
+    mo_urdf_model_free(&m);
+    mo_world_destroy(w);
+
+    /* self_collision: exclude_pairs between link bodies only (tool0 has none), adjacent links left to the
+       engine (parent and child never collide: no pair), exclude_adjacent = false said not to apply */
+    w = new_world();
+    o = mo_default_urdf_options();
+    o.articulation = true;
+    o.self_collision = true;
+    o.exclude_adjacent = false;
+    static const char *const pairs[] = {"link1", "link3", "link2", "tool0"};
+    o.exclude_pairs = pairs;
+    o.nexclude_pairs = 2;
+    CHECK(mo_urdf_load(w, ARM, &o, &m, err, sizeof err) == MO_OK);
+    mo_body_id a, b;
+    CHECK(mo_world_excluded_pairs(w, &a, &b, 1) == 1);
+    int l1 = mo_urdf_find_link(&m, "link1"), l2 = mo_urdf_find_link(&m, "link2"), l3 = mo_urdf_find_link(&m, "link3");
+    CHECK((a.index == m.links[l1].body.index && b.index == m.links[l3].body.index) ||
+          (b.index == m.links[l1].body.index && a.index == m.links[l3].body.index));
+    bool en = false;
+    CHECK(mo_world_pair_collision(w, m.links[l1].body, m.links[l2].body, &en) == MO_OK && en);
+    CHECK(has_warning(&m, ARM ": exclude_adjacent = false does not apply to an articulation: the link bodies of a "
+                      "parent and its child never collide"));
+    /* destroying the articulation takes its link bodies and their shapes */
+    CHECK(mo_world_bodies(w, NULL, 0) == 10 && mo_world_shapes(w, NULL, 0) == 10);
+    CHECK(mo_articulation_destroy(w, m.articulation) == MO_OK);
+    CHECK(mo_world_bodies(w, NULL, 0) == 0 && mo_world_shapes(w, NULL, 0) == 0);
+    CHECK(mo_world_excluded_pairs(w, NULL, NULL, 0) == 0);
+    mo_urdf_model_free(&m);
+    mo_world_destroy(w);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void expect_error(const char *dir, const char *name, const char *text, const char *msg_after_path,
                          bool fixed_base)
 {
@@ -477,7 +608,7 @@ int main(void)
     }
     struct { const char *name; void (*fn)(void); } groups[] = {
         {"arm", test_arm},     {"massmat", test_massmat}, {"gravcomp", test_gravcomp},
-        {"drives", test_drives}, {"small", test_small},   {"errors", test_errors},
+        {"drives", test_drives}, {"small", test_small},   {"collide", test_collide}, {"errors", test_errors},
     };
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
         check_group_begin();

@@ -4,8 +4,17 @@
  *   drive:    set_drive by link name holds the elbow on its target while gravity_compensation() as
  *             the held torques keeps the shoulder still (1e-9 rad over 4 s); joint(), link(), size(),
  *             link_pose(), destroy() and valid()
+ *   shapes:   collision shapes on links over a ground plane z = 0, 4 s at 1/120 with the default solver:
+ *             a free 'crate' link with a box (half height 0.1 m, given in its link table) dropped from 0.5 m
+ *             ends with its link origin at z = 0.1 (1e-6 m), level and still; a fixed-base rod (pivot at
+ *             z = 0.8, revolute about y) from horizontal, whose link body (a:link_body('rod')) gets a sphere
+ *             of radius 0.1 at 1 m down the rod, comes to rest on the ground at cos q = (0.8 - 0.1) / 1
+ *             (1e-6 rad); without the shapes both fall through
  *   refusals: exact file:line messages for a bad joint type, a parent that is no earlier link, an
- *             unknown field, an engine refusal (a zero axis) and a drive on a spherical joint
+ *             unknown field, an engine refusal (a zero axis), a drive on a spherical joint, a link body
+ *             of a link that does not exist (name, number), a link body moved or destroyed by the body
+ *             methods, a bad link shape table and a shape the engine refuses on a link (a plane: the
+ *             articulation is taken away again, its slot reused)
  * Scene files are written into a fresh temporary folder (scene/). */
 #define _XOPEN_SOURCE 700
 #include <math.h>
@@ -135,6 +144,53 @@ static void test_drive(void)
     mo_scene_file_destroy(s);
 }
 
+/* the two link-shape scenes; shapes = false: the same scene without the shapes */
+static void link_shapes_scene(bool shapes)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "world{ time_step = 1/120 }\n"
+             "ground{}\n"
+             "local crate = articulation{ name = 'crate', position = {0.3, 0, 0.5}, links = {\n"
+             "  { name = 'box', joint = 'free', mass = 2, inertia = {0.05, 0.08, 0.1}%s } } }\n"
+             "local arm = articulation{ name = 'arm', position = {3, 0, 0.8}, links = {\n"
+             "  { name = 'rod', axis = {0, 1, 0}, mass = 1, com = {0, 0, -1}, inertia = 0.01 } } }\n"
+             "arm:set_q({math.pi / 2})\n"
+             "local tip = arm:link_body('rod')\n"
+             "assert(tostring(tip) == \"body %d 'arm/rod'\" and tip:name() == 'arm/rod')\n"
+             "assert(arm:link_body(1):name() == 'arm/1')\n"
+             "%s"
+             "check('crate resting at its half height', function()\n"
+             "  local p, o = crate:link_pose('box')\n"
+             "  local q, v = crate:joint('box')\n"
+             "  local speed = 0\n"
+             "  for i = 1, 6 do speed = math.max(speed, math.abs(v[i])) end\n"
+             "  return math.abs(p.z - 0.1) < 1e-6 and math.abs(o.w) > 1 - 1e-9 and speed < 1e-6,\n"
+             "         string.format('%%.9f %%.3g %%.3g', p.z, 1 - math.abs(o.w), speed) end)\n"
+             "check('rod resting on the ground', function()\n"
+             "  local q = arm:q()[1]\n"
+             "  return math.abs(q - math.acos(0.7)) < 1e-6, string.format('%%.9f %%.9f', q, math.acos(0.7)) end)\n",
+             shapes ? ",\n    shape = { type = 'box', half_extents = {0.2, 0.15, 0.1} }" : "", shapes ? 3 : 2,
+             shapes ? "tip:add_shape{ type = 'sphere', radius = 0.1, position = {0, 0, -1} }\n" : "");
+    char err[1024] = "";
+    mo_scene_file *s = load(text, err, sizeof err);
+    if (!s) {
+        fprintf(stderr, "shapes: %s\n", err);
+        check_failures++;
+        return;
+    }
+    int failed = run(s, 480, shapes ? "shapes" : "no shapes");
+    CHECK(mo_scene_file_check_count(s) == 2);
+    CHECK(failed == (shapes ? 0 : 2));
+    mo_scene_file_destroy(s);
+}
+
+static void test_link_shapes(void)
+{
+    link_shapes_scene(true);
+    link_shapes_scene(false);
+}
+
 static void test_refusals(void)
 {
     expect_error("joint type", "articulation{ links = { { joint = 'hinge' } } }\n",
@@ -155,6 +211,36 @@ static void test_refusals(void)
                  "joint: drives are for revolute and prismatic joints");
     expect_error("list", "local a = articulation{ links = { {} } }\na:set_q({1, 2})\n",
                  "t.lua:2: articulation: q must be a list of 1 numbers, got 2");
+    expect_error("link body name", "local a = articulation{ name = 'arm', links = { { name = 'rod' } } }\n"
+                                   "local b = a:link_body('nope')\n",
+                 "t.lua:2: articulation 'arm': mo_articulation_find_link: articulation 1 has no link called "
+                 "\"nope\"");
+    expect_error("link body number", "local a = articulation{ name = 'arm', links = { { name = 'rod' } } }\n"
+                                     "local b = a:link_body(2)\n",
+                 "t.lua:2: articulation 'arm': link 2 is not in 1..1");
+    expect_error("link body moved", "local a = articulation{ name = 'arm', links = { { name = 'rod' } } }\n"
+                                    "a:link_body('rod'):set_pose({0, 0, 1})\n",
+                 "t.lua:2: body 'arm/rod': mo_body_set_pose: body 1 is link 0 (\"rod\") of articulation 1: it moves "
+                 "with its link (mo_articulation_set_q)");
+    expect_error("link body destroyed", "local a = articulation{ name = 'arm', links = { { name = 'rod' } } }\n"
+                                        "a:link_body(1):destroy()\n",
+                 "t.lua:2: body 'arm/1': mo_body_destroy: body 1 is link 0 (\"rod\") of articulation 1: it goes "
+                 "with its articulation (mo_articulation_destroy)");
+    expect_error("link shape field",
+                 "articulation{ name = 'arm', links = { { shape = { type = 'box', radiu = 1 } } } }\n",
+                 "t.lua:1: articulation 'arm' link 1: unknown field 'radiu'");
+    expect_error("link shape and shapes",
+                 "articulation{ name = 'arm', links = { {}, { parent = 1, shape = { type = 'sphere' },\n"
+                 "  shapes = {} } } }\n",
+                 "t.lua:1: articulation 'arm' link 2: give shape or shapes, not both");
+    /* the engine refuses the second shape of link 2 after the first is made: the articulation goes again */
+    expect_error("link plane",
+                 "ground{}\n"
+                 "local ok, e = pcall(articulation, { name = 'arm', links = { { name = 'rod' },\n"
+                 "  { parent = 1, shapes = { { type = 'sphere', radius = 0.1 }, { type = 'plane' } } } } })\n"
+                 "assert(not ok and tostring(articulation{ name = 'b', links = { {} } }) == \"articulation 1 'b'\")\n"
+                 "error(e)\n",
+                 "t.lua:5: articulation 'arm': link 2 shape 2: plane shape needs a static body, got a kinematic body");
 }
 
 int main(void)
@@ -162,6 +248,7 @@ int main(void)
     if (scene_tmp_begin("moreau-lua-artic") != 0) return 1;
     test_pendulum();
     test_drive();
+    test_link_shapes();
     test_refusals();
     scene_tmp_end();
     return check_result("lua_artic");
