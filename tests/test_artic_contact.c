@@ -12,6 +12,9 @@
  *     the rod held level by the torque or the force that balances gravity;
  *  4. a two-link free-floating chain dropped on the ground comes to rest on it
  *     (parent and child boxes overlap at the joint and must not collide);
+ *  6. joint limits and dry friction as rows: a rod held level by its limit (the
+ *     limit's torque = gravity's moment) and swung into limits, with every contact
+ *     solver; a limit at 10 rad (beyond pi); friction that holds and that slides;
  *  5. link bodies follow mo_articulation_set_q; the calls that would move them
  *     apart from their link refuse with the exact sentence, the Newton step refuses
  *     their contacts (world unchanged), and they go with their articulation. */
@@ -370,6 +373,88 @@ static void refusals(void)
     mo_world_destroy(w);
 }
 
+/* 6. joint limits and dry friction as rows */
+static void limits(void)
+{
+    const double m = 1.5, L = 0.8, z = 1.0, tq = m * G * L / 2, Ih = m * L * L / 3;
+    const mo_solver_kind kinds[] = {MO_SOLVER_PGS, MO_SOLVER_JACOBI, MO_SOLVER_APGD, MO_SOLVER_SPG};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        /* a level rod on its upper limit at q = 0: the limit carries gravity's moment */
+        mo_world *w = world(1.0 / 120);
+        solver(w, kinds[k], 300);
+        mo_body_id lb;
+        mo_articulation_id a = rod(w, m, L, z, 0.0, &lb);
+        CHECK(mo_articulation_set_limits(w, a, 0, -INFINITY, 0.0) == MO_OK);
+        step(w, 120);
+        double q, qd, tau;
+        CHECK(mo_articulation_get_joint(w, a, 0, &q, &qd) == MO_OK);
+        CHECK(mo_articulation_constraint_forces(w, a, &tau, 1) == MO_OK);
+        /* a swing from the bottom at 4 rad/s into limits at +-0.5 rad */
+        double q0 = 1.5707963267948966, v0 = 4.0, qmax = 0.0, qmin = 0.0; /* hanging straight down is q = pi / 2 */
+        CHECK(mo_articulation_set_limits(w, a, 0, q0 - 0.5, q0 + 0.5) == MO_OK);
+        CHECK(mo_articulation_set_joint(w, a, 0, &q0, &v0) == MO_OK);
+        for (int i = 0; i < 240; i++) {
+            step(w, 1);
+            double qi;
+            CHECK(mo_articulation_get_joint(w, a, 0, &qi, NULL) == MO_OK);
+            if (qi - q0 > qmax) qmax = qi - q0;
+            if (qi - q0 < qmin) qmin = qi - q0;
+        }
+        printf("limits, %-6s: level rod on its upper limit: q %.3g rad, limit torque %.6g N m (-m g L / 2 = %.6g); "
+               "swing at 4 rad/s into +-0.5 rad: range [%.6f, %.6f] rad\n", mo_solver_name(kinds[k]), q, tau, -tq,
+               qmin, qmax);
+        CHECK(fabs(q) < 1e-6);
+        CHECK_NEAR(tau, -tq, 1e-6 * tq);
+        CHECK(qmax < 0.5 + 1e-6 && qmin > -0.5 - 1e-6);
+        CHECK(qmax > 0.5 - 1e-3); /* it did reach the limit */
+        mo_world_destroy(w);
+    }
+    /* a limit beyond pi: a velocity drive spins the joint into its upper limit at 10 rad */
+    {
+        mo_world *w = world(1.0 / 240);
+        mo_body_id lb;
+        mo_articulation_id a = rod(w, m, L, z, 0.0, &lb);
+        CHECK(mo_articulation_set_limits(w, a, 0, -INFINITY, 10.0) == MO_OK);
+        mo_joint_drive d = mo_default_joint_drive();
+        d.damping = 1e4;
+        d.target_velocity = 6.0;
+        CHECK(mo_articulation_set_drive(w, a, 0, &d) == MO_OK);
+        step(w, 960); /* 4 s at 6 rad/s would reach 24 rad */
+        double q, tau;
+        CHECK(mo_articulation_get_joint(w, a, 0, &q, NULL) == MO_OK);
+        CHECK(mo_articulation_constraint_forces(w, a, &tau, 1) == MO_OK);
+        printf("limit beyond pi: spun by a velocity drive into an upper limit at 10 rad: q %.9f rad, limit torque "
+               "%.4g N m\n", q, tau);
+        CHECK(q <= 10.0 + 1e-9 && q > 10.0 - 1e-3);
+        CHECK(tau < -1e3); /* it holds the drive back (the drive pushes with damping x 6 rad/s minus gravity's part) */
+        mo_world_destroy(w);
+    }
+    /* dry friction: holds the level rod when above gravity's moment; below, the rod accelerates by the difference */
+    for (int below = 0; below < 2; below++) {
+        mo_world *w = world(1.0 / 1000);
+        solver(w, MO_SOLVER_PGS, 100);
+        mo_body_id lb;
+        mo_articulation_id a = rod(w, m, L, z, 0.0, &lb);
+        const double F = below ? 0.5 * tq : 1.2 * tq;
+        CHECK(mo_articulation_set_joint_friction(w, a, 0, F) == MO_OK);
+        step(w, 100);
+        double q, qd, tau;
+        CHECK(mo_articulation_get_joint(w, a, 0, &q, &qd) == MO_OK);
+        CHECK(mo_articulation_constraint_forces(w, a, &tau, 1) == MO_OK);
+        const double t = 0.1, want = below ? 0.5 * (tq - F) / Ih * t * t : 0.0;
+        printf("dry friction %.2f x gravity's moment: q after 0.1 s %.6g rad (expected %.6g), friction torque %.5g N m\n",
+               F / tq, q, want, tau);
+        if (below) {
+            CHECK_NEAR(q, want, 0.02 * want); /* semi-implicit steps of 1 ms and cos q ~ 1 */
+            CHECK_NEAR(tau, -F, 1e-9 * F);    /* sliding: the friction at its bound, against the motion */
+        } else {
+            CHECK(fabs(q) < 1e-9);
+            CHECK_NEAR(tau, -tq, 1e-6 * tq);
+        }
+        mo_world_destroy(w);
+    }
+}
+
 int main(void)
 {
     free_box();
@@ -377,5 +462,6 @@ int main(void)
     link_forces();
     chain_drop();
     refusals();
+    limits();
     return check_result_counted("artic_contact");
 }

@@ -352,6 +352,43 @@ static void articulation_misuse(mo_world *A, mo_world *B)
     EXPECT(mo_articulation_set_joint_damping(A, a, 4, 1.0), MO_ERR_INVALID_ARGUMENT,
            "mo_articulation_set_joint_damping: articulation 1 has no link 4 (links 0 to 2)");
 
+    /* limits, dry friction, constraint forces, link bodies */
+    ART_IDS(mo_articulation_set_limits, id_, 0, -1.0, 1.0);
+    EXPECT(mo_articulation_set_limits(A, a, 1, -1.0, 1.0), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_set_limits: articulation 1 link 1 has a spherical joint: limits are for revolute and "
+           "prismatic joints");
+    EXPECT(mo_articulation_set_limits(A, a, 0, 1.0, -1.0), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_set_limits: articulation 1 link 0 (\"base\"): limits need lower <= upper, each within "
+           "1e+09 or -inf / inf (no bound), got 1 and -1");
+    EXPECT(mo_articulation_set_limits(A, a, 0, NAN, 1.0), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_set_limits: articulation 1 link 0 (\"base\"): limits need lower <= upper, each within "
+           "1e+09 or -inf / inf (no bound), got nan and 1");
+    EXPECT(mo_articulation_set_limits(A, a, 0, -1.0, 1e300), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_set_limits: articulation 1 link 0 (\"base\"): limits need lower <= upper, each within "
+           "1e+09 or -inf / inf (no bound), got -1 and 1e+300");
+    ART_IDS(mo_articulation_limits, id_, 0, &q[0], &q[1]);
+    EXPECT(mo_articulation_limits(A, a, 3, &q[0], &q[1]), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_limits: articulation 1 has no link 3 (links 0 to 2)");
+    CHECK(mo_articulation_limits(A, a, 0, &q[0], &q[1]) == MO_OK && q[0] == -INFINITY && q[1] == INFINITY);
+    ART_IDS(mo_articulation_set_joint_friction, id_, 0, 1.0);
+    EXPECT(mo_articulation_set_joint_friction(A, a, 0, -1.0), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_set_joint_friction: articulation 1 link 0 (\"base\"): friction must be in [0, 1e+20], got "
+           "-1");
+    EXPECT(mo_articulation_set_joint_friction(A, a, 1, 1.0), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_set_joint_friction: articulation 1 link 1 has a spherical joint: dry friction rows are "
+           "for revolute and prismatic joints");
+    ART_IDS(mo_articulation_constraint_forces, id_, buf, 64);
+    NULL_OUT(mo_articulation_constraint_forces(A, a, NULL, 5), "mo_articulation_constraint_forces", "tau");
+    EXPECT(mo_articulation_constraint_forces(A, a, buf, 4), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_constraint_forces: count 4 is less than the 5 values of articulation 1's velocities (nv)");
+    {
+        mo_body_id lb;
+        ART_IDS(mo_articulation_link_body, id_, 0, &lb);
+        NULL_OUT(mo_articulation_link_body(A, a, 0, NULL), "mo_articulation_link_body", "out");
+        EXPECT(mo_articulation_link_body(A, a, 3, &lb), MO_ERR_INVALID_ARGUMENT,
+               "mo_articulation_link_body: articulation 1 has no link 3 (links 0 to 2)");
+    }
+
     /* queries */
     ART_IDS(mo_articulation_link_pose, id_, 2, &v3, &qq);
     EXPECT(mo_articulation_link_pose(A, a, 3, &v3, &qq), MO_ERR_INVALID_ARGUMENT,

@@ -117,8 +117,8 @@ typedef struct mo_artic_obj {
     double *imp;               /* (3 nv) the last impulses of each dof's lower, upper and friction rows (warm start) */
     double last_h;             /* the (sub)step length of the last solve of those rows (0: none yet) */
     int row0, nrows;           /* this step: its limit and friction rows (assemble.c) */
-    int touched;               /* this step: some contact row is on its dofs (assemble.c; the integration is then
-                                  semi-implicit Euler, artic_step.c) */
+    int touched;               /* this step: a contact, limit or friction row on its dofs has a non-zero impulse (solve.c;
+                                  the integration is then semi-implicit Euler, artic_step.c) */
 } mo_artic_obj;
 
 /* a contact of this step (engine view) */

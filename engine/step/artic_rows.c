@@ -170,6 +170,18 @@ void mo_artic_limit_csr(const mo_world *w, const int *row_ptr, int *col, double 
     }
 }
 
+void mo_artic_contacts_touch(mo_world *w, const mo_contact_int *ct, int nc, const int *extra, int mj)
+{
+    for (int c = 0; c < nc; c++) {
+        if (!extra[mj + 3 * c]) continue;
+        if (ct[c].impulse[0] == 0.0 && ct[c].impulse[1] == 0.0 && ct[c].impulse[2] == 0.0) continue;
+        for (int s = 0; s < 2; s++) {
+            int art = side_artic(w, &ct[c], s);
+            if (art) w->artics[art - 1].touched = 1;
+        }
+    }
+}
+
 void mo_artic_limit_store(mo_world *w, const double *gamma, double h)
 {
     for (int i = 0; i < w->artic_count; i++) {
@@ -184,6 +196,7 @@ void mo_artic_limit_store(mo_world *w, const double *gamma, double h)
                     continue;
                 }
                 a->imp[3 * k + t] = isfinite(gamma[r]) ? gamma[r] : 0.0;
+                if (a->imp[3 * k + t] != 0.0) a->touched = 1;
                 r++;
             }
         a->last_h = h;

@@ -138,9 +138,10 @@ void mo_step_artic_integrate(const mo_step_ctx *ctx)
         const int nv = a->m->nv;
         memcpy(a->v_new, vdof + a->dof0, (size_t)nv * sizeof(double)); /* v~ plus the contacts' W^T gamma */
         /* Euler: q+ = q (+) h v+; midpoint: q+ = q (+) h (v + v+) / 2 (the force f is scratch now), except in a
-           step with contact rows on it: those rows hold the contact points' v+ (J v+ >= -gap / h), which the
-           positions follow only when they move by h v+ (the midpoint rule would move a falling link by h v / 2
-           more: measured 7 mm into the ground, tests/test_artic_contact.c) */
+           step where a contact, limit or friction row acts on it (a non-zero impulse): those rows hold v+ (a
+           contact point's J v+ >= -gap / h), which the positions follow only when they move by h v+ (the midpoint
+           rule moved a falling link 7 mm into the ground and a joint 14 mrad past its limit,
+           tests/test_artic_contact.c) */
         double *vq = a->force;
         const bool mid = a->integrator == MO_INTEGRATOR_MIDPOINT && !a->touched;
         for (int k = 0; k < nv; k++) vq[k] = mid ? 0.5 * (a->v[k] + a->v_new[k]) : a->v_new[k];

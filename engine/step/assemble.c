@@ -220,11 +220,7 @@ int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p)
         for (int c = 0; c < nc; c++) {
             int e = mo_artic_contact_extra(w, &ct[c]);
             extra[mj + 3 * c] = extra[mj + 3 * c + 1] = extra[mj + 3 * c + 2] = e;
-            if (!e) continue;
-            nac++;
-            const int ba = ct[c].body_a, bb = ct[c].particle < 0 ? ct[c].body_b : -1;
-            if (ba >= 0 && w->bodies[ba].artic) w->artics[w->bodies[ba].artic - 1].touched = 1;
-            if (bb >= 0 && w->bodies[bb].artic) w->artics[w->bodies[bb].artic - 1].touched = 1;
+            nac += e > 0;
         }
     }
     w->artic_contacts = nac;

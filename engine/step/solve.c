@@ -85,6 +85,7 @@ int mo_step_solve(const mo_step_ctx *ctx, const mo_problem *p)
         }
         ct[c].h = h; /* read-back: force = impulse / h */
     }
+    if (w->artic_contacts) mo_artic_contacts_touch(w, ct, w->ncontacts, (const int *)w->row_artic.p, mj);
     if (mo_contact_cache_store(w)) w->ncache = 0;
     return 0;
 }

@@ -64,6 +64,10 @@ void mo_artic_limit_fill(const mo_world *w, double h, bool warm, mo_k_row *rows,
                          double *lo, double *hi, double *gamma);
 void mo_artic_limit_csr(const mo_world *w, const int *row_ptr, int *col, double *val, double *wval);
 void mo_artic_limit_store(mo_world *w, const double *gamma, double h);
+/* after the solve: marks (a->touched) the articulations that a contact with a non-zero impulse acts on (extra:
+ * the per-row articulation columns of assemble.c, mj: the first contact row); mo_artic_limit_store marks those
+ * whose limit or friction rows have one */
+void mo_artic_contacts_touch(mo_world *w, const mo_contact_int *ct, int nc, const int *extra, int mj);
 int mo_artic_rows_scratch(const mo_world *w);
 void mo_artic_contact_fill(const mo_world *w, const mo_contact_int *c, const mo_k_row *rows, const int *start,
                            int *col, double *val, double *wval, double *scratch);
