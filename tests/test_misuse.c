@@ -377,6 +377,13 @@ static void articulation_misuse(mo_world *A, mo_world *B)
     EXPECT(mo_articulation_set_joint_friction(A, a, 1, 1.0), MO_ERR_INVALID_ARGUMENT,
            "mo_articulation_set_joint_friction: articulation 1 link 1 has a spherical joint: dry friction rows are "
            "for revolute and prismatic joints");
+    ART_IDS(mo_articulation_set_mimic, id_, 2, 0, 1.0, 0.0);
+    EXPECT(mo_articulation_set_mimic(A, a, 2, 1, 1.0, 0.0), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_set_mimic: articulation 1 link 1 has a spherical joint: mimics are for revolute and "
+           "prismatic joints");
+    EXPECT(mo_articulation_set_mimic(A, a, 2, 0, NAN, 0.0), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_set_mimic: articulation 1 link 2 (\"tip\"): the mimic needs a finite multiplier within "
+           "1e+20 and offset within 1e+09, got nan and 0");
     ART_IDS(mo_articulation_constraint_forces, id_, buf, 64);
     NULL_OUT(mo_articulation_constraint_forces(A, a, NULL, 5), "mo_articulation_constraint_forces", "tau");
     EXPECT(mo_articulation_constraint_forces(A, a, buf, 4), MO_ERR_INVALID_ARGUMENT,

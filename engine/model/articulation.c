@@ -271,17 +271,17 @@ mo_status mo_articulation_create(mo_world *w, const mo_articulation_def *def, mo
     tmp.m = m;
     tmp.integrator = (int)def->integrator;
     const size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
-    tmp.buf = calloc(nq + 22 * nv + 1, sizeof(double));
+    tmp.buf = calloc(nq + (22 + MO_ARTIC_ROWS_PER_DOF) * nv + 1, sizeof(double));
     tmp.link_body = malloc((size_t)n * sizeof(int));
     if (!tmp.buf || !tmp.link_body || mo_artic_data_create(m, &tmp.d) != MO_OK || mo_artic_data_create(m, &tmp.qd) != MO_OK) goto oom;
     double *p = tmp.buf;
     double **arrays[] = {&tmp.v, &tmp.tau, &tmp.kp, &tmp.kd, &tmp.qt, &tmp.vt, &tmp.ff, &tmp.effort, &tmp.damping,
                          &tmp.armature, &tmp.v_new, &tmp.diag, &tmp.force, &tmp.sat, &tmp.text,
-                         &tmp.lower, &tmp.upper, &tmp.fric, &tmp.imp};
+                         &tmp.lower, &tmp.upper, &tmp.fric, &tmp.mimic_src, &tmp.mimic_k, &tmp.mimic_off, &tmp.imp};
     tmp.q = p;
     p += nq;
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++, p += nv) *arrays[k] = p;
-    p += 2 * nv; /* imp holds 3 nv */
+    p += (MO_ARTIC_ROWS_PER_DOF - 1) * nv; /* imp holds MO_ARTIC_ROWS_PER_DOF nv */
     for (int i = 0; i < n; i++) tmp.link_body[i] = -1;
     mo_artic_q_neutral(m, tmp.q);
     if (m->links[0].joint == MO_ARTIC_FREE) {
@@ -296,6 +296,7 @@ mo_status mo_articulation_create(mo_world *w, const mo_articulation_def *def, mo
             tmp.effort[k] = INFINITY;
             tmp.lower[k] = -INFINITY;
             tmp.upper[k] = INFINITY;
+            tmp.mimic_src[k] = -1.0;
         }
     /* M + armature positive definite where it starts (a massless leaf on a joint is refused here, not in a step) */
     st = mo_artic_factor(m, tmp.d, tmp.q, tmp.armature, err, sizeof err);
@@ -621,7 +622,7 @@ mo_status mo_articulation_set_limits(mo_world *w, mo_articulation_id id, int lin
     const int k = a->m->links[link].v_ofs;
     a->lower[k] = lower;
     a->upper[k] = upper;
-    a->imp[3 * k] = a->imp[3 * k + 1] = 0.0; /* no warm start from another bound */
+    a->imp[MO_ARTIC_ROWS_PER_DOF * k] = a->imp[MO_ARTIC_ROWS_PER_DOF * k + 1] = 0.0; /* no warm start from another bound */
     return MO_OK;
 }
 
@@ -647,7 +648,7 @@ mo_status mo_articulation_set_joint_friction(mo_world *w, mo_articulation_id id,
     }
     const int k = a->m->links[link].v_ofs;
     a->fric[k] = friction;
-    if (friction == 0.0) a->imp[3 * k + 2] = 0.0;
+    if (friction == 0.0) a->imp[MO_ARTIC_ROWS_PER_DOF * k + 2] = 0.0;
     return MO_OK;
 }
 
@@ -657,8 +658,46 @@ mo_status mo_articulation_constraint_forces(const mo_world *w, mo_articulation_i
     MO_NEED(w, tau, "tau");
     GET(w, id, a);
     if (!room_ok(w, id, count, a->m->nv, "velocities (nv)", __func__)) return MO_ERR_INVALID_ARGUMENT;
-    for (int k = 0; k < a->m->nv; k++)
-        tau[k] = a->last_h > 0.0 ? (a->imp[3 * k] - a->imp[3 * k + 1] + a->imp[3 * k + 2]) / a->last_h : 0.0;
+    const int nv = a->m->nv, R = MO_ARTIC_ROWS_PER_DOF;
+    for (int k = 0; k < nv; k++) tau[k] = 0.0;
+    if (a->last_h > 0.0) /* J^T gamma / h over the rows (artic_rows.c) */
+        for (int k = 0; k < nv; k++) {
+            const double *g = a->imp + R * k;
+            tau[k] += (g[0] - g[1] + g[2] + g[3]) / a->last_h;
+            if (a->mimic_src[k] >= 0.0) tau[(int)a->mimic_src[k]] -= a->mimic_k[k] * g[3] / a->last_h;
+        }
+    return MO_OK;
+}
+
+mo_status mo_articulation_set_mimic(mo_world *w, mo_articulation_id id, int link, int leader, double multiplier,
+                                    double offset)
+{
+    GET(w, id, a);
+    if (!one_dof_ok(w, a, id, link, __func__, "mimics")) return MO_ERR_INVALID_ARGUMENT;
+    const int k = a->m->links[link].v_ofs;
+    if (leader < 0) { /* none */
+        a->mimic_src[k] = -1.0;
+        a->imp[MO_ARTIC_ROWS_PER_DOF * k + 3] = 0.0;
+        return MO_OK;
+    }
+    if (!one_dof_ok(w, a, id, leader, __func__, "mimics")) return MO_ERR_INVALID_ARGUMENT;
+    char lab[MO_LINK_NAME_LEN + 32];
+    if (leader == link) {
+        mo_set_error(w, "%s: articulation %u %s cannot mimic itself", __func__, id.index,
+                     link_label(lab, sizeof lab, a, link));
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    if (!isfinite(multiplier) || fabs(multiplier) > MO_FORCE_MAX || !isfinite(offset) ||
+        fabs(offset) > MO_LENGTH_MAX) {
+        mo_set_error(w, "%s: articulation %u %s: the mimic needs a finite multiplier within %g and offset within %g, "
+                        "got %g and %g", __func__, id.index, link_label(lab, sizeof lab, a, link), MO_FORCE_MAX,
+                     MO_LENGTH_MAX, multiplier, offset);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    a->mimic_src[k] = (double)a->m->links[leader].v_ofs;
+    a->mimic_k[k] = multiplier;
+    a->mimic_off[k] = offset;
+    a->imp[MO_ARTIC_ROWS_PER_DOF * k + 3] = 0.0;
     return MO_OK;
 }
 
@@ -821,7 +860,8 @@ size_t mo_artic_state_size(const mo_world *w)
 {
     size_t n = 0;
     for (int i = 0; i < w->artic_count; i++)
-        if (w->artics[i].alive) n += (size_t)(w->artics[i].m->nq + w->artics[i].m->nv) * sizeof(double);
+        if (w->artics[i].alive)
+            n += (size_t)(w->artics[i].m->nq + (2 + MO_ARTIC_ROWS_PER_DOF) * w->artics[i].m->nv + 1) * sizeof(double);
     return n;
 }
 
@@ -834,7 +874,10 @@ void mo_artic_state_save(const mo_world *w, void *buf)
         size_t nq = (size_t)a->m->nq * sizeof(double), nv = (size_t)a->m->nv * sizeof(double);
         memcpy(p, a->q, nq);
         memcpy(p + nq, a->v, nv);
-        p += nq + nv;
+        const size_t ni = MO_ARTIC_ROWS_PER_DOF * nv;
+        memcpy(p + nq + nv, a->imp, ni); /* the limit, friction and mimic rows' warm start */
+        memcpy(p + nq + nv + ni, &a->last_h, sizeof(double));
+        p += nq + nv + ni + sizeof(double);
     }
 }
 
@@ -847,7 +890,10 @@ void mo_artic_state_restore(mo_world *w, const void *buf)
         size_t nq = (size_t)a->m->nq * sizeof(double), nv = (size_t)a->m->nv * sizeof(double);
         memcpy(a->q, p, nq);
         memcpy(a->v, p + nq, nv);
-        p += nq + nv;
+        const size_t ni = MO_ARTIC_ROWS_PER_DOF * nv;
+        memcpy(a->imp, p + nq + nv, ni);
+        memcpy(&a->last_h, p + nq + nv + ni, sizeof(double));
+        p += nq + nv + ni + sizeof(double);
     }
 }
 

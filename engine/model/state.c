@@ -12,12 +12,13 @@
  * each live FEM mesh's last forces (warm start), activations, fixed-node
  * targets and velocities; FEM attachments' points, compliance and last forces;
  * the FEM surface contacts of the last step (their warm start); each live
- * articulation's q, qdot and held inputs (joint torques, drives, joint damping).
+ * articulation's q, qdot and held inputs (joint torques, drives, joint damping, limits, dry friction) and its
+ * limit and friction rows' last impulses (warm start).
  * What is checked, not saved (the "structure"): the slot counts of bodies,
  * shapes, particles, joints and FEM meshes, and per slot whether it is alive,
  * its generation counter (not the world tag in its high bits: a state restores
  * into another world built the same way) and its kind (body type, shape's body, particle's mesh,
- * joint type and bodies, mesh sizes, attachments' mesh, node and body), the
+ * joint type and bodies, mesh sizes, attachments' mesh, node and body, a link body's articulation and link), the
  * articulation slot count and per slot its link, coordinate and velocity counts.
  * Everything else (settings, gravity, time step, masses, shapes' geometry,
  * materials) is the model: the caller builds it the same way.
@@ -34,7 +35,7 @@
 #include "model/fem.h"
 
 #define ST_MAGIC "MOSTATE"
-#define ST_VERSION 2u /* 2: the articulations (issue 19) */
+#define ST_VERSION 3u /* 2: the articulations (issue 19); 3: their limits, friction and rows' impulses, link bodies */
 #define ST_HEADER 48
 #define CACHE_REC (8 + 9 * 8)      /* bytes of a cached contact in the payload (walk_cache) */
 #define SC_REC (9 * 4 + 20 * 8)    /* bytes of a FEM surface contact (walk_scontact) */
@@ -252,8 +253,11 @@ static void walk_artic(st_io *io)
         const size_t nv = (size_t)a->m->nv;
         if (io->mode == ST_LOAD) a->last_iters = 0; /* no step since the restore */
         st_f64(io, a->q, (size_t)a->m->nq);
-        double *arr[] = {a->v, a->tau, a->kp, a->kd, a->qt, a->vt, a->ff, a->effort, a->damping};
+        double *arr[] = {a->v, a->tau, a->kp, a->kd, a->qt, a->vt, a->ff, a->effort, a->damping, a->lower, a->upper,
+                         a->fric, a->mimic_src, a->mimic_k, a->mimic_off};
         for (size_t k = 0; k < sizeof arr / sizeof arr[0]; k++) st_f64(io, arr[k], nv);
+        st_f64(io, a->imp, MO_ARTIC_ROWS_PER_DOF * nv);
+        st_f64(io, &a->last_h, 1);
     }
 }
 
@@ -270,6 +274,8 @@ static void walk(st_io *io)
         if (!b->alive) continue;
         st_check(io, (uint32_t)b->type, "the body type", i);
         st_check(io, (uint32_t)b->nshapes, "the body's shape count", i);
+        st_check(io, (uint32_t)b->artic, "the body's articulation (a link body)", i);
+        st_check(io, (uint32_t)b->link, "the body's articulation link", i);
         st_f64(io, b->k.x, 3);
         st_f64(io, b->k.q, 4);
         st_f64(io, b->k.v, 3);

@@ -90,6 +90,8 @@ typedef struct mo_joint {
     double react_f[3], react_t[3];
 } mo_joint;
 
+#define MO_ARTIC_ROWS_PER_DOF 4 /* an articulation dof's possible rows: lower, upper, friction, mimic (artic_rows.c) */
+
 /* an articulation (model/articulation.c; stepped by step/artic_step.c). Its per-dof arrays are one allocation
  * (buf), made at creation: a step allocates nothing. */
 typedef struct mo_artic_obj {
@@ -114,7 +116,10 @@ typedef struct mo_artic_obj {
     int dof0;                  /* this step: the first of its nv entries in the DOF vector (predict.c) */
     double *lower, *upper;     /* (nv) joint limits (-inf / inf: none; one-dof joints only), rows of the problem */
     double *fric;              /* (nv) dry joint friction (N m or N; 0: none), a boxed row */
-    double *imp;               /* (3 nv) the last impulses of each dof's lower, upper and friction rows (warm start) */
+    double *mimic_src, *mimic_k, *mimic_off; /* (nv) a mimic: the leader dof (-1: none), multiplier and offset
+                                  (q_k = mimic_k q_leader + mimic_off, a bilateral row) */
+    double *imp;               /* (MO_ARTIC_ROWS_PER_DOF nv) the last impulses of each dof's lower, upper, friction and
+                                  mimic rows (warm start) */
     double last_h;             /* the (sub)step length of the last solve of those rows (0: none yet) */
     int row0, nrows;           /* this step: its limit and friction rows (assemble.c) */
     int touched;               /* this step: a contact, limit or friction row on its dofs has a non-zero impulse (solve.c;
@@ -317,7 +322,7 @@ static inline uint64_t mo_pair_key(int a, int b)
 int mo_pair_excluded(const mo_world *w, int a, int b);
 /* ---- articulations (articulation.c) ----
  * mo_artic_world_free frees every articulation (mo_world_destroy); the state
- * a step changes (every live articulation's q and v) for the step's rollback
+ * a step changes (every live articulation's q, v and limit rows' impulses) for the step's rollback
  * and Newton halving: its size in bytes, saved into and restored from a
  * buffer of that size; mo_artic_hash folds the live articulations' q and v
  * into the state hash h. */

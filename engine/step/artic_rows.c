@@ -83,10 +83,11 @@ void mo_artic_contact_fill(const mo_world *w, const mo_contact_int *c, const mo_
     }
 }
 
-/* ---- limit and friction rows ----
- * Per articulation, per dof k in order: a row for a finite lower bound (J = e_k, g = q_k - lower), one for a
- * finite upper bound (J = -e_k, g = upper - q_k), both unilateral, and a boxed row for dry friction (J = e_k,
- * b = 0, |gamma| <= h friction). Their rows have no ordinary sides; their nv columns are the articulation's. */
+/* ---- limit, friction and mimic rows ----
+ * Per articulation, per dof k in order, up to four rows (t = 0..3, MO_ARTIC_ROWS_PER_DOF): a finite lower
+ * bound (J = e_k, g = q_k - lower) and a finite upper bound (J = -e_k, g = upper - q_k), unilateral; dry
+ * friction (J = e_k, b = 0, |gamma| <= h friction), boxed; a mimic (J = e_k - c e_l, g = q_k - c q_l - offset
+ * for leader dof l), bilateral. Their rows have no ordinary sides; their nv columns are the articulation's. */
 
 /* the coordinate of one-dof joint dof k (its q_ofs: revolute and prismatic joints have nq = nv = 1) */
 static double dof_q(const mo_artic_obj *a, int k)
@@ -94,9 +95,15 @@ static double dof_q(const mo_artic_obj *a, int k)
     return a->q[a->m->links[a->m->dof_link[k]].q_ofs];
 }
 
-static int dof_rows(const mo_artic_obj *a, int k)
+/* whether dof k of a has row t */
+static bool row_on(const mo_artic_obj *a, int k, int t)
 {
-    return (a->lower[k] > -INFINITY) + (a->upper[k] < INFINITY) + (a->fric[k] > 0.0);
+    switch (t) {
+    case 0: return a->lower[k] > -INFINITY;
+    case 1: return a->upper[k] < INFINITY;
+    case 2: return a->fric[k] > 0.0;
+    default: return a->mimic_src[k] >= 0.0;
+    }
 }
 
 int mo_artic_limit_rows(mo_world *w, int row0)
@@ -107,7 +114,8 @@ int mo_artic_limit_rows(mo_world *w, int row0)
         if (!a->alive) continue;
         a->row0 = row0 + n;
         a->nrows = 0;
-        for (int k = 0; k < a->m->nv; k++) a->nrows += dof_rows(a, k);
+        for (int k = 0; k < a->m->nv; k++)
+            for (int t = 0; t < MO_ARTIC_ROWS_PER_DOF; t++) a->nrows += row_on(a, k, t);
         n += a->nrows;
     }
     return n;
@@ -116,30 +124,31 @@ int mo_artic_limit_rows(mo_world *w, int row0)
 void mo_artic_limit_fill(const mo_world *w, double h, bool warm, mo_k_row *rows, mo_row_aux *aux, uint8_t *kind,
                          double *lo, double *hi, double *gamma)
 {
+    static const int modes[4] = {MO_ROW_UNILATERAL, MO_ROW_UNILATERAL, MO_ROW_DIRECT, MO_ROW_SPOOK};
+    static const int kinds[4] = {MO_BLOCK_UNILATERAL, MO_BLOCK_UNILATERAL, MO_BLOCK_BOXED, MO_BLOCK_BILATERAL};
     for (int i = 0; i < w->artic_count; i++) {
         const mo_artic_obj *a = &w->artics[i];
         if (!a->alive || !a->nrows) continue;
         int r = a->row0;
         for (int k = 0; k < a->m->nv; k++)
-            for (int t = 0; t < 3; t++) {
-                double g;
-                if (t == 0 && a->lower[k] > -INFINITY) g = dof_q(a, k) - a->lower[k];
-                else if (t == 1 && a->upper[k] < INFINITY) g = a->upper[k] - dof_q(a, k);
-                else if (t == 2 && a->fric[k] > 0.0) g = 0.0;
-                else continue;
+            for (int t = 0; t < MO_ARTIC_ROWS_PER_DOF; t++) {
+                if (!row_on(a, k, t)) continue;
+                double g = 0.0;
+                if (t == 0) g = dof_q(a, k) - a->lower[k];
+                else if (t == 1) g = a->upper[k] - dof_q(a, k);
+                else if (t == 3) g = dof_q(a, k) - a->mimic_k[k] * dof_q(a, (int)a->mimic_src[k]) - a->mimic_off[k];
                 memset(&rows[r], 0, sizeof rows[r]);
                 rows[r].owner_a = rows[r].owner_b = -1;
-                aux[r].mode = t < 2 ? MO_ROW_UNILATERAL : MO_ROW_DIRECT;
+                aux[r].mode = modes[t];
                 aux[r].g = g;
                 aux[r].eps = 0.0;
                 aux[r].bconst = 0.0;
                 aux[r].jv_kin = 0.0;
-                kind[r] = t < 2 ? MO_BLOCK_UNILATERAL : MO_BLOCK_BOXED;
-                lo[r] = t < 2 ? -INFINITY : -h * a->fric[k];
-                hi[r] = t < 2 ? INFINITY : h * a->fric[k];
-                gamma[r] = warm ? a->imp[3 * k + t] : 0.0;
-                if (t == 2 && gamma[r] > hi[r]) gamma[r] = hi[r];
-                if (t == 2 && gamma[r] < lo[r]) gamma[r] = lo[r];
+                kind[r] = (uint8_t)kinds[t];
+                lo[r] = t == 2 ? -h * a->fric[k] : -INFINITY;
+                hi[r] = t == 2 ? h * a->fric[k] : INFINITY;
+                double g0 = warm ? a->imp[MO_ARTIC_ROWS_PER_DOF * k + t] : 0.0;
+                gamma[r] = g0 < lo[r] ? lo[r] : (g0 > hi[r] ? hi[r] : g0);
                 r++;
             }
     }
@@ -153,18 +162,16 @@ void mo_artic_limit_csr(const mo_world *w, const int *row_ptr, int *col, double 
         const int nv = a->m->nv;
         int r = a->row0;
         for (int k = 0; k < nv; k++)
-            for (int t = 0; t < 3; t++) {
-                if (!((t == 0 && a->lower[k] > -INFINITY) || (t == 1 && a->upper[k] < INFINITY) ||
-                      (t == 2 && a->fric[k] > 0.0)))
-                    continue;
+            for (int t = 0; t < MO_ARTIC_ROWS_PER_DOF; t++) {
+                if (!row_on(a, k, t)) continue;
                 const int p = row_ptr[r];
-                const double s = t == 1 ? -1.0 : 1.0;
                 for (int d = 0; d < nv; d++) {
                     col[p + d] = a->dof0 + d;
-                    val[p + d] = d == k ? s : 0.0;
-                    wval[p + d] = d == k ? s : 0.0;
+                    val[p + d] = d == k ? (t == 1 ? -1.0 : 1.0) : 0.0;
                 }
-                mo_artic_solve(a->m, a->d, wval + p); /* s (M + diag(a))^-1 e_k */
+                if (t == 3) val[p + (int)a->mimic_src[k]] -= a->mimic_k[k];
+                memcpy(wval + p, val + p, (size_t)nv * sizeof(double));
+                mo_artic_solve(a->m, a->d, wval + p); /* (M + diag(a))^-1 J^T */
                 r++;
             }
     }
@@ -189,14 +196,14 @@ void mo_artic_limit_store(mo_world *w, const double *gamma, double h)
         if (!a->alive) continue;
         int r = a->row0;
         for (int k = 0; k < a->m->nv; k++)
-            for (int t = 0; t < 3; t++) {
-                if (!((t == 0 && a->lower[k] > -INFINITY) || (t == 1 && a->upper[k] < INFINITY) ||
-                      (t == 2 && a->fric[k] > 0.0))) {
-                    a->imp[3 * k + t] = 0.0;
+            for (int t = 0; t < MO_ARTIC_ROWS_PER_DOF; t++) {
+                double *imp = &a->imp[MO_ARTIC_ROWS_PER_DOF * k + t];
+                if (!row_on(a, k, t)) {
+                    *imp = 0.0;
                     continue;
                 }
-                a->imp[3 * k + t] = isfinite(gamma[r]) ? gamma[r] : 0.0;
-                if (a->imp[3 * k + t] != 0.0) a->touched = 1;
+                *imp = isfinite(gamma[r]) ? gamma[r] : 0.0;
+                if (*imp != 0.0 && t < 3) a->touched = 1; /* a mimic row acts all along: it leaves the integrator be */
                 r++;
             }
         a->last_h = h;

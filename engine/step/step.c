@@ -64,7 +64,7 @@ static int step_once(mo_world *w, double h)
  * (warm-start impulses, reactions), the contact cache (warm start) and the FEM meshes' state
  * (mo_fem_state_save: forces, fixed-node targets, attachments, surface contacts). Everything else
  * is rebuilt by the next step. The buffer starts with the FEM part's and the articulations' sizes (8
- * bytes each), which keeps it aligned for the doubles after them; the articulations' q and v follow the FEM part. */
+ * bytes each), which keeps it aligned for the doubles after them; the articulations' q, v and row impulses follow the FEM part. */
 static int snap_save(mo_world *w, mo_buf *b)
 {
     const size_t nb = (size_t)w->body_count * sizeof(mo_body), np = (size_t)w->particle_count * sizeof(mo_particle);

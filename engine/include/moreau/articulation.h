@@ -194,7 +194,13 @@ MO_API mo_status mo_articulation_set_limits(mo_world *w, mo_articulation_id id, 
 MO_API mo_status mo_articulation_limits(const mo_world *w, mo_articulation_id id, int link, double *lower,
                                         double *upper);
 MO_API mo_status mo_articulation_set_joint_friction(mo_world *w, mo_articulation_id id, int link, double friction);
-/* The joint forces of the last step's limit and friction rows, per dof (N m or N; count >= nv): what the limits
+/* A mimic joint (URDF <mimic>): link's coordinate follows leader's, q_link = multiplier q_leader + offset, held by a
+ * bilateral row J = e_link - multiplier e_leader (both revolute or prismatic, leader != link; leader < 0 removes
+ * it; the Newton step refuses it like the other rows). MO_ERR_INVALID_ARGUMENT for other joints, a link mimicking
+ * itself, or a multiplier beyond MO_FORCE_MAX / an offset beyond MO_LENGTH_MAX (or not finite). */
+MO_API mo_status mo_articulation_set_mimic(mo_world *w, mo_articulation_id id, int link, int leader, double multiplier,
+                                           double offset);
+/* The joint forces of the last step's limit, friction and mimic rows, per dof (N m or N; count >= nv): what the limits
  * and the dry friction applied, a sensor-like read (0 for dofs without such rows, and before any step). */
 MO_API mo_status mo_articulation_constraint_forces(const mo_world *w, mo_articulation_id id, double *tau, int count);
 
