@@ -12,7 +12,8 @@
 -- It starts in the standing pose (feet under the hips, base 0.433 m up, touching the
 -- ground) and stands still for `stand` s (default 1), then trots: diagonal pairs (front
 -- left + rear right, front right + rear left) in antiphase, hip flexion target
--- q0 + A cos(phase), knee folded by B max(0, sin(phase)) while its foot swings, period T.
+-- q0 + A (cos(phase) - 1), knee folded by B max(0, sin(phase)) while its foot swings, period T,
+-- the amplitudes ramped in over the first period.
 --
 -- Claims: (1) while standing, the base height stays within 1 cm of its initial standing
 -- height and its tilt (the angle of its z axis from the vertical) within 2 degrees;
