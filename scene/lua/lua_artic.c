@@ -21,6 +21,11 @@
  *   set_joint(link, q list or nil, qdot list or nil), set_torques(list), clear_torques(),
  *   set_drive(link, {stiffness, damping, target_position, target_velocity, torque, max_effort}),
  *   gravity_compensation() -> list, link_pose(link) -> position, orientation, energy() -> kinetic, potential,
+ *   set_limits(link, lower, upper) (nil or -math.huge/math.huge: no bound on that side), limits(link) ->
+ *   lower, upper, set_friction(link, friction) (dry joint friction, N m or N), constraint_forces() -> list
+ *   (the last step's limit and friction torques, layout of qdot), jacobian(link, point) -> jv, jw (each 3
+ *   rows of nv numbers: the world velocity of the point fixed on the link at point (link frame, default the
+ *   origin) is jv qdot, the link's angular velocity jw qdot), link_velocity(link) -> angular, linear,
  *   link(name) -> number, link_body(link) -> body handle (named "<articulation>/<link as given>": add
  *   shapes with b:add_shape{...}; it moves with the link: set_pose, set_velocity, set_mass_from_shapes and
  *   destroy refuse it), size() -> links, nq, nv, destroy() (the link bodies go with it), valid(), name()
@@ -335,6 +340,80 @@ static int m_link_pose(lua_State *L)
     return 2;
 }
 
+/* a bound of set_limits: a number (+-math.huge for none) or nil (none: -INFINITY for the lower one) */
+static double bound_arg(lua_State *L, int idx, double none, const char *ctx, const char *what)
+{
+    if (lua_isnoneornil(L, idx)) return none;
+    return mo_lua_to_num(L, idx, ctx, what);
+}
+
+static int m_set_limits(lua_State *L)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    int k = link_arg(L, 2, id, ctx);
+    double lo = bound_arg(L, 3, -INFINITY, ctx, "lower"), hi = bound_arg(L, 4, INFINITY, ctx, "upper");
+    if (mo_articulation_set_limits(mo_lua_world(L), id, k, lo, hi) != MO_OK) mo_lua_world_fail(L, ctx);
+    return 0;
+}
+
+static int m_limits(lua_State *L)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    int k = link_arg(L, 2, id, ctx);
+    double lo, hi;
+    if (mo_articulation_limits(mo_lua_world(L), id, k, &lo, &hi) != MO_OK) mo_lua_world_fail(L, ctx);
+    lua_pushnumber(L, lo);
+    lua_pushnumber(L, hi);
+    return 2;
+}
+
+static int m_set_friction(lua_State *L)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    int k = link_arg(L, 2, id, ctx);
+    double f = mo_lua_to_num(L, 3, ctx, "friction");
+    if (mo_articulation_set_joint_friction(mo_lua_world(L), id, k, f) != MO_OK) mo_lua_world_fail(L, ctx);
+    return 0;
+}
+
+static int m_constraint_forces(lua_State *L) { return get_bulk(L, mo_articulation_constraint_forces, false); }
+
+/* jacobian(link, point) -> jv, jw: 3 rows of nv numbers each */
+static int m_jacobian(lua_State *L)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    int k = link_arg(L, 2, id, ctx), nv;
+    sizes(L, id, ctx, NULL, NULL, &nv);
+    mo_vec3 p = lua_isnoneornil(L, 3) ? (mo_vec3){0, 0, 0} : mo_lua_to_vec(L, 3, ctx, "point");
+    double *jv = (double *)scratch(L, (size_t)(6 * nv + 1) * sizeof *jv), *jw = jv + 3 * nv;
+    if (mo_articulation_jacobian(mo_lua_world(L), id, k, p, jv, jw, 3 * nv) != MO_OK) mo_lua_world_fail(L, ctx);
+    for (int m = 0; m < 2; m++) {
+        const double *j = m ? jw : jv;
+        lua_createtable(L, 3, 0);
+        for (int r = 0; r < 3; r++) {
+            push_list(L, j + r * nv, nv);
+            lua_rawseti(L, -2, r + 1);
+        }
+    }
+    return 2;
+}
+
+static int m_link_velocity(lua_State *L)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    int k = link_arg(L, 2, id, ctx);
+    mo_vec3 w, v;
+    if (mo_articulation_link_velocity(mo_lua_world(L), id, k, &w, &v) != MO_OK) mo_lua_world_fail(L, ctx);
+    mo_lua_push_vec(L, w);
+    mo_lua_push_vec(L, v);
+    return 2;
+}
+
 static int m_energy(lua_State *L)
 {
     char ctx[160];
@@ -430,6 +509,12 @@ void mo_lua_open_artic(lua_State *L)
                                        {"clear_torques", m_clear_torques},
                                        {"set_drive", m_set_drive},
                                        {"gravity_compensation", m_gravity_compensation},
+                                       {"set_limits", m_set_limits},
+                                       {"limits", m_limits},
+                                       {"set_friction", m_set_friction},
+                                       {"constraint_forces", m_constraint_forces},
+                                       {"jacobian", m_jacobian},
+                                       {"link_velocity", m_link_velocity},
                                        {"link_pose", m_link_pose},
                                        {"energy", m_energy},
                                        {"link", m_link},

@@ -10,6 +10,9 @@
  *             z = 0.8, revolute about y) from horizontal, whose link body (a:link_body('rod')) gets a sphere
  *             of radius 0.1 at 1 m down the rod, comes to rest on the ground at cos q = (0.8 - 0.1) / 1
  *             (1e-6 rad); without the shapes both fall through
+ *   limits:   set_limits/limits/set_friction/constraint_forces on two hanging rods (one rests on its lower
+ *             limit with the limit torque m g (l/2) sin q, one is held by dry friction; both swing without
+ *             them); jacobian() and link_velocity() against the closed form; refusals with exact messages
  *   refusals: exact file:line messages for a bad joint type, a parent that is no earlier link, an
  *             unknown field, an engine refusal (a zero axis), a drive on a spherical joint, a link body
  *             of a link that does not exist (name, number), a link body moved or destroyed by the body
@@ -191,6 +194,81 @@ static void test_link_shapes(void)
     link_shapes_scene(false);
 }
 
+/* a:set_limits, limits, set_friction, constraint_forces, jacobian, link_velocity: a 1 kg rod of 1 m (centre of
+ * mass 0.5 m down) hanging from a revolute joint about y, released at 1.2 rad with limits [0.5, 2] comes to rest
+ * on the lower limit (the limit torque then holds m g (l/2) sin 0.5 = 2.35 N m); a second rod with dry friction
+ * 10 N m (more than its gravity torque, 4.57 N m) stays at 1.2 rad; without the limit and the friction both swing
+ * through 0. The Jacobian of the first rod's tip at q = 0 is jv = (-1, 0, 0), jw = (0, 1, 0) per rad/s, and the
+ * link velocity agrees with jw qdot. */
+static void limits_scene(bool rows)
+{
+    char text[3072];
+    snprintf(text, sizeof text,
+             "world{ time_step = 1/120 }\n"
+             "local function rod(name, x) return articulation{ name = name, position = {x, 0, 2}, links = {\n"
+             "  { name = 'rod', axis = {0, 1, 0}, mass = 1, com = {0, 0, -0.5}, inertia = {1/12, 1/12, 1e-4} } } } end\n"
+             "local a, b = rod('a', 0), rod('b', 3)\n"
+             "local jv, jw = a:jacobian('rod', {0, 0, -1})\n"
+             "assert(#jv == 3 and #jv[1] == 1 and jv[1][1] == -1 and jv[2][1] == 0 and jv[3][1] == 0, 'jv')\n"
+             "assert(jw[1][1] == 0 and jw[2][1] == 1 and jw[3][1] == 0, 'jw')\n"
+             "a:set_qdot({2})\n"
+             "local w, v = a:link_velocity(1)\n"
+             "assert(w.y == 2 and w.x == 0 and v.x == 0, 'link velocity')\n"
+             "a:set_joint(1, {1.2}, {0})\n"
+             "b:set_q({1.2})\n"
+             "local lo, hi = a:limits(1)\n"
+             "assert(lo == -math.huge and hi == math.huge, 'no limits by default')\n"
+             "%s"
+             "check('a rests on its lower limit', function()\n"
+             "  local q, v = a:joint(1)\n"
+             "  local tau = a:constraint_forces()[1]\n"
+             "  return math.abs(q[1] - 0.5) < 1e-3 and math.abs(v[1]) < 1e-3 and math.abs(tau - 9.81 * 0.5 * math.sin(0.5)) < 0.05,\n"
+             "         string.format('q %%.6f qdot %%.2e limit torque %%.4f', q[1], v[1], tau) end)\n"
+             "check('b held by its friction', function()\n"
+             "  local q = b:q()[1]\n"
+             "  return math.abs(q - 1.2) < 1e-6, string.format('q %%.9f', q) end)\n",
+             rows ? "a:set_limits('rod', 0.5, 2)\n"
+                    "lo, hi = a:limits('rod')\n"
+                    "assert(lo == 0.5 and hi == 2, 'limits read back')\n"
+                    "a:set_limits(1, nil, 3)\n"
+                    "lo, hi = a:limits(1)\n"
+                    "assert(lo == -math.huge and hi == 3, 'nil lower bound')\n"
+                    "a:set_limits(1, 0.5, 2)\n"
+                    "b:set_friction('rod', 10)\n"
+                  : "");
+    char err[1024] = "";
+    mo_scene_file *s = load(text, err, sizeof err);
+    if (!s) {
+        fprintf(stderr, "limits: %s\n", err);
+        check_failures++;
+        return;
+    }
+    int failed = run(s, 480, rows ? "limits" : "no limits");
+    CHECK(mo_scene_file_check_count(s) == 2);
+    CHECK(failed == (rows ? 0 : 2));
+    mo_scene_file_destroy(s);
+}
+
+static void test_limits(void)
+{
+    limits_scene(true);
+    limits_scene(false);
+    expect_error("limits order", "local a = articulation{ name = 'a', links = { {} } }\na:set_limits(1, 1, 0)\n",
+                 "t.lua:2: articulation 'a': mo_articulation_set_limits: articulation 1 link 0: limits need lower <= "
+                 "upper, each within 1e+09 or -inf / inf (no bound), got 1 and 0");
+    expect_error("limits joint", "local a = articulation{ name = 'a', links = { { joint = 'spherical' } } }\n"
+                                 "a:set_limits(1, 0, 1)\n",
+                 "t.lua:2: articulation 'a': mo_articulation_set_limits: articulation 1 link 0 has a spherical joint: "
+                 "limits are for revolute and prismatic joints");
+    expect_error("friction", "local a = articulation{ name = 'a', links = { {} } }\na:set_friction(1, -1)\n",
+                 "t.lua:2: articulation 'a': mo_articulation_set_joint_friction: articulation 1 link 0: friction must "
+                 "be in [0, 1e+20], got -1");
+    expect_error("friction type", "local a = articulation{ name = 'a', links = { {} } }\na:set_friction(1, 'x')\n",
+                 "t.lua:2: articulation 'a': friction must be a number, got string");
+    expect_error("jacobian link", "local a = articulation{ name = 'a', links = { {} } }\na:jacobian(2)\n",
+                 "t.lua:2: articulation 'a': link 2 is not in 1..1");
+}
+
 static void test_refusals(void)
 {
     expect_error("joint type", "articulation{ links = { { joint = 'hinge' } } }\n",
@@ -249,6 +327,7 @@ int main(void)
     test_pendulum();
     test_drive();
     test_link_shapes();
+    test_limits();
     test_refusals();
     scene_tmp_end();
     return check_result("lua_artic");

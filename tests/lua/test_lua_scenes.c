@@ -461,7 +461,8 @@ static void test_catalogue(void)
     static const char *const names[] = {"stack20",   "heavy_stack", "pyramid", "pile1000", "b2_spheres",
                                         "chain1000", "b1_net",      "b3_plates", "b4_wall", "incline",
                                         "gs_spheres", "vat",        "table_pile", "extension", "arch",
-                                        "beam",       "gripper_ball", "soft_finger", NULL};
+                                        "beam",       "gripper_ball", "soft_finger", "quadruped",
+                                        "double_pendulum", "arm6", NULL};
     for (int i = 0; names[i]; i++) {
         mo_scene_file *s = load_catalogue(names[i]);
         if (!s) continue;
