@@ -81,6 +81,19 @@ static int read_parent(lua_State *L, int idx, int links, int i, const char *ctx)
     return p;
 }
 
+/* records link body b under "<articulation>/<link>" for mo_scene_file_bodies (moreau-run's trajectories, the
+   viewer's names), once */
+static void record_link(lua_State *L, mo_body_id b, const char *art, const char *link, int k)
+{
+    const mo_scene_file *s = mo_lua_scene(L);
+    for (int i = 0; i < s->nbody_records; i++)
+        if (s->body_ids[i].index == b.index && s->body_ids[i].generation == b.generation) return;
+    char name[200];
+    if (link && link[0]) snprintf(name, sizeof name, "%s%s%s", art ? art : "", art ? "/" : "", link);
+    else snprintf(name, sizeof name, "%s%s%d", art ? art : "", art ? "/" : "", k + 1);
+    mo_lua_record_body(L, b, name);
+}
+
 static int l_articulation(lua_State *L)
 {
     static const char *const keys[] = {"name", "position", "orientation", "integrator", "links", NULL};
@@ -163,6 +176,10 @@ static int l_articulation(lua_State *L)
             }
         }
     s->objects += nshapes_all;
+    for (int i = 0; i < (int)n; i++) {
+        mo_body_id b;
+        if (nshapes[i] > 0 && mo_articulation_link_body(w, id, i, &b) == MO_OK) record_link(L, b, name, l[i].name, i);
+    }
     mo_lua_push_articulation(L, id, name);
     return 1;
 }
@@ -443,6 +460,16 @@ static int m_link_body(lua_State *L)
     mo_world *w = mo_lua_world(L);
     mo_body_id b;
     if (mo_articulation_link_body(w, id, k, &b) != MO_OK) mo_lua_world_fail(L, ctx);
+    char lname[MO_LINK_NAME_LEN];
+    if (lua_getiuservalue(L, 1, 1) == LUA_TSTRING) {
+        const char *an = lua_tostring(L, -1);
+        lname[0] = 0;
+        if (lua_type(L, 2) == LUA_TSTRING) snprintf(lname, sizeof lname, "%s", lua_tostring(L, 2));
+        record_link(L, b, an, lname, k);
+    } else {
+        record_link(L, b, NULL, lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL, k);
+    }
+    lua_pop(L, 1);
     char name[200];
     if (lua_getiuservalue(L, 1, 1) == LUA_TSTRING) snprintf(name, sizeof name, "%s/", lua_tostring(L, -1));
     else name[0] = 0;
