@@ -182,6 +182,13 @@ static void link_shapes_scene(bool shapes)
         check_failures++;
         return;
     }
+    /* the link bodies are the scene's bodies "crate/box" (shapes in the def) and "arm/rod" (a:link_body), once */
+    mo_scene_body sb[8];
+    int nb = mo_scene_file_bodies(s, sb, 8), found = 0;
+    for (int i = 0; i < nb && i < 8; i++)
+        found += strcmp(sb[i].name, "crate/box") == 0 ? 1 : strcmp(sb[i].name, "arm/rod") == 0 ? 2 : 0;
+    CHECK(found == (shapes ? 3 : 2)); /* without shapes, crate has no link body; arm's is made by a:link_body */
+    CHECK(nb == (shapes ? 3 : 2));    /* the ground too; a:link_body(1) returned the rod's body again: no record */
     int failed = run(s, 480, shapes ? "shapes" : "no shapes");
     CHECK(mo_scene_file_check_count(s) == 2);
     CHECK(failed == (shapes ? 0 : 2));
