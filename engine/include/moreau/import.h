@@ -113,9 +113,11 @@ typedef struct mo_urdf_options {
      * loader open; a mesh whose every candidate is refused fails with "outside the folders
      * this load may read". Default NULL: any path. */
     bool (*allow_file)(void *user, const char *path);
-    /* default false: bodies and engine joints (above). true: ONE reduced-coordinate articulation
-     * (articulation.h; mo_urdf_model.articulation), model link k = articulation link k: <collision>
-     * geometry as shapes on the link bodies (mo_articulation_link_body; collision_meshes, friction,
+    /* default true: ONE reduced-coordinate articulation (articulation.h; mo_urdf_model.articulation),
+     * model link k = articulation link k. false ("maximal"): a body per link and an engine joint per
+     * URDF joint, as mo_urdf_load describes; what a scene that drives bodies and joints asks for.
+     * The articulation: <collision> geometry as shapes on the link bodies (mo_articulation_link_body;
+     * collision_meshes, friction,
      * max_hull_vertices, self_collision and exclude_pairs apply, collision_group does not: link bodies
      * are kept apart by pair exclusions), <limit lower upper> as limit rows (mo_articulation_set_limits,
      * lock_zero_limits as above), <dynamics friction> as a dry friction row
@@ -240,7 +242,10 @@ typedef struct mo_urdf_model {
                                         else the null id */
 } mo_urdf_model;
 
-/* Loads a URDF file into w: one body per link (at the zero configuration, the
+/* Loads a URDF file into w. By default (options.articulation) as one
+ * reduced-coordinate articulation, described at that option and in
+ * docs/import.md ("As an articulation"). With options.articulation = false
+ * (maximal): one body per link (at the zero configuration, the
  * root link's frame at the base pose), one engine joint per URDF joint (fixed ->
  * MO_JOINT_FIXED, revolute/continuous -> MO_JOINT_REVOLUTE, prismatic ->
  * MO_JOINT_PRISMATIC; joint positions read 0 at the zero configuration and
