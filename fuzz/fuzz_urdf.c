@@ -3,15 +3,18 @@
  * The input is a URDF file, written as robot.urdf into the process's
  * temporary folder; scenes/models is a search folder (package://arm/... and
  * the catalogue's meshes resolve). The robot is loaded into a fresh world with
- * one ground box, which is then stepped twice.
+ * one ground box, which is then stepped twice. The first byte picks the
+ * options: bit 0x10 set (a file starting with '<') builds bodies and joints
+ * (maximal), clear the default articulation.
  *
  * Promises checked (import.h): a failed load returns a status other than
  * MO_OK, zeroes *out, writes "FILE...: what" into err and leaves no body of the
  * file in the world (the world's bodies are what they were, and the state hash
  * is unchanged); a loaded model has a root link, links[0].parent_joint == -1,
- * parents before children, one live body per link, joints naming links in
- * range, and mo_urdf_link_pose answers MO_OK for each link; stepping returns
- * MO_OK. */
+ * parents before children, one live body per link (an articulation: a live
+ * articulation, a live link body exactly for the links with collision
+ * geometry, null engine joints), joints naming links in range, and
+ * mo_urdf_link_pose answers MO_OK for each link; stepping returns MO_OK. */
 #include <moreau/import.h>
 
 #include "fuzz_util.h"
@@ -45,11 +48,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         opt.nsearch_paths = 1;
     }
     /* the first byte (when any) picks the build options, so that both mesh
-       modes and a floating base are reached */
+       modes, a floating base and both forms are reached ('<' keeps the seeds maximal, as before the
+       articulation became the default) */
     if (size > 0) {
         opt.fixed_base = (data[0] & 1) != 0;
         opt.collision_meshes = (mo_urdf_mesh_mode)((data[0] >> 1) % 3);
         opt.self_collision = (data[0] & 8) != 0;
+        opt.articulation = (data[0] & 0x10) == 0;
     }
 
     mo_urdf_model m;
@@ -68,9 +73,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     FUZZ_CHECK(m.nlinks >= 1 && m.links != NULL);
     FUZZ_CHECK(m.links[0].parent_joint == -1);
+    bool artic = opt.articulation;
+    FUZZ_CHECK(mo_articulation_is_valid(w, m.articulation) == artic);
     for (int i = 0; i < m.nlinks; i++) {
         const mo_urdf_link *l = &m.links[i];
-        FUZZ_CHECK(mo_body_is_valid(w, l->body));
+        if (artic && l->ncollisions == 0) FUZZ_CHECK(mo_body_id_is_null(l->body));
+        else FUZZ_CHECK(mo_body_is_valid(w, l->body));
         if (i > 0) {
             FUZZ_CHECK(l->parent_joint >= 0 && l->parent_joint < m.njoints);
             FUZZ_CHECK(m.joints[l->parent_joint].child_link == i);
@@ -83,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int j = 0; j < m.njoints; j++) {
         FUZZ_CHECK(m.joints[j].parent_link >= 0 && m.joints[j].parent_link < m.nlinks);
         FUZZ_CHECK(m.joints[j].child_link >= 0 && m.joints[j].child_link < m.nlinks);
-        FUZZ_CHECK(mo_joint_id_is_null(m.joints[j].joint) || mo_joint_is_valid(w, m.joints[j].joint));
+        FUZZ_CHECK(mo_joint_id_is_null(m.joints[j].joint) || (!artic && mo_joint_is_valid(w, m.joints[j].joint)));
     }
     for (int c = 0; c < m.ncollisions; c++) FUZZ_CHECK(mo_shape_is_valid(w, m.collisions[c].shape));
     FUZZ_CHECK(mo_urdf_find_link(&m, m.links[0].name) >= 0);

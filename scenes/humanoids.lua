@@ -49,8 +49,8 @@ for i = 0, count - 1 do
   local q = qmul(q4(moreau.axis_angle({math.cos(tilt_dir), math.sin(tilt_dir), 0}, tilt)),
                  q4(moreau.axis_angle({0, 0, 1}, yaw)))
   local z = 0.95 + 0.16 + 0.14 * C.jitter(i, 4)   -- soles 2 to 30 cm up (the pelvis is 0.95 m above them)
-  local h = moreau.urdf("models/humanoid/humanoid.urdf",
-                        { fixed_base = false, position = {x, y, z}, orientation = q, friction = 0.8 })
+  local h = moreau.urdf("models/humanoid/humanoid.urdf",   -- maximal: bodies and joints (h.root, h.links)
+                        { maximal = true, fixed_base = false, position = {x, y, z}, orientation = q, friction = 0.8 })
   pelvis[#pelvis + 1] = h.root
   h.root:set_velocity({0, 0, 0}, {0.5 * C.jitter(i, 5), 0.5 * C.jitter(i, 6), 0.5 * C.jitter(i, 7)})
   for _, b in pairs(h.links) do bodies[#bodies + 1] = b end

@@ -30,8 +30,9 @@ local MU = param("friction", 0.8)
 ground{ friction = MU }
 
 local K, D = 2e4, 400            -- drive stiffness (N m/rad, N/m) and damping
+-- maximal: bodies and engine joints (the scene drives them with joint handles and their motors)
 local arm = moreau.urdf("models/arm/arm.urdf",
-                        { fixed_base = true, drive_stiffness = K, drive_damping = D, friction = MU })
+                        { maximal = true, fixed_base = true, drive_stiffness = K, drive_damping = D, friction = MU })
 
 -- the box: 6 x 6 x 8 cm, BOX_MASS kg, on the ground at 0.5 m from the base at 45 degrees
 local PAN = math.pi / 4

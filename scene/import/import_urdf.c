@@ -31,6 +31,7 @@ mo_urdf_options mo_default_urdf_options(void)
     o.friction = 0.5;
     o.exclude_adjacent = true;
     o.max_hull_vertices = 44;
+    o.articulation = true; /* a URDF robot is one articulation unless maximal (bodies and joints) is asked for */
     o.internal_value = UR_OPTIONS_COOKIE;
     return o;
 }

@@ -8,10 +8,13 @@
  * joint_orientation), the child link's frame is the joint frame at q = 0, the
  * axis is in the joint frame. A link's <collision> geometries become shapes
  * on its link body (mo_articulation_link_body), made as the maximal import
- * makes them (ur_link_collisions). Everything is checked before the
- * articulation is created; drives, link bodies, shapes and pair exclusions
- * are made after, and a refusal destroys it again (its link bodies with it),
- * so the world is unchanged on error. */
+ * makes them (ur_link_collisions). <limit lower upper> of a revolute or
+ * prismatic joint are limit rows (mo_articulation_set_limits), <dynamics
+ * friction> a dry friction row (mo_articulation_set_joint_friction).
+ * Everything is checked before the articulation is created; limits, friction,
+ * drives, link bodies, shapes and pair exclusions are set after, and a refusal
+ * destroys it again (its link bodies with it), so the world is unchanged on
+ * error. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,8 +172,7 @@ mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r
         goto fail;
     }
 
-    /* the joints as recorded; what the articulation does not do yet is warned */
-    int first_limited = -1, nlimited = 0;
+    /* the joints as recorded; limits, dry friction and drives are set on the articulation once it exists */
     for (int k = 0; k < r->njoints; k++) {
         const ur_joint *j = &r->joints[k];
         mo_urdf_joint *mj = &m.joints[k];
@@ -188,33 +190,22 @@ mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r
         mj->mimic = j->mimic;
         mj->mimic_multiplier = j->mimic_multiplier;
         mj->mimic_offset = j->mimic_offset;
-        mj->has_limits = false; /* not enforced on an articulation (yet) */
+        mj->has_limits = j->has_limits; /* rows on the articulation (mo_articulation_set_limits) */
         mj->origin_position = j->pos;
         mj->origin_orientation = j->q;
         if (j->type == MO_URDF_JOINT_FIXED) continue;
         bool drive = opt->drive_stiffness + opt->drive_damping > 0;
         mj->motor = drive ? MO_MOTOR_POSITION : MO_MOTOR_OFF;
-        if (j->has_limits) {
-            if (first_limited < 0) first_limited = k;
-            nlimited++;
-        }
-        if (!opt->ignore_friction && j->friction > 0 &&
-            UR_WARN(j->line, "joint '%s': dynamics friction %g is left out: an articulation has no friction rows yet "
-                    "(ignore_friction silences this)", j->name, j->friction)) {
-            st = MO_ERR_OUT_OF_MEMORY;
-            goto fail;
-        }
-    }
-    if (nlimited > 0) {
-        const ur_joint *j = &r->joints[first_limited];
-        int e = nlimited == 1
-                    ? ur_warn(r, path, j->line, "joint '%s': limits [%g, %g] are not enforced: an articulation has no "
-                              "joint limits yet", j->name, j->lower, j->upper)
-                    : ur_warn(r, path, j->line, "joint '%s' and %d more: limits are not enforced: an articulation has "
-                              "no joint limits yet", j->name, nlimited - 1);
-        if (e < 0) {
-            st = MO_ERR_OUT_OF_MEMORY;
-            goto fail;
+        /* a bound beyond MO_LENGTH_MAX is no bound on its side (below); one that leaves no room is refused here,
+           before anything is created */
+        if (j->has_limits && (j->lower > MO_LENGTH_MAX || j->upper < -MO_LENGTH_MAX)) {
+            if (err && err_size)
+                snprintf(err, err_size, "%s:%d: joint '%s': limits [%g, %g] lie beyond the %g m or rad an "
+                         "articulation's coordinates may reach", path, j->line, j->name, j->lower, j->upper,
+                         MO_LENGTH_MAX);
+            ur_set_world_error(w, err);
+            st = MO_ERR_INVALID_ARGUMENT;
+            goto cleanup;
         }
     }
     if (opt->self_collision && !opt->exclude_adjacent && r->ncollisions > 0 &&
@@ -238,27 +229,42 @@ mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r
         ur_set_world_error(w, err);
         goto cleanup;
     }
-    /* PD drives toward 0 on the moving joints, bounded by the URDF effort */
-    if (opt->drive_stiffness + opt->drive_damping > 0)
-        for (int k = 0; k < r->njoints && st == MO_OK; k++) {
-            const ur_joint *j = &r->joints[k];
-            if (j->type == MO_URDF_JOINT_FIXED) continue;
+    /* per moving joint: the URDF limits as limit rows (a bound beyond MO_LENGTH_MAX: none on that side), its
+       <dynamics friction> as a dry friction row (unless ignore_friction; beside a drive or damping, unlike the
+       body import's one motor), a PD drive toward 0 bounded by the URDF effort */
+    for (int k = 0; k < r->njoints && st == MO_OK; k++) {
+        const ur_joint *j = &r->joints[k];
+        if (j->type == MO_URDF_JOINT_FIXED) continue;
+        int link = model_of[j->child];
+        const char *what = "limits";
+        if (j->has_limits) {
+            double lo = j->lower < -MO_LENGTH_MAX ? -INFINITY : j->lower;
+            double hi = j->upper > MO_LENGTH_MAX ? INFINITY : j->upper;
+            st = mo_articulation_set_limits(w, m.articulation, link, lo, hi);
+        }
+        if (st == MO_OK && !opt->ignore_friction && j->friction > 0) {
+            what = "dry friction";
+            st = mo_articulation_set_joint_friction(w, m.articulation, link, j->friction);
+        }
+        if (st == MO_OK && opt->drive_stiffness + opt->drive_damping > 0) {
             mo_joint_drive dr = mo_default_joint_drive();
             dr.stiffness = opt->drive_stiffness;
             dr.damping = opt->drive_damping;
             dr.max_effort = j->effort > 0 ? j->effort : INFINITY;
-            st = mo_articulation_set_drive(w, m.articulation, model_of[j->child], &dr);
-            if (st != MO_OK) {
-                char cause[512];
-                snprintf(cause, sizeof cause, "%s", mo_world_last_error(w));
-                mo_articulation_destroy(w, m.articulation);
-                if (err && err_size)
-                    snprintf(err, err_size, "%s:%d: joint '%s': cannot set the drive: %s", path, j->line, j->name,
-                             cause);
-                ur_set_world_error(w, err);
-                goto cleanup;
-            }
+            what = "drive";
+            st = mo_articulation_set_drive(w, m.articulation, link, &dr);
         }
+        if (st != MO_OK) {
+            char cause[512];
+            snprintf(cause, sizeof cause, "%s", mo_world_last_error(w));
+            mo_articulation_destroy(w, m.articulation);
+            if (err && err_size)
+                snprintf(err, err_size, "%s:%d: joint '%s': cannot set the %s: %s", path, j->line, j->name, what,
+                         cause);
+            ur_set_world_error(w, err);
+            goto cleanup;
+        }
+    }
     st = collide(w, path, r, opt, model_of, is_static, &sw, &m, err, err_size);
     if (st != MO_OK) goto cleanup; /* err says why; the articulation is gone */
     if (r->nwarnings > 0) {

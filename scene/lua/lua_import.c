@@ -216,17 +216,18 @@ static void push_warnings(lua_State *L, mo_scene_file *s, const mo_urdf_model *m
 
 /* moreau.urdf(path [, {fixed_base, position, orientation, search_paths, meshes, self_collision,
    exclude_adjacent, exclude_pairs, drive_stiffness, drive_damping, friction, ignore_damping, ignore_friction,
-   lock_zero_limits, max_hull_vertices, articulation}]) -> {name, root, links = {name = body}, joints = {name = joint},
-   warnings = {text...}}; with articulation = true (mo_urdf_options.articulation) -> {name, articulation = handle
-   (the methods of articulation{}, link names as the URDF's), links = {name = link number from 1},
-   joints = {name = the number of the joint's child link}, warnings}; each warning is also printed (the scene's
-   print, else stderr) as "warning: <text>" */
+   lock_zero_limits, max_hull_vertices, articulation, maximal}]) -> by default (mo_urdf_options.articulation) one
+   articulation: {name, articulation = handle (the methods of articulation{}, link names as the URDF's),
+   links = {name = link number from 1}, joints = {name = the number of the joint's child link}, warnings};
+   with maximal = true (or articulation = false) bodies and joints: {name, root, links = {name = body},
+   joints = {name = joint}, warnings = {text...}}; each warning is also printed (the scene's print, else stderr)
+   as "warning: <text>" */
 static int l_urdf(lua_State *L)
 {
     static const char *const keys[] = {"fixed_base", "position", "orientation", "search_paths", "meshes",
                                        "self_collision", "exclude_adjacent", "exclude_pairs", "drive_stiffness",
                                        "drive_damping", "friction", "ignore_damping", "ignore_friction",
-                                       "lock_zero_limits", "max_hull_vertices", "articulation", NULL};
+                                       "lock_zero_limits", "max_hull_vertices", "articulation", "maximal", NULL};
     lua_settop(L, 2); /* moreau.urdf(path): the options slot is nil, not whatever is pushed next */
     mo_scene_file *s = mo_lua_scene(L);
     mo_world *w = mo_lua_world(L);
@@ -268,7 +269,16 @@ static int l_urdf(lua_State *L)
         o.ignore_damping = mo_lua_bool_field(L, 2, "ignore_damping", o.ignore_damping, "urdf");
         o.ignore_friction = mo_lua_bool_field(L, 2, "ignore_friction", o.ignore_friction, "urdf");
         o.lock_zero_limits = mo_lua_bool_field(L, 2, "lock_zero_limits", o.lock_zero_limits, "urdf");
-        o.articulation = mo_lua_bool_field(L, 2, "articulation", o.articulation, "urdf");
+        /* the default is one articulation; maximal = true (or articulation = false) asks for bodies and joints */
+        bool has_artic = lua_getfield(L, 2, "articulation") != LUA_TNIL;
+        bool has_maximal = lua_getfield(L, 2, "maximal") != LUA_TNIL;
+        lua_pop(L, 2);
+        bool artic = mo_lua_bool_field(L, 2, "articulation", o.articulation, "urdf");
+        bool maximal = mo_lua_bool_field(L, 2, "maximal", !o.articulation, "urdf");
+        if (has_artic && has_maximal && artic == maximal)
+            mo_lua_fail(L, "urdf", "maximal = %s and articulation = %s contradict each other (give one of them)",
+                        maximal ? "true" : "false", artic ? "true" : "false");
+        o.articulation = has_maximal ? !maximal : artic;
         o.max_hull_vertices = mo_lua_int_field(L, 2, "max_hull_vertices", o.max_hull_vertices, "urdf");
         const char **ep = NULL;
         o.nexclude_pairs = exclude_pairs(L, keep, &ep);

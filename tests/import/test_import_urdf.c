@@ -20,6 +20,22 @@
 #include "moreau/import.h"
 #include "testutil.h"
 
+/* the body-and-joint ("maximal") import these tests cover; the default is one articulation
+   (test_import_urdf_artic) */
+static mo_urdf_options maximal_urdf_options(void)
+{
+    mo_urdf_options o = mo_default_urdf_options();
+    o.articulation = false;
+    return o;
+}
+
+static const mo_urdf_options *maximal(void)
+{
+    static mo_urdf_options o;
+    o = maximal_urdf_options();
+    return &o;
+}
+
 #define MODELS MO_SOURCE_ROOT "/scenes/models/"
 
 static mo_world *new_world(void)
@@ -67,7 +83,7 @@ static void write_file(const char *path, const char *text)
 static void test_arm(void)
 {
     mo_world *w = new_world();
-    mo_urdf_options o = mo_default_urdf_options();
+    mo_urdf_options o = maximal_urdf_options();
     o.base_position = (mo_vec3){0.5, -0.2, 0.3};
     o.base_orientation = (mo_quat){cos(PI / 4), 0, 0, sin(PI / 4)}; /* yaw 90: (x, y, z) -> (-y, x, z) */
     mo_urdf_model m;
@@ -250,7 +266,7 @@ static void test_options(void)
 {
     char err[1024];
     mo_urdf_model m;
-    mo_urdf_options o = mo_default_urdf_options();
+    mo_urdf_options o = maximal_urdf_options();
     CHECK(o.fixed_base && !o.self_collision && o.collision_meshes == MO_URDF_MESH_AUTO);
     CHECK(o.base_orientation.w == 1.0 && o.massless_link_mass == 0.01);
 
@@ -283,13 +299,13 @@ static void test_options(void)
 
     /* self collision on: group 0 */
     w = new_world();
-    o = mo_default_urdf_options();
+    o = maximal_urdf_options();
     o.self_collision = true;
     CHECK(mo_urdf_load(w, MODELS "gripper/gripper.urdf", &o, &m, err, sizeof err) == MO_OK);
     CHECK(m.collision_group == 0);
     mo_urdf_model_free(&m);
     /* two robots in one world get two groups */
-    o = mo_default_urdf_options();
+    o = maximal_urdf_options();
     mo_urdf_model m2;
     CHECK(mo_urdf_load(w, MODELS "gripper/gripper.urdf", &o, &m, err, sizeof err) == MO_OK);
     CHECK(mo_urdf_load(w, MODELS "gripper/gripper.urdf", &o, &m2, err, sizeof err) == MO_OK);
@@ -311,7 +327,7 @@ static void test_options(void)
                      "  </link>\n"
                      "</robot>\n");
     w = new_world();
-    o = mo_default_urdf_options();
+    o = maximal_urdf_options();
     o.fixed_base = false;
     mo_status s = mo_urdf_load(w, path, &o, &m, err, sizeof err);
     CHECK(s == MO_ERR_IO);
@@ -344,7 +360,7 @@ static void test_models(void)
     char err[1024];
     mo_urdf_model m;
     mo_world *w = new_world();
-    mo_urdf_options o = mo_default_urdf_options();
+    mo_urdf_options o = maximal_urdf_options();
     o.fixed_base = false;
     CHECK(mo_urdf_load(w, MODELS "gripper/gripper.urdf", &o, &m, err, sizeof err) == MO_OK);
     CHECK(m.nlinks == 3 && m.njoints == 2);
@@ -487,7 +503,7 @@ static void test_malformed(void)
         uint64_t h0 = mo_world_state_hash(w);
         mo_urdf_model m;
         char err[1024];
-        mo_status s = mo_urdf_load(w, path, NULL, &m, err, sizeof err);
+        mo_status s = mo_urdf_load(w, path, maximal(), &m, err, sizeof err);
         CHECK(s == V[i].status);
         if (V[i].status == MO_OK) {
             CHECK(m.nlinks == 3 && m.njoints == 2);
@@ -519,7 +535,7 @@ static void test_malformed(void)
     mo_urdf_model m;
     char err[1024], expected[1024];
     snprintf(path, sizeof path, "%s/absent.urdf", dir);
-    CHECK(mo_urdf_load(w, path, NULL, &m, err, sizeof err) == MO_ERR_IO);
+    CHECK(mo_urdf_load(w, path, maximal(), &m, err, sizeof err) == MO_ERR_IO);
     snprintf(expected, sizeof expected, "%s: cannot read: No such file or directory", path);
     CHECK_STR(err, expected);
     /* options not from mo_default_urdf_options */
@@ -561,7 +577,7 @@ static void step_frame(frame *f, double ox, double oy, double oz, double yaw, co
 static void test_pd_hold(void)
 {
     mo_world *w = new_world();
-    mo_urdf_options o = mo_default_urdf_options();
+    mo_urdf_options o = maximal_urdf_options();
     o.drive_stiffness = 2e4;
     o.drive_damping = 400;
     mo_urdf_model m;
@@ -634,7 +650,7 @@ int main(void)
         mo_world *w = new_world();
         mo_urdf_model m;
         char err[1024];
-        mo_status s = mo_urdf_load(w, MODELS "gripper/gripper.urdf", NULL, &m, err, sizeof err);
+        mo_status s = mo_urdf_load(w, MODELS "gripper/gripper.urdf", maximal(), &m, err, sizeof err);
         mo_world_destroy(w);
         if (s == MO_ERR_UNSUPPORTED) {
             printf("import_urdf: %s: skipped\n", err);

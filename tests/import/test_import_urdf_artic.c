@@ -1,7 +1,8 @@
 /* test_import_urdf_artic: URDF robots imported as articulations (mo_urdf_options.articulation).
  *   arm       scenes/models/arm/arm.urdf imported both ways at a yawed, offset base: every link's
  *             world pose at q = 0 equal to the maximal import's (1e-12); names found by
- *             mo_articulation_find_link; warnings (limits once, none on collisions); the 10 <collision>
+ *             mo_articulation_find_link; the URDF limits read back through mo_articulation_limits (none on
+ *             the continuous wrist_3), no warning on limits or collisions; the 10 <collision>
  *             elements as shapes on the link bodies (kinematic; the same shape types, hull sizes and world
  *             poses as the maximal import's, 1e-12; 10 of the world's 20 shapes on link bodies; the 45 pairs
  *             of link bodies excluded without self_collision); URDF damping as joint
@@ -12,9 +13,14 @@
  *   gravcomp  gravity compensation torques hold the fixed-base arm at a random q for 1 s (drift < 1e-9)
  *   drives    drive_stiffness/drive_damping -> PD drives toward 0 with max_effort = URDF effort
  *   small     a URDF written here: floating base, continuous and prismatic joints, an inertial with
- *             rpy (the kinetic energy of a spin reads the rotated inertia), friction and limit warnings,
- *             the URDF damping slowing a free spin (1.0277 -> 0.9802 J in 1 s) and ignore_damping keeping
- *             its energy (to 1e-6)
+ *             rpy (the kinetic energy of a spin reads the rotated inertia), no warnings, the URDF damping
+ *             and friction slowing a free spin (1.0277 -> 0.9797 J in 1 s) and ignore_damping with
+ *             ignore_friction keeping its energy (to 1e-6)
+ *   limits    a URDF written here: a revolute and a prismatic joint driven past their limits by joint torques
+ *             stop at them (1e-6), the rows carrying the torques; a [0, 0] revolute joint free with the
+ *             warning, held at 0 with lock_zero_limits; a bound beyond 1e9 is none, a range beyond it refused
+ *   friction  a pendulum whose URDF friction (6 N m) exceeds gravity's torque (4.905 N m) holds still 1 s
+ *             beside the URDF damping, the row carrying gravity's torque; 4 N m slips, ignore_friction falls
  *   collide   a free box link written here dropped on a plane: its link origin at rest at the box's half
  *             height less the collision origin's offset (1e-6 m), level, still, touching through its link
  *             body; self_collision with exclude_pairs (only pairs of links with bodies excluded), the
@@ -160,10 +166,27 @@ static void test_arm(void)
     int j = mo_urdf_find_joint(&ma, "elbow");
     CHECK(j >= 0 && ma.joints[j].child_link == mo_urdf_find_link(&ma, "link3"));
     CHECK(mo_joint_id_is_null(ma.joints[j].joint));
-    /* warnings: the limits once (the first limited joint named), the collisions */
-    CHECK(has_warning(&ma, MODELS "arm/arm.urdf:168: joint 'shoulder_pan' and 6 more: limits are not enforced: an "
-                           "articulation has no joint limits yet"));
-    for (int i = 0; i < ma.nwarnings; i++) CHECK(strstr(ma.warnings[i].text, "collision") == NULL);
+    /* the URDF limits as the articulation's, read back (wrist_3 is continuous: none either way); the body import
+       enforces the same ones */
+    int nlim = 0;
+    for (int k = 0; k < ma.njoints; k++) {
+        const mo_urdf_joint *uj = &ma.joints[k];
+        if (uj->type == MO_URDF_JOINT_FIXED) continue;
+        double lo = 0, hi = 0;
+        CHECK(mo_articulation_limits(w, ma.articulation, uj->child_link, &lo, &hi) == MO_OK);
+        CHECK(uj->has_limits == mm.joints[k].has_limits);
+        if (uj->type == MO_URDF_JOINT_CONTINUOUS) {
+            CHECK(!uj->has_limits && lo == -INFINITY && hi == INFINITY);
+            continue;
+        }
+        CHECK(uj->has_limits && lo == uj->lower && hi == uj->upper);
+        nlim++;
+    }
+    CHECK(nlim == 7); /* 5 revolute arm joints and 2 fingers */
+    CHECK(ma.joints[mo_urdf_find_joint(&ma, "elbow")].lower == -2.5);
+    /* warnings: none on limits or collisions */
+    for (int i = 0; i < ma.nwarnings; i++)
+        CHECK(strstr(ma.warnings[i].text, "collision") == NULL && strstr(ma.warnings[i].text, "limit") == NULL);
     for (int i = 0; i < ma.nwarnings; i++) printf("  warning: %s\n", ma.warnings[i].text);
     mo_urdf_model_free(&mm);
     mo_urdf_model_free(&ma);
@@ -281,7 +304,7 @@ static void test_gravcomp(void)
     uint64_t seed = 7;
     double q0[8], tau[8], q[8];
     for (int i = 0; i < 8; i++) q0[i] = sm64_uniform(&seed, -1.2, 1.2);
-    q0[6] = 0.01, q0[7] = -0.02;
+    q0[6] = 0.01, q0[7] = 0.02; /* the fingers within their URDF limits [0, 0.05] m */
     CHECK(mo_articulation_set_q(w, ma.articulation, q0, 8) == MO_OK);
     CHECK(mo_articulation_gravity_compensation(w, ma.articulation, tau, 8) == MO_OK);
     CHECK(mo_articulation_set_torques(w, ma.articulation, tau, 8) == MO_OK);
@@ -358,7 +381,7 @@ static void test_small(void)
     o.fixed_base = false;
     o.base_position = (mo_vec3){1, 2, 3};
     mo_urdf_model m;
-    char err[1024], want[512];
+    char err[1024];
     mo_status s = mo_urdf_load(w, path, &o, &m, err, sizeof err);
     CHECK(s == MO_OK);
     if (s != MO_OK) {
@@ -411,16 +434,13 @@ static void test_small(void)
     CHECK(mo_articulation_set_q(w, m.articulation, qq, 9) == MO_OK);
     CHECK(mo_articulation_link_pose(w, m.articulation, sl, &p, &q) == MO_OK);
     CHECK_VEC(&p.x, 1 + 0.2 * cos(0.3), 2 + 0.2 * sin(0.3), 3.5, 1e-15);
-    /* damping kept, friction and limits warned */
+    /* damping, friction and limits kept, nothing warned */
     int spj = mo_urdf_find_joint(&m, "spin");
     CHECK(m.joints[spj].type == MO_URDF_JOINT_CONTINUOUS && m.joints[spj].child_link == sp);
-    snprintf(want, sizeof want, "%s:8: joint 'spin': dynamics friction 0.2 is left out: an articulation has no "
-             "friction rows yet (ignore_friction silences this)", path);
-    CHECK(has_warning(&m, want));
-    snprintf(want, sizeof want, "%s:10: joint 'slide': limits [-0.1, 0.2] are not enforced: an articulation has no "
-             "joint limits yet", path);
-    CHECK(has_warning(&m, want));
-    CHECK(m.nwarnings == 2);
+    double lo = 0, hi = 0;
+    CHECK(mo_articulation_limits(w, m.articulation, sl, &lo, &hi) == MO_OK);
+    CHECK(lo == -0.1 && hi == 0.2);
+    CHECK(m.nwarnings == 0);
     /* the URDF damping 0.5 N m s/rad slows a free spin (no gravity here) */
     double T0, T1, T2, T3;
     memset(qd, 0, sizeof qd);
@@ -431,16 +451,17 @@ static void test_small(void)
     CHECK(mo_articulation_energy(w, m.articulation, &T1, NULL) == MO_OK);
     CHECK(mo_articulation_destroy(w, m.articulation) == MO_OK);
     mo_urdf_model_free(&m);
-    /* ignore_friction: no friction warning; ignore_damping: no damping, the spin keeps its energy */
+    /* ignore_friction and ignore_damping: no friction row, no damping, the spin keeps its energy */
     o.ignore_friction = true;
     o.ignore_damping = true;
     CHECK(mo_urdf_load(w, path, &o, &m, err, sizeof err) == MO_OK);
-    CHECK(m.nwarnings == 1);
+    CHECK(m.nwarnings == 0);
     CHECK(mo_articulation_set_qdot(w, m.articulation, qd, 8) == MO_OK);
     CHECK(mo_articulation_energy(w, m.articulation, &T2, NULL) == MO_OK);
     for (int i = 0; i < 120; i++) CHECK(mo_world_step(w) == MO_OK);
     CHECK(mo_articulation_energy(w, m.articulation, &T3, NULL) == MO_OK);
-    printf("small: spin energy %.9g J -> after 1 s %.9g J with damping 0.5; %.9g J -> %.9g J without\n", T0, T1, T2,
+    printf("small: spin energy %.9g J -> after 1 s %.9g J with damping 0.5 and friction 0.2; %.9g J -> %.9g J "
+           "without\n", T0, T1, T2,
            T3);
     CHECK(T1 < 0.99 * T0);
     CHECK(fabs(T3 - T2) < 1e-6 * T2);
@@ -538,6 +559,189 @@ static void test_collide(void)
     rmdir(dir);
 }
 
+/* three joints on a fixed base, none loaded by gravity (vertical hinges, a horizontal slide) */
+static const char LIMITS[] =
+    "<robot name='limits'>\n"
+    "  <link name='base'/>\n"
+    "  <link name='arm'><inertial><origin xyz='0.5 0 0'/><mass value='1'/>\n"
+    "    <inertia ixx='0.001' iyy='0.001' izz='0.001'/></inertial></link>\n"
+    "  <link name='carriage'><inertial><mass value='2'/><inertia ixx='0.01' iyy='0.01' izz='0.01'/></inertial></link>\n"
+    "  <link name='knob'><inertial><origin xyz='0.1 0 0'/><mass value='0.5'/>\n"
+    "    <inertia ixx='0.001' iyy='0.001' izz='0.001'/></inertial></link>\n"
+    "  <joint name='hinge' type='revolute'><parent link='base'/><child link='arm'/><axis xyz='0 0 1'/>\n"
+    "    <limit lower='-0.3' upper='0.5' effort='10' velocity='1'/></joint>\n"
+    "  <joint name='slide' type='prismatic'><parent link='base'/><child link='carriage'/><origin xyz='0 1 0'/>\n"
+    "    <axis xyz='1 0 0'/><limit lower='-0.1' upper='0.05' effort='100' velocity='1'/></joint>\n"
+    "  <joint name='zero' type='revolute'><parent link='base'/><child link='knob'/><origin xyz='0 -1 0'/>\n"
+    "    <axis xyz='0 0 1'/><limit lower='0' upper='0' effort='1' velocity='1'/></joint>\n"
+    "</robot>\n";
+
+/* steps 1 s with joint torques tau (hinge, slide, zero); the joints' q, qdot and the limit rows' forces after */
+static void push(mo_world *w, const mo_urdf_model *m, const double tau[3], double q[3], double qd[3], double f[3])
+{
+    double t[3], v[3];
+    const char *names[3] = {"arm", "carriage", "knob"};
+    int vo[3];
+    for (int i = 0; i < 3; i++) {
+        int l = mo_urdf_find_link(m, names[i]);
+        CHECK(mo_articulation_joint_dofs(w, m->articulation, l, NULL, NULL, &vo[i], NULL) == MO_OK);
+        t[vo[i]] = tau[i];
+    }
+    CHECK(mo_articulation_set_torques(w, m->articulation, t, 3) == MO_OK);
+    for (int s = 0; s < 120; s++) CHECK(mo_world_step(w) == MO_OK);
+    double qq[3];
+    CHECK(mo_articulation_get_q(w, m->articulation, qq, 3) == MO_OK);
+    CHECK(mo_articulation_get_qdot(w, m->articulation, v, 3) == MO_OK);
+    CHECK(mo_articulation_constraint_forces(w, m->articulation, t, 3) == MO_OK);
+    for (int i = 0; i < 3; i++) q[i] = qq[vo[i]], qd[i] = v[vo[i]], f[i] = t[vo[i]];
+}
+
+static void test_limits(void)
+{
+    char dir[] = "/tmp/moreau_urdfartXXXXXX", path[128], want[512], err[1024];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/limits.urdf", dir);
+    write_file(path, LIMITS);
+    mo_world *w = new_world();
+    mo_urdf_options o = mo_default_urdf_options();
+    o.articulation = true;
+    mo_urdf_model m;
+    CHECK(mo_urdf_load(w, path, &o, &m, err, sizeof err) == MO_OK);
+    /* read back: [-0.3, 0.5] rad and [-0.1, 0.05] m; the revolute [0, 0] none, with the body import's warning */
+    double lo[3], hi[3];
+    const char *names[3] = {"hinge", "slide", "zero"};
+    for (int i = 0; i < 3; i++)
+        CHECK(mo_articulation_limits(w, m.articulation, m.joints[mo_urdf_find_joint(&m, names[i])].child_link, &lo[i],
+                                     &hi[i]) == MO_OK);
+    CHECK(lo[0] == -0.3 && hi[0] == 0.5 && lo[1] == -0.1 && hi[1] == 0.05);
+    CHECK(lo[2] == -INFINITY && hi[2] == INFINITY && !m.joints[mo_urdf_find_joint(&m, "zero")].has_limits);
+    snprintf(want, sizeof want, "%s:13: joint 'zero': limit lower = upper = 0 on a revolute joint (what ROS's parser "
+             "reads when both are left out): read as no limits (lock_zero_limits keeps the joint locked at 0)", path);
+    CHECK(has_warning(&m, want));
+    CHECK(m.nwarnings == 1);
+    /* driven past the limits for 1 s each way: each limited joint stops at its bound, still, the row holding the
+       torque; the unlimited [0, 0] one turns on (0.1 N m on I = 0.5 0.1^2 + 0.001 = 0.006: 8.3 rad in 1 s) */
+    double q[3], qd[3], f[3], dev = 0;
+    push(w, &m, (double[3]){2, 50, 0.1}, q, qd, f);
+    printf("limits: pushed up: hinge %.12g rad (upper 0.5), slide %.12g m (upper 0.05), zero %.6g rad; rows %.9g N m, "
+           "%.9g N\n", q[0], q[1], q[2], f[0], f[1]);
+    dev = fmax(fabs(q[0] - 0.5), fabs(q[1] - 0.05));
+    CHECK(fabs(q[0] - 0.5) < 1e-6 && fabs(q[1] - 0.05) < 1e-6);
+    CHECK(fabs(qd[0]) < 1e-6 && fabs(qd[1]) < 1e-6);
+    CHECK_NEAR(f[0], -2, 1e-6);
+    CHECK_NEAR(f[1], -50, 1e-6);
+    CHECK(q[2] > 5);
+    push(w, &m, (double[3]){-2, -50, 0}, q, qd, f);
+    printf("limits: pushed down: hinge %.12g rad (lower -0.3), slide %.12g m (lower -0.1)\n", q[0], q[1]);
+    dev = fmax(dev, fmax(fabs(q[0] + 0.3), fabs(q[1] + 0.1)));
+    CHECK(fabs(q[0] + 0.3) < 1e-6 && fabs(q[1] + 0.1) < 1e-6);
+    CHECK_NEAR(f[0], 2, 1e-6);
+    CHECK_NEAR(f[1], 50, 1e-6);
+    printf("limits: max distance to the bound %.3g\n", dev);
+    mo_urdf_model_free(&m);
+    mo_world_destroy(w);
+    /* lock_zero_limits: [0, 0] as written, the joint held at 0 */
+    w = new_world();
+    o.lock_zero_limits = true;
+    CHECK(mo_urdf_load(w, path, &o, &m, err, sizeof err) == MO_OK);
+    int zl = m.joints[mo_urdf_find_joint(&m, "zero")].child_link;
+    CHECK(mo_articulation_limits(w, m.articulation, zl, &lo[2], &hi[2]) == MO_OK);
+    CHECK(lo[2] == 0 && hi[2] == 0 && m.joints[mo_urdf_find_joint(&m, "zero")].has_limits && m.nwarnings == 0);
+    push(w, &m, (double[3]){0, 0, 0.1}, q, qd, f);
+    printf("limits: lock_zero_limits: zero joint at %.3g rad after 1 s under 0.1 N m\n", q[2]);
+    CHECK(fabs(q[2]) < 1e-6 && fabs(qd[2]) < 1e-6);
+    CHECK_NEAR(f[2], -0.1, 1e-6);
+    mo_urdf_model_free(&m);
+    mo_world_destroy(w);
+    /* a bound beyond MO_LENGTH_MAX is none on its side; a range wholly beyond it is refused, the world unchanged */
+    static const char FAR[] =
+        "<robot name='far'>\n<link name='base'/>\n<link name='b'><inertial><mass value='1'/>"
+        "<inertia ixx='1' iyy='1' izz='1'/></inertial></link>\n"
+        "<joint name='s' type='prismatic'><parent link='base'/><child link='b'/>"
+        "<limit lower='%s' upper='%s' effort='1' velocity='1'/></joint>\n</robot>\n";
+    char text[512];
+    snprintf(text, sizeof text, FAR, "-1e12", "0.5");
+    write_file(path, text);
+    w = new_world();
+    CHECK(mo_urdf_load(w, path, &o, &m, err, sizeof err) == MO_OK);
+    CHECK(mo_articulation_limits(w, m.articulation, 1, &lo[0], &hi[0]) == MO_OK);
+    CHECK(lo[0] == -INFINITY && hi[0] == 0.5);
+    mo_urdf_model_free(&m);
+    mo_world_destroy(w);
+    snprintf(text, sizeof text, FAR, "2e9", "3e9");
+    write_file(path, text);
+    w = new_world();
+    uint64_t h0 = mo_world_state_hash(w);
+    CHECK(mo_urdf_load(w, path, &o, &m, err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
+    snprintf(want, sizeof want, "%s:4: joint 's': limits [2e+09, 3e+09] lie beyond the 1e+09 m or rad an "
+             "articulation's coordinates may reach", path);
+    CHECK_STR(err, want);
+    CHECK_STR(mo_world_last_error(w), want);
+    CHECK(mo_world_state_hash(w) == h0 && mo_world_bodies(w, NULL, 0) == 0);
+    mo_world_destroy(w);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* a 1 kg pendulum 0.5 m out on a horizontal hinge: gravity's torque at q = 0 is 0.5 m g = 4.903325 N m */
+static const char PENDULUM[] =
+    "<robot name='pendulum'>\n"
+    "  <link name='base'/>\n"
+    "  <link name='bob'><inertial><origin xyz='0.5 0 0'/><mass value='1'/>\n"
+    "    <inertia ixx='0.001' iyy='0.001' izz='0.001'/></inertial></link>\n"
+    "  <joint name='hinge' type='continuous'><parent link='base'/><child link='bob'/><axis xyz='0 1 0'/>\n"
+    "    <dynamics damping='0.1' friction='%g'/></joint>\n"
+    "</robot>\n";
+
+/* the hinge's angle after 1 s from rest at q = 0 and the friction row's torque */
+static double swing(const char *path, double friction, bool ignore, double *row, int *nwarnings)
+{
+    char text[1024], err[1024];
+    snprintf(text, sizeof text, PENDULUM, friction);
+    write_file(path, text);
+    mo_world *w = new_world();
+    mo_urdf_options o = mo_default_urdf_options();
+    o.articulation = true;
+    o.ignore_friction = ignore;
+    mo_urdf_model m;
+    CHECK(mo_urdf_load(w, path, &o, &m, err, sizeof err) == MO_OK);
+    *nwarnings = m.nwarnings;
+    for (int s = 0; s < 120; s++) CHECK(mo_world_step(w) == MO_OK);
+    double q = 0;
+    CHECK(mo_articulation_get_q(w, m.articulation, &q, 1) == MO_OK);
+    CHECK(mo_articulation_constraint_forces(w, m.articulation, row, 1) == MO_OK);
+    mo_urdf_model_free(&m);
+    mo_world_destroy(w);
+    return q;
+}
+
+static void test_friction(void)
+{
+    char dir[] = "/tmp/moreau_urdfartXXXXXX", path[128];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/pendulum.urdf", dir);
+    double g = 9.80665, row = 0;
+    int nw = -1;
+    mo_world *w0 = new_world();
+    g = -mo_world_gravity(w0).z;
+    mo_world_destroy(w0);
+    /* friction 6 N m above gravity's 0.5 g N m: the pendulum holds still, the row carrying gravity's torque; kept
+       beside the URDF damping (the body import's one motor would drop it), no warning */
+    double q = swing(path, 6, false, &row, &nw);
+    printf("friction: 6 N m holds the pendulum at %.3g rad after 1 s, row %.9g N m (gravity 0.5 g = %.9g N m)\n", q,
+           fabs(row), 0.5 * g);
+    CHECK(fabs(q) < 1e-6);
+    CHECK_NEAR(fabs(row), 0.5 * g, 1e-6);
+    CHECK(nw == 0);
+    /* 4 N m below it: slips and falls; ignore_friction: 6 N m left out, it falls */
+    double q4 = swing(path, 4, false, &row, &nw), qi = swing(path, 6, true, &row, &nw);
+    printf("friction: after 1 s, 4 N m: %.6g rad; 6 N m ignored: %.6g rad\n", q4, qi);
+    CHECK(fabs(q4) > 0.1 && fabs(qi) > 0.5 && fabs(qi) > fabs(q4));
+    CHECK(row == 0 && nw == 0);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void expect_error(const char *dir, const char *name, const char *text, const char *msg_after_path,
                          bool fixed_base)
 {
@@ -608,7 +812,8 @@ int main(void)
     }
     struct { const char *name; void (*fn)(void); } groups[] = {
         {"arm", test_arm},     {"massmat", test_massmat}, {"gravcomp", test_gravcomp},
-        {"drives", test_drives}, {"small", test_small},   {"collide", test_collide}, {"errors", test_errors},
+        {"drives", test_drives}, {"small", test_small},   {"limits", test_limits},   {"friction", test_friction},
+        {"collide", test_collide}, {"errors", test_errors},
     };
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
         check_group_begin();

@@ -34,6 +34,22 @@
 #include "moreau/import.h"
 #include "testutil.h"
 
+/* the body-and-joint ("maximal") import these tests cover; the default is one articulation
+   (test_import_urdf_artic) */
+static mo_urdf_options maximal_urdf_options(void)
+{
+    mo_urdf_options o = mo_default_urdf_options();
+    o.articulation = false;
+    return o;
+}
+
+static const mo_urdf_options *maximal(void)
+{
+    static mo_urdf_options o;
+    o = maximal_urdf_options();
+    return &o;
+}
+
 static char dir[] = "/tmp/moreau_urdf_optsXXXXXX";
 
 static mo_world *new_world(double gz)
@@ -123,7 +139,7 @@ static unsigned stack_contacts(const mo_urdf_options *o, int *nexcluded)
 static void test_collide(void)
 {
     int nx = -1;
-    mo_urdf_options o = mo_default_urdf_options();
+    mo_urdf_options o = maximal_urdf_options();
     CHECK(o.exclude_adjacent && !o.self_collision && !o.ignore_damping && !o.ignore_friction && !o.lock_zero_limits);
     CHECK(stack_contacts(&o, &nx) == 0 && nx == 0);
     o.self_collision = true;
@@ -145,7 +161,7 @@ static void test_collide(void)
     uint64_t h0 = mo_world_state_hash(w);
     mo_urdf_model m;
     const char *bad[] = {"l1", "l2", "l2", "hand"};
-    o = mo_default_urdf_options();
+    o = maximal_urdf_options();
     o.self_collision = true;
     o.exclude_pairs = bad;
     o.nexclude_pairs = 2;
@@ -183,7 +199,7 @@ static void test_warnings(void)
                path, sizeof path);
     mo_world *w = new_world(0);
     mo_urdf_model m;
-    CHECK(mo_urdf_load(w, path, NULL, &m, err, sizeof err) == MO_OK);
+    CHECK(mo_urdf_load(w, path, maximal(), &m, err, sizeof err) == MO_OK);
     CHECK(m.nvisuals == 1 && m.visuals[0].type == MO_URDF_GEOM_BOX && m.ncollisions == 1);
     CHECK(m.nwarnings == 1);
     snprintf(want, sizeof want, "%s:3: link 'base': visual mesh 'meshes/gone.dae' not found (looked in %s and 0 "
@@ -204,7 +220,7 @@ static void test_warnings(void)
                "  </link>\n"
                "</robot>\n",
                path, sizeof path);
-    CHECK(mo_urdf_load(w, path, NULL, &m, err, sizeof err) == MO_ERR_IO);
+    CHECK(mo_urdf_load(w, path, maximal(), &m, err, sizeof err) == MO_ERR_IO);
     snprintf(want, sizeof want, "%s:4: link 'base': collision mesh 'meshes/gone.stl' not found (looked in %s and 0 "
              "search paths)", path, dir);
     CHECK_STR(err, want);
@@ -245,7 +261,7 @@ static void test_zero_limits(void)
                path, sizeof path);
     for (int lock = 0; lock < 2; lock++) {
         mo_world *w = new_world(0);
-        mo_urdf_options o = mo_default_urdf_options();
+        mo_urdf_options o = maximal_urdf_options();
         o.lock_zero_limits = lock;
         mo_urdf_model m;
         CHECK(mo_urdf_load(w, path, &o, &m, err, sizeof err) == MO_OK);
@@ -293,7 +309,7 @@ static mo_world *load_hinge(const char *damping, const char *friction, const mo_
 
 static void test_friction(void)
 {
-    mo_urdf_options o = mo_default_urdf_options();
+    mo_urdf_options o = maximal_urdf_options();
     mo_urdf_model m;
     /* friction alone: a velocity motor toward 0 bounded by 2 N m */
     mo_world *w = load_hinge("0", "2", &o, &m);
@@ -315,7 +331,7 @@ static void test_friction(void)
     mo_urdf_model_free(&m);
     mo_world_destroy(w);
     /* damping alone: terminal rate tau / damping = 2 rad/s (time constant izz / damping = 0.02 s) */
-    o = mo_default_urdf_options();
+    o = maximal_urdf_options();
     w = load_hinge("0.5", "0", &o, &m);
     CHECK(m.joints[0].motor == MO_MOTOR_POSITION);
     turn(w, &m, 0, 1, 1.0, 1.0, &rate);
@@ -331,7 +347,7 @@ static void test_friction(void)
     mo_urdf_model_free(&m);
     mo_world_destroy(w);
     /* both: the damping is kept, the friction left out with a warning; ignore_damping keeps the friction */
-    o = mo_default_urdf_options();
+    o = maximal_urdf_options();
     w = load_hinge("0.5", "2", &o, &m);
     CHECK(m.joints[0].motor == MO_MOTOR_POSITION && m.nwarnings == 1);
     char want[1024];
@@ -347,7 +363,7 @@ static void test_friction(void)
     if (m.nwarnings == 1) CHECK_STR(m.warnings[0].text, want);
     mo_urdf_model_free(&m);
     mo_world_destroy(w);
-    o = mo_default_urdf_options();
+    o = maximal_urdf_options();
     o.drive_damping = 1;
     w = load_hinge("0", "2", &o, &m);
     snprintf(want, sizeof want, "%s/friction.urdf:4: joint 'hinge': dynamics friction 2 is left out: the joint's one "
@@ -356,7 +372,7 @@ static void test_friction(void)
     if (m.nwarnings == 1) CHECK_STR(m.warnings[0].text, want);
     mo_urdf_model_free(&m);
     mo_world_destroy(w);
-    o = mo_default_urdf_options();
+    o = maximal_urdf_options();
     o.ignore_damping = true;
     w = load_hinge("0.5", "2", &o, &m);
     CHECK(m.joints[0].motor == MO_MOTOR_VELOCITY && m.nwarnings == 0);
@@ -368,7 +384,7 @@ static void test_friction(void)
     snprintf(text, sizeof text, FRICTION, "0", "-1");
     write_urdf("friction.urdf", text, path, sizeof path);
     w = new_world(0);
-    CHECK(mo_urdf_load(w, path, NULL, &m, err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(mo_urdf_load(w, path, maximal(), &m, err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
     snprintf(want, sizeof want, "%s:6: joint 'hinge': dynamics friction -1 is negative", path);
     CHECK_STR(err, want);
     mo_world_destroy(w);
@@ -394,7 +410,7 @@ static void test_mimic(void)
     mo_world *w = new_world(0);
     snprintf(text, sizeof text, T, "prismatic", "l");
     write_urdf("mimic.urdf", text, path, sizeof path);
-    CHECK(mo_urdf_load(w, path, NULL, &m, err, sizeof err) == MO_OK);
+    CHECK(mo_urdf_load(w, path, maximal(), &m, err, sizeof err) == MO_OK);
     CHECK(m.joints[0].mimic == -1 && m.joints[1].mimic == 0);
     CHECK(m.joints[1].mimic_multiplier == -1 && m.joints[1].mimic_offset == 0.001);
     CHECK(m.nwarnings == 1);
@@ -411,7 +427,7 @@ static void test_mimic(void)
     for (int i = 0; i < 3; i++) {
         snprintf(text, sizeof text, T, bad[i].type, bad[i].target);
         write_urdf("mimic.urdf", text, path, sizeof path);
-        CHECK(mo_urdf_load(w, path, NULL, &m, err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
+        CHECK(mo_urdf_load(w, path, maximal(), &m, err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
         snprintf(want, sizeof want, "%s:%s", path, bad[i].message);
         CHECK_STR(err, want);
     }
@@ -465,12 +481,12 @@ static void test_hulls(void)
                "<robot name=\"ball\"><link name=\"ball\">" INERTIAL
                "<collision><geometry><mesh filename=\"ellipsoid.obj\"/></geometry></collision></link></robot>\n",
                path, sizeof path);
-    CHECK(mo_default_urdf_options().max_hull_vertices == 44);
+    CHECK(mo_default_urdf_options().max_hull_vertices == 44 && mo_default_urdf_options().articulation);
     const int caps[] = {0, 128, 64, 48, 44, 40, 32, 16};
     printf("cap  points  hull vertices  faces  max outside (m)  collide (ms)  contacts\n");
     for (int ci = 0; ci < (int)(sizeof caps / sizeof caps[0]); ci++) {
         mo_world *w = new_world(0);
-        mo_urdf_options o = mo_default_urdf_options();
+        mo_urdf_options o = maximal_urdf_options();
         o.fixed_base = false;
         o.max_hull_vertices = caps[ci];
         mo_urdf_model m[2];
@@ -548,7 +564,7 @@ static void test_hulls(void)
     mo_mesh_free(&md);
     /* out of range */
     mo_world *w = new_world(0);
-    mo_urdf_options o = mo_default_urdf_options();
+    mo_urdf_options o = maximal_urdf_options();
     o.max_hull_vertices = 5;
     mo_urdf_model m;
     CHECK(mo_urdf_load(w, path, &o, &m, err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
@@ -564,7 +580,7 @@ int main(void)
         mo_world *w = new_world(0);
         mo_urdf_model m;
         char err[1024];
-        mo_status s = mo_urdf_load(w, "/nonexistent.urdf", NULL, &m, err, sizeof err);
+        mo_status s = mo_urdf_load(w, "/nonexistent.urdf", maximal(), &m, err, sizeof err);
         mo_world_destroy(w);
         if (s == MO_ERR_UNSUPPORTED) {
             printf("import_urdf_options: %s: skipped\n", err);

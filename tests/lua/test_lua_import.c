@@ -107,7 +107,8 @@ static void test_urdf_arm(void)
     mo_scene_file *s = load_ok(
         "arm",
         "world{ gravity = {0, 0, -9.81} }\n"
-        "local arm = moreau.urdf('models/arm/arm.urdf', { position = {1, 2, 0.5}, drive_stiffness = 2e4, drive_damping = 400 })\n"
+        "local arm = moreau.urdf('models/arm/arm.urdf', { maximal = true, position = {1, 2, 0.5}, drive_stiffness = 2e4,\n"
+        "  drive_damping = 400 })\n"
         "local links, joints = {}, {}\n"
         "for name, b in pairs(arm.links) do links[#links + 1] = name; assert(b:name() == name) end\n"
         "for name, j in pairs(arm.joints) do joints[#joints + 1] = name; assert(j:name() == name) end\n"
@@ -365,7 +366,7 @@ static void test_sandbox(void)
     expect_error("search path ..", "world{}\nmoreau.urdf('esc_rel.urdf', { search_paths = {'..'} })\n", sp);
     /* the same URDF with its mesh inside loads */
     write_mesh_urdf("scene/ok.urdf", "inside.stl");
-    mo_scene_file *s = load_ok("mesh inside urdf", "world{}\nlocal r = moreau.urdf('ok.urdf', { fixed_base = false })\n"
+    mo_scene_file *s = load_ok("mesh inside urdf", "world{}\nlocal r = moreau.urdf('ok.urdf', { fixed_base = false, maximal = true })\n"
                                                    "assert(r.root:name() == 'a')\n");
     if (s) CHECK(mo_scene_file_bodies(s, NULL, 0) == 1);
     mo_scene_file_destroy(s);
@@ -474,14 +475,15 @@ static void test_urdf_options(void)
     mo_scene_file *s = load_ok(
         "urdf options",
         "world{}\n"
-        "local r = moreau.urdf('stack.urdf', { self_collision = true, exclude_pairs = {{'l1', 'l3'}} })\n"
+        "local r = moreau.urdf('stack.urdf', { maximal = true, self_collision = true, exclude_pairs = {{'l1', 'l3'}} })\n"
         "local L = r.links\n"
         "assert(L.l1:pair_collision(L.l2) == false and L.base:pair_collision(L.l1) == false)\n"
         "assert(L.l1:pair_collision(L.l3) == false and L.base:pair_collision(L.l2) == true)\n"
         "assert(#r.warnings == 4, #r.warnings)\n"
         "assert(r.warnings[1]:find('stack.urdf:2: link .base.: visual mesh .gone.dae. not found'), r.warnings[1])\n"
         "assert(r.warnings[2]:find(\"stack.urdf:6: joint 'j1': dynamics friction 2 is left out\", 1, true))\n"
-        "local q = moreau.urdf('stack.urdf', { position = {3, 0, 0}, self_collision = true, exclude_adjacent = false,\n"
+        "local q = moreau.urdf('stack.urdf', { articulation = false, position = {3, 0, 0}, self_collision = true,\n"
+        "  exclude_adjacent = false,\n"
         "  ignore_damping = true, ignore_friction = false, lock_zero_limits = true, max_hull_vertices = 0 })\n"
         "assert(q.links.l1:pair_collision(q.links.l2) == true and #q.warnings == 1)\n");
     mo_scene_file_destroy(s);
@@ -511,7 +513,7 @@ static void test_urdf_artic(void)
         "assert(arm.joints.elbow == arm.links.link3 and arm.joints.tool_frame == arm.links.tool0)\n"
         "local nl, nq, nv = a:size()\n"
         "local p = a:link_pose('link3')\n"
-        "local q0 = {0.3, -0.4, 0.8, 0.2, -0.5, 0.1, 0.01, -0.01}\n"
+        "local q0 = {0.3, -0.4, 0.8, 0.2, -0.5, 0.1, 0.01, 0.02}\n" /* the fingers within their limits [0, 0.05] */
         "a:set_q(q0)\n"
         "a:set_torques(a:gravity_compensation())\n"
         "check('size', function() return true, string.format('%d %d %d %d', nl, nq, nv, #arm.warnings) end)\n"
@@ -525,7 +527,7 @@ static void test_urdf_artic(void)
     CHECK(mo_scene_file_check_count(s) == 3);
     for (int i = 0; i < 120; i++) CHECK(mo_scene_file_step(s) == MO_OK);
     CHECK(mo_scene_file_checks(s, r, 4) == 0);
-    CHECK(!strcmp(r[0].detail, "11 8 8 1")); /* the limits; no collision warning: they are link shapes */
+    CHECK(!strcmp(r[0].detail, "11 8 8 0")); /* no warning: limits are rows, collisions link shapes */
     double x, y, z;
     CHECK(sscanf(r[1].detail, "%lf %lf %lf", &x, &y, &z) == 3);
     CHECK_NEAR(x, 1.0, 1e-12);
@@ -535,15 +537,36 @@ static void test_urdf_artic(void)
     printf("lua urdf articulation: drift after 1 s %s\n", r[2].detail);
     CHECK(mo_scene_file_bodies(s, NULL, 0) == 0);
     mo_scene_file_destroy(s);
+    /* the default is the articulation ({} as articulation = true); maximal = true or articulation = false: bodies
+       and joints; both, contradicting, refused */
+    s = load_ok("urdf default and maximal",
+                "world{}\n"
+                "local a = moreau.urdf('models/arm/arm.urdf', {})\n"
+                "local m = moreau.urdf('models/arm/arm.urdf', { maximal = true, position = {2, 0, 0} })\n"
+                "local f = moreau.urdf('models/arm/arm.urdf', { articulation = false, maximal = true,\n"
+                "  position = {4, 0, 0} })\n"
+                "local t = moreau.urdf('models/arm/arm.urdf', { articulation = true, maximal = false })\n"
+                "assert(a.articulation and a.root == nil and t.articulation and t.root == nil)\n"
+                "assert(m.articulation == nil and m.root:name() == 'base_link' and f.root:name() == 'base_link')\n"
+                "assert(m.joints.elbow:name() == 'elbow')\n");
+    if (s) CHECK(mo_scene_file_bodies(s, NULL, 0) == 22);
+    mo_scene_file_destroy(s);
+    static const char *const both[] = {"t.lua:2: urdf: maximal = true and articulation = true contradict each other "
+                                       "(give one of them)", NULL};
+    expect_error("maximal and articulation",
+                 "world{}\nmoreau.urdf('models/arm/arm.urdf', { maximal = true, articulation = true })\n", both);
+    static const char *const type[] = {"t.lua:2: urdf: ", "maximal", NULL};
+    expect_error("maximal type", "world{}\nmoreau.urdf('models/arm/arm.urdf', { maximal = 1 })\n", type);
 }
 
-/* moreau.urdf(path) with no options table: should load like moreau.urdf(path, {}) */
+/* moreau.urdf(path) with no options table: should load like moreau.urdf(path, {}): one articulation, the default */
 static int test_urdf_no_options(void)
 {
     write_file("scene/bad.urdf", bad_urdf);
     mo_scene_file *s = load_ok("urdf without options", "world{}\nlocal arm = moreau.urdf('models/arm/arm.urdf')\n"
-                                                       "assert(arm.root:name() == 'base_link')\n");
-    if (s) CHECK(mo_scene_file_bodies(s, NULL, 0) == 11);
+                                                       "assert(arm.root == nil and arm.links.base_link == 1)\n"
+                                                       "assert(arm.articulation:size() == 11)\n");
+    if (s) CHECK(mo_scene_file_bodies(s, NULL, 0) == 0);
     mo_scene_file_destroy(s);
     return check_result("lua_import_urdf_no_options");
 }

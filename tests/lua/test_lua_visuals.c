@@ -71,7 +71,8 @@ static void test_arm(void)
                             "ground{}\n"
                             "body{ name = 'box', mass = 1, position = {1, 0, 0.5},\n"
                             "      shape = { type = 'box', half_extents = {0.1, 0.1, 0.1} } }\n"
-                            "moreau.urdf('arm/arm.urdf', { position = {0.3, -0.2, 0.1}, orientation = " BASE_Q " })\n",
+                            "moreau.urdf('arm/arm.urdf', { maximal = true, position = {0.3, -0.2, 0.1},\n"
+                            "  orientation = " BASE_Q " })\n",
                             err, sizeof err);
     if (!s) {
         fprintf(stderr, "arm scene: %s\n", err);
@@ -88,6 +89,7 @@ static void test_arm(void)
     snprintf(urdf, sizeof urdf, "%s/arm/arm.urdf", models);
     const char *sp[1] = {models};
     mo_urdf_options o = mo_default_urdf_options();
+    o.articulation = false; /* the scene's maximal import: visuals on the links' bodies */
     o.search_paths = sp;
     o.nsearch_paths = 1;
     o.base_position = (mo_vec3){0.3, -0.2, 0.1};

@@ -113,12 +113,18 @@ typedef struct mo_urdf_options {
      * loader open; a mesh whose every candidate is refused fails with "outside the folders
      * this load may read". Default NULL: any path. */
     bool (*allow_file)(void *user, const char *path);
-    /* default false: bodies and engine joints (above). true: ONE reduced-coordinate articulation
-     * (articulation.h; mo_urdf_model.articulation), model link k = articulation link k. Opt-in for now:
-     * articulation links do not collide and have no joint limits yet, so collision geometry, limits and
-     * <dynamics friction> are left out with warnings; collision_meshes, self_collision, collision_group,
-     * exclude_*, friction, max_hull_vertices do not apply; a floating joint is refused (the free joint
-     * is the root's: fixed_base = false). docs/import.md, "As an articulation". */
+    /* default true: ONE reduced-coordinate articulation (articulation.h; mo_urdf_model.articulation),
+     * model link k = articulation link k. false ("maximal"): a body per link and an engine joint per
+     * URDF joint, as mo_urdf_load describes; what a scene that drives bodies and joints asks for.
+     * The articulation: <collision> geometry as shapes on the link bodies (mo_articulation_link_body;
+     * collision_meshes, friction,
+     * max_hull_vertices, self_collision and exclude_pairs apply, collision_group does not: link bodies
+     * are kept apart by pair exclusions), <limit lower upper> as limit rows (mo_articulation_set_limits,
+     * lock_zero_limits as above), <dynamics friction> as a dry friction row
+     * (mo_articulation_set_joint_friction; ignore_friction drops it), <dynamics damping> as joint damping
+     * (ignore_damping drops it); the rows need a velocity-level solver (the Newton step refuses them). A
+     * floating joint is refused (the free joint is the root's: fixed_base = false). docs/import.md, "As an
+     * articulation". */
     bool articulation;
     void *allow_user;                /* passed to allow_file as user; may be NULL */
     int internal_value;              /* set by mo_default_urdf_options(); do not touch */
@@ -154,8 +160,10 @@ typedef enum mo_urdf_geometry_type {
 /* one URDF <link> as built */
 typedef struct mo_urdf_link {
     char name[64];            /* the link's name in the file */
-    mo_body_id body;          /* the link's body (static for a fixed base root and links welded to it);
-                                 null with options.articulation (the link is the articulation's link of this index) */
+    mo_body_id body;          /* the link's body (static for a fixed base root and links welded to it); with
+                                 options.articulation the link's link body holding its collision shapes
+                                 (mo_articulation_link_body; null for a link without <collision>): the link
+                                 itself is the articulation's link of this index */
     int parent_joint;         /* index into joints; -1 for the root */
     double mass;              /* kg as simulated (0 for static links) */
     mo_vec3 com;              /* centre of mass in the link frame, m */
@@ -176,9 +184,13 @@ typedef struct mo_urdf_joint {
     double lower, upper, effort, velocity, damping; /* URDF <limit> and <dynamics damping>: rad or m, N m or N,
                                                         rad/s or m/s (recorded only), N m s/rad or N s/m */
     double friction;          /* <dynamics friction>, N m or N (as written) */
-    bool has_limits;          /* revolute and prismatic: lower/upper enforced (false on an articulation) */
+    bool has_limits;          /* revolute and prismatic: lower/upper enforced (an articulation's: its limit rows,
+                                 mo_articulation_limits); false for continuous joints and a [0, 0] revolute
+                                 joint read as no limits (lock_zero_limits) */
     mo_motor_mode motor;      /* the motor the load gave the joint: MO_MOTOR_POSITION for a drive or damping,
-                                 MO_MOTOR_VELOCITY (target 0, max_force = friction) for friction alone, else OFF */
+                                 MO_MOTOR_VELOCITY (target 0, max_force = friction) for friction alone, else OFF;
+                                 an articulation's: MO_MOTOR_POSITION with a drive (drive_stiffness or
+                                 drive_damping), else OFF (its friction is a row, its damping the joint's) */
     int mimic;                /* <mimic>: index of the joint this one follows (q = multiplier q_mimic + offset),
                                  -1 when none; recorded only (a warning says so): not enforced */
     double mimic_multiplier, mimic_offset; /* <mimic> multiplier (default 1) and offset (rad or m, default 0) */
@@ -225,11 +237,15 @@ typedef struct mo_urdf_model {
     uint32_t collision_group; /* group of all its bodies (0 with self_collision) */
     int nwarnings;            /* entries of warnings */
     mo_urdf_warning *warnings; /* (nwarnings), in file order then build order; NULL when none */
-    mo_articulation_id articulation; /* options.articulation: the robot (links, joints' bodies and
-                                        collisions are then null/empty); else the null id */
+    mo_articulation_id articulation; /* options.articulation: the robot (joints[].joint are then null,
+                                        links[].body the link bodies, collisions the shapes on them);
+                                        else the null id */
 } mo_urdf_model;
 
-/* Loads a URDF file into w: one body per link (at the zero configuration, the
+/* Loads a URDF file into w. By default (options.articulation) as one
+ * reduced-coordinate articulation, described at that option and in
+ * docs/import.md ("As an articulation"). With options.articulation = false
+ * (maximal): one body per link (at the zero configuration, the
  * root link's frame at the base pose), one engine joint per URDF joint (fixed ->
  * MO_JOINT_FIXED, revolute/continuous -> MO_JOINT_REVOLUTE, prismatic ->
  * MO_JOINT_PRISMATIC; joint positions read 0 at the zero configuration and
