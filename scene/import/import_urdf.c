@@ -778,7 +778,8 @@ static int parse_robot(ctx *c, const xmlNode *root, ur_robot *r)
         }
         ch->parent_joint = r->njoints++;
     }
-    /* mimics: a moving joint of the file, not the joint itself; recorded, not enforced (a warning) */
+    /* mimics: a moving joint of the file, not the joint itself; an articulation enforces them (a mimic row,
+       import_urdf_artic.c), the maximal form records them only (a warning) */
     for (int k = 0; k < r->njoints; k++) {
         ur_joint *j = &r->joints[k];
         if (!j->mimic_name[0]) continue;
@@ -795,10 +796,11 @@ static int parse_robot(ctx *c, const xmlNode *root, ur_robot *r)
                      "continuous or prismatic)", c->path, j->mimic_line, j->name, j->mimic_name);
             goto done;
         }
-        if (ur_warn(r, c->path, j->mimic_line, "joint '%s': <mimic joint='%s' multiplier='%g' offset='%g'> is "
-                    "recorded (mo_urdf_joint.mimic), not enforced: the engine has no constraint coupling two joints "
-                    "yet, so the joint moves on its own", j->name, j->mimic_name, j->mimic_multiplier,
-                    j->mimic_offset) < 0) {
+        if (!c->opt->articulation &&
+            ur_warn(r, c->path, j->mimic_line, "joint '%s': <mimic joint='%s' multiplier='%g' offset='%g'> is "
+                    "recorded (mo_urdf_joint.mimic), not enforced: engine joints have no constraint coupling two "
+                    "joints, so the joint moves on its own (an articulation import enforces it)", j->name,
+                    j->mimic_name, j->mimic_multiplier, j->mimic_offset) < 0) {
             set_err(c->err, c->n, "%s: out of memory", c->path);
             ret = -3;
             goto done;

@@ -10,7 +10,8 @@
  * on its link body (mo_articulation_link_body), made as the maximal import
  * makes them (ur_link_collisions). <limit lower upper> of a revolute or
  * prismatic joint are limit rows (mo_articulation_set_limits), <dynamics
- * friction> a dry friction row (mo_articulation_set_joint_friction).
+ * friction> a dry friction row (mo_articulation_set_joint_friction), <mimic>
+ * a mimic row (mo_articulation_set_mimic).
  * Everything is checked before the articulation is created; limits, friction,
  * drives, link bodies, shapes and pair exclusions are set after, and a refusal
  * destroys it again (its link bodies with it), so the world is unchanged on
@@ -245,6 +246,11 @@ mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r
         if (st == MO_OK && !opt->ignore_friction && j->friction > 0) {
             what = "dry friction";
             st = mo_articulation_set_joint_friction(w, m.articulation, link, j->friction);
+        }
+        if (st == MO_OK && j->mimic >= 0) { /* q = multiplier q_leader + offset: a mimic row */
+            what = "mimic";
+            st = mo_articulation_set_mimic(w, m.articulation, link, model_of[r->joints[j->mimic].child],
+                                           j->mimic_multiplier, j->mimic_offset);
         }
         if (st == MO_OK && opt->drive_stiffness + opt->drive_damping > 0) {
             mo_joint_drive dr = mo_default_joint_drive();

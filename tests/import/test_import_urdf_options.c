@@ -19,7 +19,8 @@
  *              terminal rate tau / damping; damping and friction together keep
  *              the damping and warn, ignore_damping keeps the friction
  *   mimic      <mimic> recorded (index, multiplier, offset) with a warning that it is
- *              not enforced; a missing, self or fixed target: errors with the line
+ *              not enforced on bodies and joints; as an articulation a mimic row holds
+ *              it (no warning); a missing, self or fixed target: errors with the line
  *   hulls      an ellipsoid mesh (semi-axes 0.1, 0.07, 0.05 m, 602 vertices, all on
  *              its hull) under max_hull_vertices 0, 128, 64, 48, 44, 40, 32, 16: the
  *              hull has at most cap vertices, each a mesh vertex (so it lies inside
@@ -390,7 +391,7 @@ static void test_friction(void)
     mo_world_destroy(w);
 }
 
-/* ---- <mimic>: checked and recorded, not enforced ---- */
+/* ---- <mimic>: checked and recorded; enforced on an articulation, not on bodies and joints ---- */
 
 static void test_mimic(void)
 {
@@ -415,10 +416,31 @@ static void test_mimic(void)
     CHECK(m.joints[1].mimic_multiplier == -1 && m.joints[1].mimic_offset == 0.001);
     CHECK(m.nwarnings == 1);
     snprintf(want, sizeof want, "%s:9: joint 'r': <mimic joint='l' multiplier='-1' offset='0.001'> is recorded "
-             "(mo_urdf_joint.mimic), not enforced: the engine has no constraint coupling two joints yet, so the joint "
-             "moves on its own", path);
+             "(mo_urdf_joint.mimic), not enforced: engine joints have no constraint coupling two joints, so the joint "
+             "moves on its own (an articulation import enforces it)", path);
     if (m.nwarnings == 1) CHECK_STR(m.warnings[0].text, want);
     mo_urdf_model_free(&m);
+    {
+        /* as an articulation (the default) the mimic is a row: r follows -l + 0.001 while l slides at 0.1 m/s */
+        mo_world *wa = new_world(0);
+        mo_urdf_options ao = mo_default_urdf_options();
+        CHECK(mo_urdf_load(wa, path, &ao, &m, err, sizeof err) == MO_OK);
+        CHECK(m.nwarnings == 0);
+        double q = 0.001, v = 0.1, vr = -0.1, ql, qr; /* a start on the mimic, positions and velocities */
+        CHECK(mo_articulation_set_joint(wa, m.articulation, m.joints[1].child_link, &q, &vr) == MO_OK);
+        CHECK(mo_articulation_set_joint(wa, m.articulation, m.joints[0].child_link, NULL, &v) == MO_OK);
+        double worst = 0.0;
+        for (int i = 0; i < 20; i++) {
+            CHECK(mo_world_step(wa) == MO_OK);
+            CHECK(mo_articulation_get_joint(wa, m.articulation, m.joints[0].child_link, &ql, NULL) == MO_OK);
+            CHECK(mo_articulation_get_joint(wa, m.articulation, m.joints[1].child_link, &qr, NULL) == MO_OK);
+            if (fabs(qr - (-ql + 0.001)) > worst) worst = fabs(qr - (-ql + 0.001));
+        }
+        printf("mimic as an articulation: l %.6f m, r %.6f m, largest |r - (-l + 0.001)| %.3g m\n", ql, qr, worst);
+        CHECK(ql > 0.005 && worst < 1e-9);
+        mo_urdf_model_free(&m);
+        mo_world_destroy(wa);
+    }
     struct { const char *type, *target, *message; } bad[] = {
         {"prismatic", "x", "9: joint 'r': mimic joint 'x' does not exist"},
         {"prismatic", "r", "9: joint 'r': mimic joint 'r' is the joint itself"},
