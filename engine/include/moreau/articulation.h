@@ -8,8 +8,9 @@
  * mo_world_last_error() naming the articulation (and the link), and the world
  * unchanged on error. A NULL w: MO_ERR_INVALID_ARGUMENT without a sentence.
  *
- * Phase 1 of the world integration: articulations do not collide and have no
- * joint limits yet (docs/articulations.md, "Not done").
+ * Links collide through their link bodies (mo_articulation_link_body); contacts, joint limits, dry joint friction
+ * and mimics are rows of the step's contact problem on the articulation's dofs, solved by the velocity-level
+ * solvers (the Newton step refuses them). docs/articulations.md.
  *
  * Coordinates. Link i's joint owns q[q_ofs .. q_ofs + nq - 1] and
  * qdot[v_ofs .. v_ofs + nv - 1] (mo_articulation_joint_dofs), in link order:
