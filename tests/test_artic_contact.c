@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "moreau/articulation.h"
+#include "moreau/fclib.h"
 #include "check.h"
 
 static const double G = 9.81;
@@ -217,6 +218,15 @@ static void rod_on_post(void)
         CHECK(fabs(qd) < 1e-3);
         CHECK_NEAR(f.z, m * G / 2, 5e-3 * m * G / 2);
         CHECK(fabs(f.x) < 1e-3 && fabs(f.y) < 1e-3);
+        if (k == 0) { /* the step's contact problem: the local form only; W_nn = L^2 / I_hinge = 3 / m exactly */
+            mo_fc_problem fp;
+            CHECK(mo_world_contact_problem(w, &fp) == MO_OK);
+            CHECK(fp.nc == 1 && fp.ndof == 0);
+            double wnn = fp.nc == 1 && fp.W.ptr[1] > 0 && fp.W.col[0] == 0 ? fp.W.val[0] : NAN;
+            printf("rod on a post: the exported W_nn %.15g (3 / m = %.15g)\n", wnn, 3.0 / m);
+            CHECK_NEAR(wnn, 3.0 / m, 1e-12);
+            mo_fc_free(&fp);
+        }
         mo_world_destroy(w);
     }
 }

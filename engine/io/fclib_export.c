@@ -138,8 +138,8 @@ mo_status mo_world_contact_problem(mo_world *w, mo_fc_problem *out)
         }
     }
 
-    if (!compliant && n > 0) {
-        /* global form */
+    if (!compliant && n > 0 && !w->artic_contacts) {
+        /* global form (the owners' mass blocks: an articulation's contact rows would need its joint-space M) */
         const int *odof = (const int *)w->owner_dof.p, *ond = (const int *)w->owner_ndof.p;
         const double *im = (const double *)w->owner_inv_mass.p, *iI = (const double *)w->owner_inv_I.p;
         int mnnz = 0;

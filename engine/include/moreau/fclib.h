@@ -110,7 +110,8 @@ MO_API double mo_fc_error(const mo_fc_problem *p, const double *r, double *u);
 
 /* The contact problem of the world's last step (joint rows eliminated at
  * the impulses that step's solve gave them): the local form always, the
- * global form (M, H = J_c^T, f, w) too when no contact is compliant; title
+ * global form (M, H = J_c^T, f, w) too when no contact is compliant and no contact is on an articulation's link
+ * body (its dofs' mass matrix is the joint-space one of the step's factor, not written out); title
  * "Moreau step". A step without contacts gives nc = 0 (a problem mo_fc_write
  * refuses). *out (must not be NULL: refused) is overwritten, not freed; the
  * caller frees it with mo_fc_free. MO_ERR_INVALID_ARGUMENT before the first
