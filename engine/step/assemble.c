@@ -239,8 +239,8 @@ int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p)
         mo_k_fill_row(&rows[r], row_ptr[r], odof, ond, oim, oiI, col, val, wval);
         double jv = mo_k_row_dot(&rows[r], odof, ond, vs) + aux[r].jv_kin;
         mo_k_row_rhs(&aux[r], jv, h, d, push, &sigma[r], &b[r]);
-        double s = 0.0;
-        for (int k = row_ptr[r]; k < row_ptr[r + 1]; k++) s += val[k] * wval[k];
+        double s = 0.0; /* the ordinary columns (articulation columns are filled, and these redone, below) */
+        for (int k = row_ptr[r], e = row_ptr[r] + mo_k_row_nnz(&rows[r], ond); k < e; k++) s += val[k] * wval[k];
         diag[r] = s + sigma[r];
     }
     if (nac) {
