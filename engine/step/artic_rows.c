@@ -209,3 +209,79 @@ void mo_artic_limit_store(mo_world *w, const double *gamma, double h)
         a->last_h = h;
     }
 }
+
+/* ---- the articulations in the Newton step (newton.c) ----
+ * Their rows keep the assembled J and W = (M + diag a)^-1 J^T (frozen over the Newton iteration: the
+ * articulation's q+ is q + h v+ in a step where its rows act, artic_step.c, so a row's C(q+) = g + h J v+ is
+ * linear in v+ with these J, exactly for limits and mimics on one-dof joints, to first order for contacts). */
+
+void mo_artic_minv(const mo_world *w, const double *x, double *y)
+{
+    for (int i = 0; i < w->artic_count; i++) {
+        const mo_artic_obj *a = &w->artics[i];
+        if (!a->alive) continue;
+        memcpy(y + a->dof0, x + a->dof0, (size_t)a->m->nv * sizeof(double));
+        mo_artic_solve(a->m, a->d, y + a->dof0);
+    }
+}
+
+void mo_artic_mulv(const mo_world *w, const double *x, double *y)
+{
+    for (int i = 0; i < w->artic_count; i++) {
+        const mo_artic_obj *a = &w->artics[i];
+        if (!a->alive) continue;
+        const mo_artic_model *m = a->m;
+        const double *xa = x + a->dof0;
+        double *ya = y + a->dof0;
+        /* the tree-sparse M of the prediction's last factor (d->hm: row k holds M[k][anc] for k's dof ancestors,
+           nearest first) plus the implicit diagonal it was factored with (a->diag) */
+        for (int k = 0; k < m->nv; k++) ya[k] = (a->d->hm_diag[k] + a->diag[k]) * xa[k];
+        for (int k = 0; k < m->nv; k++) {
+            int anc = m->dof_parent[k];
+            for (int j = 0; j < m->ld_len[k]; j++, anc = m->dof_parent[anc]) {
+                const double mk = a->d->hm[m->ld_ofs[k] + j];
+                ya[k] += mk * xa[anc];
+                ya[anc] += mk * xa[k];
+            }
+        }
+    }
+}
+
+void mo_artic_newton_rows(const mo_world *w, const mo_problem *p, double h, const double *v, mo_row_aux *aux,
+                          int *col, double *val, double *wval, double *cg)
+{
+    const int *row_ptr = p->row_ptr, *extra = (const int *)w->row_artic.p;
+    const mo_row_aux *aux0 = (const mo_row_aux *)w->row_aux.p;
+    const int nc = w->ncontacts, mj = p->m - 3 * nc;
+    for (int i = 0; i < w->artic_count; i++) { /* limit, friction and mimic rows: all columns frozen */
+        const mo_artic_obj *a = &w->artics[i];
+        if (!a->alive) continue;
+        for (int r = a->row0; r < a->row0 + a->nrows; r++) {
+            double jv = 0.0;
+            for (int k = row_ptr[r]; k < row_ptr[r + 1]; k++) {
+                col[k] = p->col[k];
+                val[k] = p->val[k];
+                wval[k] = p->wval[k];
+                jv += val[k] * v[col[k]];
+            }
+            aux[r] = aux0[r];
+            cg[r] = aux0[r].g + h * jv;
+        }
+    }
+    if (!w->artic_contacts) return;
+    for (int c = 0; c < nc; c++) { /* contacts on link bodies: their articulation columns frozen, C_n moved */
+        const int r0 = mj + 3 * c;
+        if (!extra[r0]) continue;
+        for (int q = 0; q < 3; q++) {
+            const int r = r0 + q;
+            double jv = 0.0;
+            for (int k = row_ptr[r + 1] - extra[r]; k < row_ptr[r + 1]; k++) {
+                col[k] = p->col[k];
+                val[k] = p->val[k];
+                wval[k] = p->wval[k];
+                jv += val[k] * v[col[k]];
+            }
+            if (q == 0) cg[r] += h * jv; /* the link side's displacement along the normal */
+        }
+    }
+}

@@ -114,6 +114,7 @@ typedef struct nw {
     double *val, *wval;
     double *bx, *bq, *px, *pq, *ppx; /* bodies' start and predicted poses, particles' predicted positions */
     double *mblk;                    /* (9 nown) world inertia of rigid owners */
+    double *vd;                      /* (n) scratch: v - v~ (momentum, the articulations' blocks) */
     double *v, *lam, *dv, *dl, *rm, *t, *jv, *dj, *cg, *cd, *e, *rhs, *c, *g, *kv, *kl, *adiag, *wc, *cfc, *scratch;
     double *wside; /* (nf) per contact: +1 when the last iterate's |lf| was above mu ln, -1 below, 0 none */
     double *wk;    /* (nf) per contact: the measured slope of W's local model as a factor on c_f (linearise) */
@@ -161,7 +162,7 @@ static int nw_setup(const mo_step_ctx *ctx, const mo_problem *p, nw *s)
     s->nown = w->nowners;
     s->h = ctx->h;
     size_t m = (size_t)s->m + 1, n = (size_t)s->n + 1, nnz = (size_t)s->nnz + 1;
-    size_t nd = 22 * m + 8 * n + 2 * nnz + 14 * ((size_t)s->nbody + 1) + 3 * ((size_t)s->npart + 1) +
+    size_t nd = 22 * m + 9 * n + 2 * nnz + 14 * ((size_t)s->nbody + 1) + 3 * ((size_t)s->npart + 1) +
                 9 * ((size_t)s->nown + 1) + 4 * ((size_t)s->nf + 1) + m + mo_newton_linear_scratch(s->n, s->m);
     if (mo_buf_reserve(&b->rows, m * sizeof(mo_k_row)) || mo_buf_reserve(&b->aux, m * sizeof(mo_row_aux)) ||
         mo_buf_reserve(&b->kind, m) || mo_buf_reserve(&b->lo, m * sizeof(double)) ||
@@ -193,7 +194,7 @@ static int nw_setup(const mo_step_ctx *ctx, const mo_problem *p, nw *s)
     CARVE(s->g, m); CARVE(s->kv, m); CARVE(s->kl, m); CARVE(s->adiag, m);
     CARVE(s->wc, (size_t)s->nf + 1); CARVE(s->cfc, (size_t)s->nf + 1); CARVE(s->wside, (size_t)s->nf + 1); CARVE(s->wk, (size_t)s->nf + 1); CARVE(s->wprev, 4 * (size_t)s->nf + 4);
     CARVE(s->fmu, (size_t)s->nf + 1); CARVE(s->fkin, m);
-    CARVE(s->feps, m); CARVE(s->fepst, m); CARVE(s->kt, n); CARVE(s->msc, n);
+    CARVE(s->feps, m); CARVE(s->fepst, m); CARVE(s->kt, n); CARVE(s->msc, n); CARVE(s->vd, n);
     s->scratch = d; /* the linear solver's */
 #undef CARVE
     for (int q = 0; q <= s->nf; q++) { s->wk[q] = 1.0; s->wside[q] = 0.0; }
@@ -206,6 +207,9 @@ static int nw_setup(const mo_step_ctx *ctx, const mo_problem *p, nw *s)
     const double *oiI = (const double *)w->owner_inv_I.p;
     for (int o = 0; o < s->nown; o++)
         if (ond[o] == 6 && !mo_m3_inverse(s->mblk + 9 * o, oiI + 9 * o)) memset(s->mblk + 9 * o, 0, 9 * sizeof(double));
+    /* the assembled row descriptors (joints and contacts are re-made at each iterate; an articulation's limit,
+       friction and mimic rows keep theirs: no ordinary sides) */
+    memcpy(s->rows, w->rows.p, (size_t)s->mp * sizeof(mo_k_row));
     /* row types: joint rows by their aux mode (assembled), contact rows by position */
     const mo_row_aux *aux0 = (const mo_row_aux *)w->row_aux.p;
     for (int r = 0; r < s->mj; r++)
@@ -244,6 +248,7 @@ static void minv(const mo_world *w, const nw *s, const double *x, double *y)
         for (int k = 0; k < 3; k++) yo[k] = im[o] * xo[k];
         if (ond[o] == 6) mo_m3_mulv(yo + 3, iI + 9 * o, xo + 3);
     }
+    if (w->artic_count) mo_artic_minv(w, x, y); /* the articulations' joint-space blocks (artic_rows.c) */
 }
 
 /* the side of a contact or joint: predicted displacement of a world point carried by body slot bs */
@@ -318,7 +323,7 @@ static void eval_rows(mo_world *w, const mo_problem *p, nw *s, const double *v)
             mo_v3_copy(w->bodies[i].k.x, s->bx + 3 * i);
             memcpy(w->bodies[i].k.q, s->bq + 4 * i, 4 * sizeof(double));
         }
-        for (int r = 0; r < s->mj; r++) s->cg[r] = s->aux[r].g;
+        for (int r = 0; r < s->mj; r++) s->cg[r] = s->aux[r].g; /* articulation rows: mo_artic_newton_rows below */
     }
     /* contacts at q+ */
     const mo_contact_int *ct = (const mo_contact_int *)w->contacts.p;
@@ -327,7 +332,13 @@ static void eval_rows(mo_world *w, const mo_problem *p, nw *s, const double *v)
         int r0 = s->mj + 3 * c;
         double ra[3] = {0, 0, 0}, rb[3] = {0, 0, 0}, pa[3], pb[3], da[3] = {0, 0, 0}, db[3] = {0, 0, 0};
         int oa = -1, ob = -1;
-        if (k->body_a >= 0) {
+        /* a link body's side moves with its articulation's dofs: its displacement is h J_art v, its columns the
+           assembled ones (mo_artic_newton_rows) */
+        const bool la = k->body_a >= 0 && w->bodies[k->body_a].artic;
+        const bool lb = k->particle < 0 && k->body_b >= 0 && w->bodies[k->body_b].artic;
+        if (la) {
+            mo_v3_sub(ra, k->pa, w->bodies[k->body_a].k.x);
+        } else if (k->body_a >= 0) {
             if (round_side(w, k->shape_a)) carry_translation(s, k->body_a, k->pa, ra, pa);
             else carry_point(s, k->body_a, k->pa, ra, pa);
             mo_v3_sub(da, pa, k->pa);
@@ -336,6 +347,8 @@ static void eval_rows(mo_world *w, const mo_problem *p, nw *s, const double *v)
         if (k->particle >= 0) {
             mo_v3_sub(db, s->ppx + 3 * k->particle, w->particles[k->particle].x);
             ob = w->particles[k->particle].owner;
+        } else if (lb) {
+            mo_v3_sub(rb, k->pb, w->bodies[k->body_b].k.x);
         } else if (k->body_b >= 0) {
             if (round_side(w, k->shape_b)) carry_translation(s, k->body_b, k->pb, rb, pb);
             else carry_point(s, k->body_b, k->pb, rb, pb);
@@ -353,9 +366,9 @@ static void eval_rows(mo_world *w, const mo_problem *p, nw *s, const double *v)
             row->owner_a = oa;
             row->owner_b = ob;
             double kin = 0.0;
-            if (k->body_a >= 0 && oa < 0)
+            if (k->body_a >= 0 && oa < 0 && !la)
                 kin += mo_v3_dot(row->ja, w->bodies[k->body_a].k.v) + mo_v3_dot(row->ja + 3, w->bodies[k->body_a].k.w);
-            if (k->particle < 0 && k->body_b >= 0 && ob < 0)
+            if (k->particle < 0 && k->body_b >= 0 && ob < 0 && !lb)
                 kin += mo_v3_dot(row->jb, w->bodies[k->body_b].k.v) + mo_v3_dot(row->jb + 3, w->bodies[k->body_b].k.w);
             s->aux[r0 + q].jv_kin = kin;
         }
@@ -366,6 +379,7 @@ static void eval_rows(mo_world *w, const mo_problem *p, nw *s, const double *v)
     MO_PARALLEL_FOR(nt)
     for (int r = 0; r < s->mp; r++)
         mo_k_fill_row(&s->rows[r], s->rp[r], dof, ond, oim, oiI, s->col, s->val, s->wval);
+    if (w->artic_contacts || w->artic_limit_rows) mo_artic_newton_rows(w, p, h, v, s->aux, s->col, s->val, s->wval, s->cg);
     /* FEM rows at the particles' predicted positions (fem_rows.c) */
     if (s->m > s->mp) {
         mo_fem_newton_eval(w, h, s->ppx, s->px, s->pq, s->rp + s->mp, s->val, s->wval, s->cg + s->mp, s->feps + s->mp,
@@ -567,6 +581,10 @@ static void momentum(const mo_world *w, const mo_problem *p, nw *s)
             mo_m3_mulv(ro + 3, s->mblk + 9 * o, d);
         }
     }
+    if (w->artic_count) { /* (M + diag a)(v - v~) on the articulations' dofs */
+        for (int i = 0; i < s->n; i++) s->vd[i] = s->v[i] - p->v_tilde[i];
+        mo_artic_mulv(w, s->vd, s->rm);
+    }
     for (int r = 0; r < s->m; r++) {
         double f = s->h * s->lam[r];
         if (f == 0.0) continue;
@@ -667,13 +685,6 @@ int mo_step_newton(const mo_step_ctx *ctx, const mo_problem *p)
     const mo_solver_settings *ss = &w->def.solver;
     const mo_newton_settings *ns = &ss->newton;
     mo_step_stats *st = &w->stats;
-    if (w->artic_contacts || w->artic_limit_rows) { /* velocity-level rows on joint-space dofs (artic_rows.c) */
-        mo_set_error(w, "mo_world_step: step %llu: the Newton step does not take the rows of articulations (%d "
-                        "contacts of link bodies, %d limit and friction rows this step); use a velocity-level solver "
-                        "(pgs, jacobi, apgd, spg)", (unsigned long long)w->step_index, w->artic_contacts,
-                     w->artic_limit_rows);
-        return -2;
-    }
     nw s;
     if (nw_setup(ctx, p, &s)) return -1;
     nw_buf *b = (nw_buf *)w->newton.p;
@@ -692,8 +703,11 @@ int mo_step_newton(const mo_step_ctx *ctx, const mo_problem *p)
     for (int r = 0; r < s.mp; r++) s.lam[r] = ss->warm_start && isfinite(gam[r]) ? gam[r] / h : 0.0;
     if (m > s.mp) mo_fem_newton_lambda_get(w, ss->warm_start, s.lam + s.mp); /* FEM rows (issue 7) */
 
+    /* the primal form of the Cholesky inner solve assembles M from the owners' blocks: not with articulation rows,
+       whose dofs' M is the joint-space one (odof NULL: the Schur form, newton_cholesky.c) */
+    const bool art = w->artic_contacts || w->artic_limit_rows;
     mo_newton_system sys = {n, m, w->def.threads, h, s.rp, s.col, s.val, s.wval, s.mask, s.cd, s.adiag,
-                            s.nown, (const int *)w->owner_dof.p, (const int *)w->owner_ndof.p,
+                            s.nown, art ? NULL : (const int *)w->owner_dof.p, (const int *)w->owner_ndof.p,
                             (const double *)w->owner_inv_mass.p, s.mblk, s.msc, &b->chol, mo_step_device(w, m)};
     st->backend = sys.device ? MO_BACKEND_CUDA : MO_BACKEND_CPU;
     int it = 0, lin_total = 0, lcount = 0;
@@ -798,6 +812,9 @@ int mo_step_newton(const mo_step_ctx *ctx, const mo_problem *p)
         }
         esum += mo_k_coulomb_error_sq(gout + r0, u, ct[c].mu);
     }
+    /* the articulations' rows: warm starts, constraint forces, and the integrator of a touched articulation */
+    if (w->artic_limit_rows) mo_artic_limit_store(w, gout, h);
+    if (w->artic_contacts) mo_artic_contacts_touch(w, ct, s.nc, (const int *)w->row_artic.p, s.mj);
     double den = sqrt(gn) > sqrt(un) ? sqrt(gn) : sqrt(un);
     if (mo_contact_cache_store(w)) w->ncache = 0;
 

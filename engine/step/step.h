@@ -68,6 +68,14 @@ void mo_artic_limit_store(mo_world *w, const double *gamma, double h);
  * the per-row articulation columns of assemble.c, mj: the first contact row); mo_artic_limit_store marks those
  * whose limit or friction rows have one */
 void mo_artic_contacts_touch(mo_world *w, const mo_contact_int *ct, int nc, const int *extra, int mj);
+/* the Newton step (newton.c): y = (M + diag a)^-1 x and y = (M + diag a) x on every live articulation's dofs (the
+ * prediction's factor and mass matrix; other entries of y untouched); mo_artic_newton_rows: at the iterate v, the
+ * articulation rows' frozen columns (col, val, wval from p), the limit/friction/mimic rows' aux and
+ * C = g + h J v into cg, and the link side's displacement h J_art v added to a link contact's normal C */
+void mo_artic_minv(const mo_world *w, const double *x, double *y);
+void mo_artic_mulv(const mo_world *w, const double *x, double *y);
+void mo_artic_newton_rows(const mo_world *w, const mo_problem *p, double h, const double *v, mo_row_aux *aux,
+                          int *col, double *val, double *wval, double *cg);
 int mo_artic_rows_scratch(const mo_world *w);
 void mo_artic_contact_fill(const mo_world *w, const mo_contact_int *c, const mo_k_row *rows, const int *start,
                            int *col, double *val, double *wval, double *scratch);
