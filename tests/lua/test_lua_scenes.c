@@ -462,7 +462,7 @@ static void test_catalogue(void)
                                         "chain1000", "b1_net",      "b3_plates", "b4_wall", "incline",
                                         "gs_spheres", "vat",        "table_pile", "extension", "arch",
                                         "beam",       "gripper_ball", "soft_finger", "quadruped",
-                                        "double_pendulum", "arm6", NULL};
+                                        "double_pendulum", "arm6", "hand_grasp", NULL};
     for (int i = 0; names[i]; i++) {
         mo_scene_file *s = load_catalogue(names[i]);
         if (!s) continue;
