@@ -9,8 +9,9 @@
  * unchanged on error. A NULL w: MO_ERR_INVALID_ARGUMENT without a sentence.
  *
  * Links collide through their link bodies (mo_articulation_link_body); contacts, joint limits, dry joint friction
- * and mimics are rows of the step's contact problem on the articulation's dofs, solved by the velocity-level
- * solvers (the Newton step refuses them). docs/articulations.md.
+ * and mimics are rows of the step's contact problem on the articulation's dofs, solved by every contact solver
+ * (PGS, Jacobi, APGD, P-SPG-FB and the Newton step, which keeps their J linear over its iteration).
+ * docs/articulations.md.
  *
  * Coordinates. Link i's joint owns q[q_ofs .. q_ofs + nq - 1] and
  * qdot[v_ofs .. v_ofs + nv - 1] (mo_articulation_joint_dofs), in link order:
@@ -186,8 +187,7 @@ MO_API mo_status mo_articulation_set_joint_damping(mo_world *w, mo_articulation_
  * friction (|tau_f| <= friction, N m or N; 0: none) a boxed row holding qdot = 0 until the bound: rows of the
  * step's contact problem with J = +-e_k on the joint's dof and W = (M + diag(a))^-1 J^T, solved with the contacts
  * by the velocity-level solvers (a limit is speculative: the joint may reach it within the step, no further;
- * past it, it is pushed back at most at max_push_velocity). The Newton step refuses a world with such rows
- * (MO_ERR_UNSUPPORTED from mo_world_step). Changeable at any time; none by default. MO_ERR_INVALID_ARGUMENT
+ * past it, it is pushed back at most at max_push_velocity). Changeable at any time; none by default. MO_ERR_INVALID_ARGUMENT
  * for another joint type, lower > upper, NaN, a finite bound beyond MO_LENGTH_MAX, friction outside
  * [0, MO_FORCE_MAX]. */
 MO_API mo_status mo_articulation_set_limits(mo_world *w, mo_articulation_id id, int link, double lower, double upper);
@@ -197,7 +197,7 @@ MO_API mo_status mo_articulation_limits(const mo_world *w, mo_articulation_id id
 MO_API mo_status mo_articulation_set_joint_friction(mo_world *w, mo_articulation_id id, int link, double friction);
 /* A mimic joint (URDF <mimic>): link's coordinate follows leader's, q_link = multiplier q_leader + offset, held by a
  * bilateral row J = e_link - multiplier e_leader (both revolute or prismatic, leader != link; leader < 0 removes
- * it; the Newton step refuses it like the other rows). MO_ERR_INVALID_ARGUMENT for other joints, a link mimicking
+ * it). MO_ERR_INVALID_ARGUMENT for other joints, a link mimicking
  * itself, or a multiplier beyond MO_FORCE_MAX / an offset beyond MO_LENGTH_MAX (or not finite). */
 MO_API mo_status mo_articulation_set_mimic(mo_world *w, mo_articulation_id id, int link, int leader, double multiplier,
                                            double offset);
@@ -210,8 +210,7 @@ MO_API mo_status mo_articulation_constraint_forces(const mo_world *w, mo_articul
  * axes), its pose and velocity are the link's after every step and every write of q or qdot. Give it shapes with
  * mo_shape_create (a plane excepted) and it collides: its contacts are rows of the contact problem on the
  * articulation's dofs (J maps qdot to the contact velocities, the articulation's joint-space M^-1 applies), solved
- * with every other contact by the velocity-level solvers (PGS, Jacobi, APGD, P-SPG-FB, CG, MINRES, Cholesky;
- * the Newton step refuses a world whose link bodies touch anything: MO_ERR_UNSUPPORTED from mo_world_step). Its
+ * with every other contact by the contact solvers (PGS, Jacobi, APGD, P-SPG-FB, Newton). Its
  * contacts read back as every body's (mo_world_contacts, mo_body_contact_force); mo_body_apply_force(_at) on it
  * acts on the articulation for the next step (the joint forces J^T f); collision groups, masks and
  * mo_world_set_pair_collision apply to it. The link bodies of a parent and its child never collide with each
