@@ -122,7 +122,7 @@ typedef struct mo_urdf_options {
      * are kept apart by pair exclusions), <limit lower upper> as limit rows (mo_articulation_set_limits,
      * lock_zero_limits as above), <dynamics friction> as a dry friction row
      * (mo_articulation_set_joint_friction; ignore_friction drops it), <dynamics damping> as joint damping
-     * (ignore_damping drops it); the rows need a velocity-level solver (the Newton step refuses them). A
+     * (ignore_damping drops it); every contact solver takes the rows (Newton included). A
      * floating joint is refused (the free joint is the root's: fixed_base = false). docs/import.md, "As an
      * articulation". */
     bool articulation;
