@@ -514,6 +514,52 @@ static void mimic(void)
     mo_world_destroy(w);
 }
 
+/* 8. Newton with an FEM mesh: the rod's tip ball rests on the apex node of a stiff tetrahedron standing on the
+   ground (an articulation, an FEM mesh and their node contact in one Newton step) */
+static void newton_fem(void)
+{
+    const double m = 1.5, L = 0.8, z = 1.0, r = 0.05, nr = 0.02;
+    mo_world *w = world(1.0 / 120);
+    mo_solver_settings s = mo_default_solver_settings();
+    s.kind = MO_SOLVER_NEWTON;
+    CHECK(mo_world_set_solver(w, &s) == MO_OK);
+    ground(w);
+    mo_body_id lb;
+    mo_articulation_id a = rod(w, m, L, z, r, &lb);
+    const double top = z - r - nr; /* the apex node's centre under the tip ball */
+    const mo_vec3 nodes[4] = {{L - 0.15, -0.15, nr}, {L + 0.15, -0.15, nr}, {L, 0.15, nr}, {L, 0, top}};
+    const int tets[4] = {0, 1, 2, 3};
+    mo_fem_material_def mat = {1e8, 0.3, 1000.0, MO_FEM_COROTATIONAL};
+    mo_fem_mesh_def fd = mo_default_fem_mesh_def();
+    fd.nodes = nodes;
+    fd.node_count = 4;
+    fd.tets = tets;
+    fd.tet_count = 1;
+    fd.materials = &mat;
+    fd.material_count = 1;
+    fd.radius = nr;
+    fd.friction = 0.0;
+    mo_fem_mesh_id fm;
+    if (mo_fem_mesh_create(w, &fd, &fm) != MO_OK) {
+        fprintf(stderr, "fem: %s\n", mo_world_last_error(w));
+        ++check_failures;
+        mo_world_destroy(w);
+        return;
+    }
+    step(w, 120);
+    double q, qd;
+    mo_vec3 f, t, apex;
+    CHECK(mo_articulation_get_joint(w, a, 0, &q, &qd) == MO_OK);
+    CHECK(mo_body_contact_force(w, lb, &f, &t) == MO_OK);
+    CHECK(mo_fem_mesh_node_position(w, fm, 3, &apex) == MO_OK);
+    printf("Newton, rod tip on an FEM tetrahedron's apex, 1 s: angle %.3g rad, rate %.3g rad/s, force on the tip "
+           "%.5g N (m g / 2 = %.5g N), apex z %.6f m (rest %.6f)\n", q, qd, f.z, m * G / 2, apex.z, top);
+    CHECK(fabs(q) < 5e-3 && fabs(qd) < 1e-3);
+    CHECK_NEAR(f.z, m * G / 2, 0.01 * m * G / 2);
+    CHECK(fabs(apex.z - top) < 5e-3);
+    mo_world_destroy(w);
+}
+
 int main(void)
 {
     free_box();
@@ -523,5 +569,6 @@ int main(void)
     refusals();
     limits();
     mimic();
+    newton_fem();
     return check_result_counted("artic_contact");
 }

@@ -297,6 +297,9 @@ int mo_fem_collide_surfaces(mo_world *w)
             if (!S->alive || (S->type != MO_SHAPE_BOX && S->type != MO_SHAPE_CONVEX_HULL && S->type != MO_SHAPE_SPHERE &&
                               S->type != MO_SHAPE_CAPSULE && S->type != MO_SHAPE_CYLINDER && S->type != MO_SHAPE_MESH))
                 continue;
+            /* a link body's surface rows would see it as kinematic (its dofs are the articulation's): it meets FEM
+               meshes through their nodes' contacts only (docs/articulations.md) */
+            if (w->bodies[S->body].artic) continue;
             const bool is_mesh = S->type == MO_SHAPE_MESH;
             if (is_mesh && !S->mesh) continue;
             if (mo_fem_attached_to(w, mi, S->body)) continue;
