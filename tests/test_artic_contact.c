@@ -17,9 +17,12 @@
  *     solver; a limit at 10 rad (beyond pi); friction that holds and that slides;
  *  7. a mimic row: the follower tracks multiplier q_leader + offset, its torque
  *     balances gravity at rest and the leader feels -multiplier times it;
+ *  8. Newton with an FEM mesh: the rod's tip ball on a stiff tetrahedron's apex node
+ *     carries m g / 2 (articulation rows and FEM rows in one Newton step);
  *  5. link bodies follow mo_articulation_set_q; the calls that would move them
- *     apart from their link refuse with the exact sentence, the Newton step refuses
- *     their contacts (world unchanged), and they go with their articulation. */
+ *     apart from their link refuse with the exact sentence, and they go with their
+ *     articulation.
+ * Groups 2 and 6 run every contact solver: PGS, Jacobi, APGD, P-SPG-FB and Newton. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -22,8 +22,9 @@
  *   set_drive(link, {stiffness, damping, target_position, target_velocity, torque, max_effort}),
  *   gravity_compensation() -> list, link_pose(link) -> position, orientation, energy() -> kinetic, potential,
  *   set_limits(link, lower, upper) (nil or -math.huge/math.huge: no bound on that side), limits(link) ->
- *   lower, upper, set_friction(link, friction) (dry joint friction, N m or N), constraint_forces() -> list
- *   (the last step's limit and friction torques, layout of qdot), jacobian(link, point) -> jv, jw (each 3
+ *   lower, upper, set_friction(link, friction) (dry joint friction, N m or N), set_mimic(link, leader,
+ *   multiplier = 1, offset = 0) (q_link = multiplier q_leader + offset; leader nil: none), constraint_forces()
+ *   -> list (the last step's limit, friction and mimic torques, layout of qdot), jacobian(link, point) -> jv, jw (each 3
  *   rows of nv numbers: the world velocity of the point fixed on the link at point (link frame, default the
  *   origin) is jv qdot, the link's angular velocity jw qdot), link_velocity(link) -> angular, linear,
  *   link(name) -> number, link_body(link) -> body handle (named "<articulation>/<link as given>": add
@@ -396,6 +397,18 @@ static int m_set_friction(lua_State *L)
     return 0;
 }
 
+/* set_mimic(link, leader, multiplier = 1, offset = 0): q_link = multiplier q_leader + offset; leader nil removes it */
+static int m_set_mimic(lua_State *L)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    int k = link_arg(L, 2, id, ctx), leader = lua_isnoneornil(L, 3) ? -1 : link_arg(L, 3, id, ctx);
+    double mul = lua_isnoneornil(L, 4) ? 1.0 : mo_lua_to_num(L, 4, ctx, "multiplier");
+    double off = lua_isnoneornil(L, 5) ? 0.0 : mo_lua_to_num(L, 5, ctx, "offset");
+    if (mo_articulation_set_mimic(mo_lua_world(L), id, k, leader, mul, off) != MO_OK) mo_lua_world_fail(L, ctx);
+    return 0;
+}
+
 static int m_constraint_forces(lua_State *L) { return get_bulk(L, mo_articulation_constraint_forces, false); }
 
 /* jacobian(link, point) -> jv, jw: 3 rows of nv numbers each */
@@ -539,6 +552,7 @@ void mo_lua_open_artic(lua_State *L)
                                        {"set_limits", m_set_limits},
                                        {"limits", m_limits},
                                        {"set_friction", m_set_friction},
+                                       {"set_mimic", m_set_mimic},
                                        {"constraint_forces", m_constraint_forces},
                                        {"jacobian", m_jacobian},
                                        {"link_velocity", m_link_velocity},

@@ -242,6 +242,8 @@ static void limits_scene(bool rows)
                     "assert(lo == -math.huge and hi == 3, 'nil lower bound')\n"
                     "a:set_limits(1, 0.5, 2)\n"
                     "b:set_friction('rod', 10)\n"
+                    "local ok, e = pcall(function() a:set_mimic('rod', 'rod') end)\n"
+                    "assert(not ok and e:find('cannot mimic itself', 1, true), 'a mimic of itself: ' .. tostring(e))\n"
                   : "");
     char err[1024] = "";
     mo_scene_file *s = load(text, err, sizeof err);
