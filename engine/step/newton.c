@@ -697,8 +697,14 @@ int mo_step_newton(const mo_step_ctx *ctx, const mo_problem *p)
         return -1;
     double *hist = (double *)b->hist.p, *ehist = (double *)b->ehist.p, *lhist = rec ? (double *)b->lhist.p : NULL;
 
-    /* zero-velocity start; lambda from the warm start (impulses / h) */
+    /* zero-velocity start (the articulations' dofs at v~: their rows are linear in v, and their momentum residual
+       then starts at zero as the bodies' used to when an articulation has no rows); lambda from the warm start
+       (impulses / h) */
     memset(s.v, 0, (size_t)n * sizeof(double));
+    for (int i = 0; i < w->artic_count; i++)
+        if (w->artics[i].alive)
+            memcpy(s.v + w->artics[i].dof0, p->v_tilde + w->artics[i].dof0,
+                   (size_t)w->artics[i].m->nv * sizeof(double));
     const double *gam = (const double *)w->gamma.p;
     for (int r = 0; r < s.mp; r++) s.lam[r] = ss->warm_start && isfinite(gam[r]) ? gam[r] / h : 0.0;
     if (m > s.mp) mo_fem_newton_lambda_get(w, ss->warm_start, s.lam + s.mp); /* FEM rows (issue 7) */
