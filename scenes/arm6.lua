@@ -20,12 +20,13 @@ local H = param("h", 1 / 120)
 local TRACK = param("track", 4.0)
 local REACH = param("reach", 2.0)
 local KP = param("kp", 3000.0)
+local INTEGRATOR = param("integrator", "midpoint") -- "euler": one mass-matrix factorisation a step
 world{ gravity = {0, 0, -9.81}, time_step = H, duration = TRACK + REACH,
        solver = { kind = "pgs", iterations = 50 } }
 
 local function rod(m, l, r) return {m * (3 * r * r + l * l) / 12, m * (3 * r * r + l * l) / 12, m * r * r / 2} end
 local TOOL = 0.05
-local arm = articulation{ name = "arm6", links = {
+local arm = articulation{ name = "arm6", integrator = INTEGRATOR, links = {
   { name = "yaw", axis = {0, 0, 1}, position = {0, 0, 0.1}, mass = 4, com = {0, 0, 0.05}, inertia = rod(4, 0.1, 0.08) },
   { name = "shoulder", parent = "yaw", axis = {0, 1, 0}, position = {0, 0, 0.15}, mass = 3, com = {0, 0, 0.2},
     inertia = rod(3, 0.4, 0.05) },

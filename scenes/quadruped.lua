@@ -27,6 +27,7 @@ local TROT = param("trot", 4.0)
 local PERIOD = param("period", 0.3)
 local AMP = param("amp", 0.1)
 local LIFT = param("lift", 0.3)
+local INTEGRATOR = param("integrator", "midpoint") -- "euler": one mass-matrix factorisation a step
 world{ gravity = {0, 0, -9.81}, time_step = H, duration = STAND + TROT,
        solver = { kind = "pgs", iterations = 50 } }
 ground{ friction = 1.0 }
@@ -58,7 +59,7 @@ for _, leg in ipairs(legs) do
                                   friction = 1.0 } }
 end
 local Z0 = -HIP_Z + (L1 + L2) * math.cos(Q_THIGH) + R_FOOT   -- standing base height: the feet touch the ground
-local dog = articulation{ name = "quadruped", position = {0, 0, Z0}, links = links }
+local dog = articulation{ name = "quadruped", position = {0, 0, Z0}, integrator = INTEGRATOR, links = links }
 local _, _, NV = dog:size()
 -- the shanks never touch the base (parent-child pairs never collide; this pair is not one)
 local base_body = dog:link_body("base")

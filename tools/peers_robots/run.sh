@@ -2,7 +2,7 @@
 # Runs every case of docs/bench/robots-mujoco-2026-11-27.md RUNS times (default 5), one process per
 # run, alternating engines, single-threaded; the logs go to results/. From the project root:
 #   tools/peers_robots/run.sh 5 && tools/peers_robots/summarize.py
-# Needs build/tools/moreau-run (a release build) and tools/peers_robots/bench_mujoco_robots (make -C tools/peers_robots).
+# Needs build/tools/moreau-run (a release build; BUILD=dir picks another build folder) and tools/peers_robots/bench_mujoco_robots (make -C tools/peers_robots).
 set -e
 RUNS=${1:-5}
 D=tools/peers_robots
@@ -11,7 +11,7 @@ mkdir -p "$OUT"
 rm -f "$OUT"/*.log
 export OMP_NUM_THREADS=1
 MJ=$D/bench_mujoco_robots
-MR="build/tools/moreau-run --check --quiet"
+MR="${BUILD:-build}/tools/moreau-run --check --quiet"
 H120=0.008333333333333333
 H300=0.0033333333333333335
 uptime > "$OUT/load.txt"
@@ -20,6 +20,9 @@ for r in $(seq 1 "$RUNS"); do
   $MR scenes/quadruped.lua --set h=0.001  >> "$OUT/moreau_quadruped_h1000.log" || true
   $MR scenes/arm6.lua                     >> "$OUT/moreau_arm6_h120.log" || true
   $MR scenes/double_pendulum.lua          >> "$OUT/moreau_double_pendulum_h120.log" || true
+  # semi-implicit Euler (MuJoCo's default integrator; one factorisation a step instead of the midpoint's 4-7)
+  $MR scenes/quadruped.lua --set integrator=euler >> "$OUT/moreau_quadruped_h120_euler.log" || true
+  $MR scenes/arm6.lua --set integrator=euler      >> "$OUT/moreau_arm6_h120_euler.log" || true
   for s in Newton PGS; do
     $MJ quadruped solver=$s h=$H120 >> "$OUT/mujoco_quadruped_h120_$s.log" || true
     $MJ quadruped solver=$s h=$H300 >> "$OUT/mujoco_quadruped_h300_$s.log" || true
