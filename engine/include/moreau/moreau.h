@@ -45,7 +45,8 @@ extern "C" {
 
 /* version of this header (major.minor.patch) */
 #define MO_VERSION_MAJOR 0 /* major: incompatible API changes */
-#define MO_VERSION_MINOR 2 /* minor: compatible additions */
+#define MO_VERSION_MINOR 3 /* minor: compatible additions (3: articulation contacts, limits, mimics, link bodies; mo_contact
+                            * read-back fields; state format 3) */
 #define MO_VERSION_PATCH 0 /* patch: fixes */
 
 /* ---- basic types ------------------------------------------------------ */
