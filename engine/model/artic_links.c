@@ -80,8 +80,8 @@ mo_status mo_articulation_link_body(mo_world *w, mo_articulation_id id, int link
         d.type = MO_BODY_KINEMATIC;
         mo_body_id b;
         mo_status st = mo_body_create(w, &d, &b);
-        if (st != MO_OK) {
-            mo_set_error(w, "%s: out of memory", __func__);
+        if (st != MO_OK) { /* the body's own sentence otherwise */
+            if (st == MO_ERR_OUT_OF_MEMORY) mo_set_error(w, "%s: out of memory", __func__);
             return st;
         }
         a = &w->artics[slot]; /* the body pool may have moved; the articulation pool did not, but be plain */
