@@ -63,16 +63,18 @@ static const hash_row rows[] = {
     {"heavy_stack.lua", NULL, "jacobi", 60, NEEDS_NONE, 0x9260b9af28130247},
     {"humanoids.lua", "count=20", NULL, 30, NEEDS_NONE, 0xf14a4cf79a5fde87},
     {"incline.lua", NULL, NULL, 120, NEEDS_NONE, 0x99c6a34422a1bf0a},
-    {"pile1000.lua", NULL, NULL, 60, NEEDS_NONE, 0x81e39d10f223b0d8},
+    /* pile1000, table_pile and vat re-recorded: a contact's tangent gets a second Gram-Schmidt pass when the first
+       left it more than 1e-13 along the normal (engine/step/collide.c, fuzz_api P13) */
+    {"pile1000.lua", NULL, NULL, 60, NEEDS_NONE, 0x47edf20b6b130b10},
     {"pyramid.lua", NULL, NULL, 20, NEEDS_NONE, 0x28d0a705a23f91bf},
     {"quadruped.lua", NULL, NULL, 240, NEEDS_NONE, 0x2b018cf43ce3aa86},
     {"robot_arm.lua", NULL, NULL, 120, NEEDS_NONE, 0xcce1673106d8b990},
     {"soft_finger.lua", NULL, NULL, 4, NEEDS_NONE, 0x752ddfc9d91b4f97},
     {"stack20.lua", NULL, NULL, 120, NEEDS_NONE, 0x9f47125f1e0b6186},
-    {"table_pile.lua", NULL, NULL, 120, NEEDS_NONE, 0x5407d02672109c1a},
-    {"table_pile.lua", NULL, "apgd", 120, NEEDS_NONE, 0x58d0e10c271e5497},
+    {"table_pile.lua", NULL, NULL, 120, NEEDS_NONE, 0x4ef0e78d51b6ac39},
+    {"table_pile.lua", NULL, "apgd", 120, NEEDS_NONE, 0xfec4d71ca187a26c},
     /* re-recorded: contact tangent bases for normals within 0.99 of -z now orthonormal (the vat's cone) */
-    {"vat.lua", NULL, NULL, 60, NEEDS_NONE, 0xc7ccf8020df36108},
+    {"vat.lua", NULL, NULL, 60, NEEDS_NONE, 0x895fbe585de1b87f},
 };
 
 static uint64_t fold(uint64_t h, const void *data, size_t n)
