@@ -35,21 +35,7 @@
 #include "moreau/import.h"
 #include "testutil.h"
 
-/* the body-and-joint ("maximal") import these tests cover; the default is one articulation
-   (test_import_urdf_artic) */
-static mo_urdf_options maximal_urdf_options(void)
-{
-    mo_urdf_options o = mo_default_urdf_options();
-    o.articulation = false;
-    return o;
-}
-
-static const mo_urdf_options *maximal(void)
-{
-    static mo_urdf_options o;
-    o = maximal_urdf_options();
-    return &o;
-}
+#include "urdf_maximal.h" /* maximal(), maximal_urdf_options() */
 
 static char dir[] = "/tmp/moreau_urdf_optsXXXXXX";
 
