@@ -889,6 +889,15 @@ mo_status mo_scene_file_load(const char *path, const mo_scene_options *opt, mo_s
     free(src);
     if (status != LUA_OK) {
         take_error(s, s->L, status, path);
+        if (!has_position(s->err)) { /* "attempt to load a binary chunk (mode is 't')" names no file */
+            const size_t pl = strlen(path), ml = strlen(s->err);
+            if (pl + 2 + ml < sizeof s->err) {
+                memmove(s->err + pl + 2, s->err, ml + 1);
+                memcpy(s->err, path, pl);
+                s->err[pl] = ':';
+                s->err[pl + 1] = ' ';
+            }
+        }
         return fail(s, MO_ERR_INVALID_ARGUMENT, err, err_size);
     }
     if (budget_pcall(s, 0, 0, opt->load_instructions, path) != LUA_OK)
