@@ -15,7 +15,16 @@
  *     at most MO_MESH_MAX_INPUT_OFFSET and strides at most MO_MESH_MAX_STRIDE;
  *   - PLY (a file starting "ply"): each element's declared count at most the
  *     bytes after the header (a 30-byte body declaring 1e8 vertices or faces
- *     kept Assimp busy for over 100 s).
+ *     kept Assimp busy for over 100 s);
+ *   - binary glTF (a file starting "glTF"): the header's total length and
+ *     every chunk's length at most the bytes the file has (Assimp allocates a
+ *     JSON chunk's declared length before reading it: 2.1 GB for a 400-byte
+ *     file), and the JSON inside, like a text .gltf, is checked as below;
+ *   - glTF JSON (.gltf, or '{' followed by "asset" in the first KiB): every
+ *     "byteLength", "byteOffset" and "byteStride" a non-negative integer of at
+ *     most MO_MESH_MAX_FILE_BYTES (no buffer may be larger than a file), and
+ *     every "count" at most the largest byteLength declared (an element takes
+ *     at least one byte).
  * Each refusal is a sentence naming the file, the line and the element. */
 #include <ctype.h>
 #include <stdarg.h>
@@ -242,6 +251,102 @@ static mo_status scan_ply(scan *s)
     return MO_OK;
 }
 
+static unsigned long u32le(const unsigned char *b)
+{
+    return (unsigned long)b[0] | (unsigned long)b[1] << 8 | (unsigned long)b[2] << 16 | (unsigned long)b[3] << 24;
+}
+
+/* a refusal with no line (the binary part of a file) */
+static mo_status scan_fail_bin(const scan *s, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static mo_status scan_fail_bin(const scan *s, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (s->err && s->err_size) snprintf(s->err, s->err_size, "%s: cannot read: %s", s->path, msg);
+    return MO_ERR_IO;
+}
+
+/* the value after "key": in glTF JSON (v..e): a non-negative integer, or -1 */
+static long long json_uint(const char *v, const char *e)
+{
+    while (v < e && is_ws(*v)) v++;
+    if (v < e && *v == ':') v++;
+    while (v < e && is_ws(*v)) v++;
+    long long n = 0;
+    const char *d = v;
+    while (v < e && *v >= '0' && *v <= '9') {
+        if (n > (long long)MO_MESH_MAX_FILE_BYTES * 16) return -1;
+        n = n * 10 + (*v++ - '0');
+    }
+    if (v == d || (v < e && (*v == '.' || *v == 'e' || *v == 'E'))) return -1;
+    return n;
+}
+
+/* glTF JSON in t..e: byte sizes bounded by the largest file, counts by the largest byteLength */
+static mo_status scan_gltf_json(scan *s, const char *t, const char *e)
+{
+    static const char *const sizes[] = {"\"byteLength\"", "\"byteOffset\"", "\"byteStride\""};
+    long long most = 0;
+    for (int k = 0; k < 3; k++)
+        for (const char *p = find(t, e, sizes[k]); p; p = find(p + 1, e, sizes[k])) {
+            long long n = json_uint(p + strlen(sizes[k]), e);
+            int key = (int)strlen(sizes[k]) - 2;
+            if (n < 0)
+                return scan_fail(s, p, "glTF %.*s is not a non-negative integer", key, sizes[k] + 1);
+            if (n > (long long)MO_MESH_MAX_FILE_BYTES)
+                return scan_fail(s, p, "glTF %.*s %lld is more than the %d MiB a mesh file may have", key,
+                                 sizes[k] + 1, n, (int)(MO_MESH_MAX_FILE_BYTES >> 20));
+            if (k == 0 && n > most) most = n;
+        }
+    for (const char *p = find(t, e, "\"count\""); p; p = find(p + 1, e, "\"count\"")) {
+        long long n = json_uint(p + 7, e);
+        if (n < 0) return scan_fail(s, p, "glTF count is not a non-negative integer");
+        if (n > most)
+            return scan_fail(s, p, "glTF count %lld is more than the %lld bytes of the largest buffer declared", n,
+                             most);
+    }
+    return MO_OK;
+}
+
+/* binary glTF: header and chunk lengths against the file, then the JSON chunk */
+static mo_status scan_glb(scan *s)
+{
+    const unsigned char *b = (const unsigned char *)s->buf;
+    unsigned long len = (unsigned long)s->len;
+    if (len < 12) return MO_OK; /* Assimp says the header is short */
+    unsigned long version = u32le(b + 4), total = u32le(b + 8);
+    if (total > len)
+        return scan_fail_bin(s, "the binary glTF header declares %lu bytes but the file has %lu", total, len);
+    if (version == 1) {
+        if (len < 20) return MO_OK;
+        unsigned long content = u32le(b + 12);
+        if (content > len - 20)
+            return scan_fail_bin(s, "the binary glTF 1 header declares %lu bytes of JSON but %lu follow it", content,
+                                 len - 20);
+        return scan_gltf_json(s, s->buf + 20, s->buf + 20 + content);
+    }
+    unsigned long at = 12;
+    for (int chunk = 0; at + 8 <= len; chunk++) {
+        unsigned long clen = u32le(b + at), type = u32le(b + at + 4);
+        if (clen > len - at - 8)
+            return scan_fail_bin(s, "binary glTF chunk %d declares %lu bytes but %lu follow its header", chunk, clen,
+                                 len - at - 8);
+        if (chunk == 0 && type == 0x4E4F534Aul) { /* "JSON" */
+            mo_status st = scan_gltf_json(s, s->buf + at + 8, s->buf + at + 8 + clen);
+            if (st != MO_OK) return st;
+        }
+        at += 8 + clen;
+    }
+    return MO_OK;
+}
+
 static bool ci_contains(const char *b, size_t n, const char *what)
 {
     size_t w = strlen(what);
@@ -282,6 +387,7 @@ mo_status mo_mesh_scan(const char *path, char *err, size_t err_size)
     mo_status st = MO_OK;
     size_t pl = strlen(path);
     bool dae = pl >= 4 && (strcmp(path + pl - 4, ".dae") == 0 || strcmp(path + pl - 4, ".DAE") == 0);
+    bool gltf = pl >= 5 && (strcmp(path + pl - 5, ".gltf") == 0 || strcmp(path + pl - 5, ".GLTF") == 0);
     if (len >= 4 && memcmp(buf, "PK\003\004", 4) == 0) {
         if (err && err_size)
             snprintf(err, err_size,
@@ -292,6 +398,13 @@ mo_status mo_mesh_scan(const char *path, char *err, size_t err_size)
     } else if (len >= 4 && memcmp(buf, "ply", 3) == 0 && (buf[3] == '\n' || buf[3] == '\r')) {
         scan s = {path, buf, buf + len, len, err, err_size};
         st = scan_ply(&s);
+    } else if (len >= 4 && memcmp(buf, "glTF", 4) == 0) {
+        scan s = {path, buf, buf + len, len, err, err_size};
+        st = scan_glb(&s);
+    } else if (gltf || (len > 0 && buf[strspn(buf, " \t\r\n")] == '{' &&
+                        ci_contains(buf, len < 1024 ? len : 1024, "\"asset\""))) {
+        scan s = {path, buf, buf + len, len, err, err_size};
+        st = scan_gltf_json(&s, buf, buf + len);
     } else if (dae || ci_contains(buf, len < 1024 ? len : 1024, "<collada")) {
         scan s = {path, buf, buf + len, len, err, err_size};
         st = scan_collada(&s);

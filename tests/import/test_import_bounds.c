@@ -63,6 +63,31 @@ static void write_variant(const char *name, const char *from, const char *to, ch
     fclose(f);
 }
 
+/* the file src with its first `from` replaced by `to` (n bytes), written as tmpdir/name */
+static void write_patched(const char *src, const char *name, const char *from, size_t from_n, const char *to,
+                          size_t to_n, char *path, size_t size)
+{
+    snprintf(path, size, "%s/%s", tmpdir, name);
+    FILE *in = fopen(src, "rb");
+    if (!in) exit(1);
+    char b[1 << 16];
+    size_t n = fread(b, 1, sizeof b, in);
+    fclose(in);
+    const char *at = NULL;
+    for (size_t i = 0; i + from_n <= n && !at; i++)
+        if (memcmp(b + i, from, from_n) == 0) at = b + i;
+    if (!at) {
+        fprintf(stderr, "%s has no '%s'\n", src, from);
+        exit(1);
+    }
+    FILE *f = fopen(path, "wb");
+    if (!f) exit(1);
+    fwrite(b, 1, (size_t)(at - b), f);
+    fwrite(to, 1, to_n, f);
+    fwrite(at + from_n, 1, n - (size_t)(at - b) - from_n, f);
+    fclose(f);
+}
+
 static int load_child(void *arg, char *msg, size_t size)
 {
     mo_mesh_data m;
@@ -159,6 +184,33 @@ int main(void)
                        ":7: cannot read: PLY element 'face' declares 100000000 records but 26 bytes follow the header");
     }
     check_group_end("PLY", 10, 3);
+
+    /* glTF: a binary glTF's header and chunk lengths against the file (Assimp allocated
+       a JSON chunk's declared 2.1 GB for an 824-byte file), sizes and counts in the JSON */
+    check_group_begin();
+    {
+        char msg[256];
+        int st = -1;
+        CHECK(bounded_run(load_child, (void *)(DATA "box.glb"), CAP, &st, msg, sizeof msg) == 0 && st == MO_OK);
+        CHECK_STR(msg, "8 vertices, 12 triangles");
+        CHECK(bounded_run(load_child, (void *)(DATA "box.gltf"), CAP, &st, msg, sizeof msg) == 0 && st == MO_OK);
+        CHECK_STR(msg, "8 vertices, 12 triangles");
+    }
+    write_patched(DATA "box.glb", "chunk.glb", "\x58\x02\x00\x00JSON", 8, "\x00\x00\x00\x7eJSON", 8, path,
+                  sizeof path);
+    expect_bounded(path, MO_ERR_IO, ": cannot read: binary glTF chunk 0 declares 2113929216 bytes but 776 follow its header");
+    write_patched(DATA "box.glb", "total.glb", "\x1c\x03\x00\x00", 4, "\x00\x00\x01\x00", 4, path, sizeof path);
+    expect_bounded(path, MO_ERR_IO, ": cannot read: the binary glTF header declares 65536 bytes but the file has 796");
+    write_patched(DATA "box.gltf", "count.gltf", "\"count\": 8", 10, "\"count\": 1000000000", 19, path, sizeof path);
+    expect_bounded(path, MO_ERR_IO,
+                   ":43: cannot read: glTF count 1000000000 is more than the 168 bytes of the largest buffer declared");
+    write_patched(DATA "box.gltf", "length.gltf", "\"byteLength\": 168", 17, "\"byteLength\": 4000000000", 24, path,
+                  sizeof path);
+    expect_bounded(path, MO_ERR_IO,
+                   ":79: cannot read: glTF byteLength 4000000000 is more than the 256 MiB a mesh file may have");
+    write_patched(DATA "box.gltf", "float.gltf", "\"count\": 8", 10, "\"count\": 8e9", 12, path, sizeof path);
+    expect_bounded(path, MO_ERR_IO, ":43: cannot read: glTF count is not a non-negative integer");
+    check_group_end("glTF", 10, 3);
 
     check_group_begin();
     /* a zip archive */

@@ -45,7 +45,10 @@ typedef struct mo_mesh_data {
  * count above one per two bytes of the file, an offset above
  * MO_MESH_MAX_INPUT_OFFSET or a stride above MO_MESH_MAX_STRIDE is refused
  * with "PATH:LINE: cannot read: <element> ..." (MO_ERR_IO); so is a PLY element
- * count above the bytes after the header. These are compile-
+ * count above the bytes after the header, a binary glTF whose header or chunk
+ * lengths exceed the file, and glTF JSON whose byteLength/byteOffset/byteStride
+ * exceed MO_MESH_MAX_FILE_BYTES or whose "count" exceeds the largest
+ * byteLength declared. These are compile-
  * time limits: a larger mesh must be split, or the constants raised in a build.
  * Other formats are bounded by the file size and Assimp's own checks only. */
 #define MO_MESH_MAX_FILE_BYTES ((size_t)256 << 20)
