@@ -11,6 +11,10 @@
  *                    chunk written (fill values: 8 GB from a few KB of file)
  *   3 global M 1e9   a global HDF5 file whose M says 1e9 x 1e9 with 2 dofs
  *   4 .dat 1e9       a .dat whose header declares 1e9 contacts in 40 bytes
+ *   5 damaged heap   fuzz/regressions/fclib/fclib_hdf5_heap_segv.h5: a local
+ *                    heap on which libhdf5 1.10.8 dereferences NULL inside
+ *                    H5Lexists; mo_fc_read reads HDF5 in a child first, so
+ *                    the caller gets MO_ERR_IO and a sentence, not SIGSEGV
  *
  * The HDF5 files are written with the HDF5 API here, into a fresh directory
  * under $TMPDIR (or /tmp), removed at the end. */
@@ -227,6 +231,17 @@ int main(void)
     check_group_begin();
     test_h5();
     check_group_end("HDF5 sizes", 12, 3);
+    check_group_begin();
+    {
+        const char *path = MO_SOURCE_ROOT "/fuzz/regressions/fclib/fclib_hdf5_heap_segv.h5";
+        char want[1024];
+        snprintf(want, sizeof want,
+                 "mo_fc_read: '%s': the HDF5 library crashed reading it (signal 11 in a child process): the file is "
+                 "damaged",
+                 path);
+        expect_bounded(path, MO_ERR_IO, want);
+    }
+    check_group_end("HDF5 damaged", 12, 3);
 #endif
     check_group_begin();
     test_dat();

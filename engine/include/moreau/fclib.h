@@ -80,7 +80,15 @@ typedef struct mo_fc_problem {
  * contacts need 3 x 3"). .dat: every count must fit in the bytes left. Memory
  * stays within a small multiple of the file's size (the whole file is read
  * first; a compressed HDF5 dataset may expand up to 1032 times). These limits
- * are fixed: an honest file never exceeds them. */
+ * are fixed: an honest file never exceeds them.
+ *
+ * Damaged HDF5 files: libhdf5 trusts a file's heaps and object headers (a
+ * damaged local heap made 1.10.8 dereference NULL). On POSIX systems an HDF5
+ * file is therefore read first in a forked child process with default signal
+ * actions, then, when the child read it to the end, here: a crash in the child
+ * is MO_ERR_IO, "mo_fc_read: 'x.hdf5': the HDF5 library crashed reading it
+ * (signal 11 in a child process): the file is damaged". When fork fails the
+ * file is read here only. */
 MO_API mo_status mo_fc_read(const char *path, mo_fc_problem *out, char *err, size_t err_size);
 /* Writes FCLIB HDF5 (readable by libfclib): the global form when
  * p->ndof > 0 (M and H as triplets, f, w, mu; no W or q), else the local one
