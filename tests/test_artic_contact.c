@@ -19,6 +19,13 @@
  *     balances gravity at rest and the leader feels -multiplier times it;
  *  8. Newton with an FEM mesh: the rod's tip ball on a stiff tetrahedron's apex node
  *     carries m g / 2 (articulation rows and FEM rows in one Newton step);
+ *  9. joint reactions (mo_articulation_joint_wrench): the rod's hinge carries m g / 2
+ *     and no moment with its tip on a post, m g and no moment held by a torque on its
+ *     link, m g and gravity's moment on a limit (the moment's axis part equals the
+ *     limit's torque); a three-link chain held by gravity compensation: each joint
+ *     carries the weight of the links below it and its axis torque is the
+ *     compensation torque; a free root resting on the ground transmits nothing; zero
+ *     before a step and after a restore;
  *  5. link bodies follow mo_articulation_set_q; the calls that would move them
  *     apart from their link refuse with the exact sentence, and they go with their
  *     articulation.
@@ -563,6 +570,130 @@ static void newton_fem(void)
     mo_world_destroy(w);
 }
 
+/* 9. joint reactions */
+static void joint_wrench(void)
+{
+    const double m = 1.5, L = 0.8, z = 1.0, mg = m * G;
+    mo_vec3 f, t;
+    /* the rod's tip on a frictionless post: the hinge carries half the weight, no moment */
+    {
+        mo_world *w = world(1.0 / 120);
+        solver(w, MO_SOLVER_PGS, 300);
+        mo_body_id lb;
+        mo_articulation_id a = rod(w, m, L, z, 0.05, &lb);
+        post(w, (mo_vec3){L, 0, z - 0.05}, 0.1);
+        CHECK(mo_articulation_joint_wrench(w, a, 0, &f, &t) == MO_OK);
+        CHECK(f.x == 0 && f.y == 0 && f.z == 0 && t.x == 0 && t.y == 0 && t.z == 0); /* before any step */
+        step(w, 120);
+        CHECK(mo_articulation_joint_wrench(w, a, 0, &f, &t) == MO_OK);
+        printf("joint wrench, rod on a post: force (%.3g, %.3g, %.6g) N (m g / 2 = %.6g), torque (%.3g, %.3g, %.3g) "
+               "N m\n", f.x, f.y, f.z, mg / 2, t.x, t.y, t.z);
+        CHECK_NEAR(f.z, mg / 2, 5e-3 * mg / 2);
+        CHECK(fabs(f.x) < 1e-3 * mg && fabs(f.y) < 1e-3 * mg);
+        CHECK(fabs(t.x) < 1e-3 * mg * L && fabs(t.y) < 5e-3 * mg * L && fabs(t.z) < 1e-3 * mg * L);
+        /* after a restore: zero until the next step */
+        size_t n = mo_world_state_size(w);
+        void *buf = malloc(n);
+        CHECK(buf && mo_world_save_state(w, buf, n) == MO_OK);
+        CHECK(buf && mo_world_restore_state(w, buf, n) == MO_OK);
+        CHECK(mo_articulation_joint_wrench(w, a, 0, &f, &t) == MO_OK);
+        CHECK(f.z == 0 && t.y == 0);
+        step(w, 1);
+        CHECK(mo_articulation_joint_wrench(w, a, 0, &f, NULL) == MO_OK);
+        CHECK_NEAR(f.z, mg / 2, 5e-3 * mg / 2);
+        free(buf);
+        /* refusals */
+        CHECK(mo_articulation_joint_wrench(w, a, 1, &f, &t) == MO_ERR_INVALID_ARGUMENT);
+        mo_articulation_id stale = a;
+        stale.generation += 7;
+        CHECK(mo_articulation_joint_wrench(w, stale, 0, &f, &t) == MO_ERR_STALE_ID);
+        mo_world_destroy(w);
+    }
+    /* held level by a torque on the link body: the hinge carries the weight and no moment; on its upper limit,
+       the weight and gravity's moment, whose axis part is the limit's torque */
+    for (int form = 0; form < 2; form++) {
+        mo_world *w = world(1.0 / 240);
+        mo_body_id lb;
+        mo_articulation_id a = rod(w, m, L, z, 0.0, &lb);
+        if (form == 1) CHECK(mo_articulation_set_limits(w, a, 0, -INFINITY, 0.0) == MO_OK);
+        for (int i = 0; i < 240; i++) {
+            if (form == 0)
+                CHECK(mo_body_apply_force(w, lb, (mo_vec3){0, 0, 0}, (mo_vec3){0, -mg * L / 2, 0}) == MO_OK);
+            step(w, 1);
+        }
+        double tau = 0.0;
+        CHECK(mo_articulation_constraint_forces(w, a, &tau, 1) == MO_OK);
+        CHECK(mo_articulation_joint_wrench(w, a, 0, &f, &t) == MO_OK);
+        printf("joint wrench, rod held %s: force (%.3g, %.3g, %.9g) N (m g = %.9g), torque (%.3g, %.9g, %.3g) N m "
+               "(limit torque %.9g)\n", form ? "on its limit" : "by a torque on its link", f.x, f.y, f.z, mg, t.x,
+               t.y, t.z, tau);
+        CHECK_NEAR(f.z, mg, 1e-6 * mg);
+        CHECK(fabs(f.x) < 1e-6 * mg && fabs(f.y) < 1e-6 * mg && fabs(t.x) < 1e-6 * mg && fabs(t.z) < 1e-6 * mg);
+        CHECK_NEAR(t.y, form ? -mg * L / 2 : 0.0, 1e-6 * mg * L);
+        if (form == 1) CHECK_NEAR(t.y, tau, 1e-6 * mg * L);
+        mo_world_destroy(w);
+    }
+    /* a three-link chain along +x on hinges about y, held by gravity compensation: joint j carries the weight of
+       links j.. and its axis torque is the compensation torque */
+    {
+        mo_world *w = world(1.0 / 120);
+        mo_link_def l[3];
+        const double ms[3] = {2.0, 1.0, 0.5}, len = 0.4;
+        for (int i = 0; i < 3; i++) {
+            l[i] = mo_default_link_def();
+            l[i].parent = i - 1;
+            l[i].joint = MO_LINK_REVOLUTE;
+            l[i].axis = (mo_vec3){0, 1, 0};
+            l[i].joint_position = (mo_vec3){i ? len : 0.0, 0, 0};
+            l[i].mass = ms[i];
+            l[i].com = (mo_vec3){len / 2, 0, 0};
+            l[i].inertia = (mo_mat3){{{1e-3, 0, 0}, {0, ms[i] * len * len / 12, 0}, {0, 0, ms[i] * len * len / 12}}};
+        }
+        mo_articulation_id a = make(w, l, 3, (mo_vec3){0, 0, 1});
+        double tau[3];
+        CHECK(mo_articulation_gravity_compensation(w, a, tau, 3) == MO_OK);
+        CHECK(mo_articulation_set_torques(w, a, tau, 3) == MO_OK);
+        step(w, 60);
+        for (int j = 0; j < 3; j++) {
+            double below = 0.0, moment = 0.0; /* the weight of links j.. and its moment about joint j */
+            for (int i = j; i < 3; i++) {
+                below += ms[i] * G;
+                moment += ms[i] * G * ((i - j) * len + len / 2);
+            }
+            CHECK(mo_articulation_joint_wrench(w, a, j, &f, &t) == MO_OK);
+            printf("joint wrench, chain joint %d: force z %.9g N (weight below %.9g), torque y %.9g N m (compensation "
+                   "%.9g, -moment %.9g)\n", j, f.z, below, t.y, tau[j], -moment);
+            CHECK_NEAR(f.z, below, 1e-9 * below);
+            CHECK(fabs(f.x) < 1e-9 * below && fabs(f.y) < 1e-9 * below);
+            CHECK_NEAR(t.y, tau[j], 1e-9 * moment);
+            CHECK_NEAR(t.y, -moment, 1e-9 * moment);
+        }
+        mo_world_destroy(w);
+    }
+    /* a box on a free root resting on the ground: the free joint transmits nothing (the contact force carries it) */
+    {
+        mo_world *w = world(1.0 / 120);
+        ground(w);
+        const mo_vec3 he = {0.2, 0.15, 0.1};
+        mo_link_def l = mo_default_link_def();
+        l.joint = MO_LINK_FREE;
+        l.mass = 2.0;
+        l.inertia = box_inertia(2.0, he);
+        mo_articulation_id a = make_in(w, &l, 1, (mo_vec3){0, 0, 0.3}, MO_INTEGRATOR_EULER);
+        mo_shape_def sd = mo_default_shape_def();
+        sd.type = MO_SHAPE_BOX;
+        sd.half_extents = he;
+        link_shape(w, a, 0, sd);
+        step(w, 240);
+        CHECK(mo_articulation_joint_wrench(w, a, 0, &f, &t) == MO_OK);
+        printf("joint wrench, free box at rest: force (%.3g, %.3g, %.3g) N, torque (%.3g, %.3g, %.3g) N m (m g = "
+               "%.4g N)\n", f.x, f.y, f.z, t.x, t.y, t.z, 2.0 * G);
+        CHECK(sqrt(f.x * f.x + f.y * f.y + f.z * f.z) < 1e-6 * 2.0 * G);
+        CHECK(sqrt(t.x * t.x + t.y * t.y + t.z * t.z) < 1e-6 * 2.0 * G);
+        mo_world_destroy(w);
+    }
+}
+
 int main(void)
 {
     free_box();
@@ -573,5 +704,6 @@ int main(void)
     limits();
     mimic();
     newton_fem();
+    joint_wrench();
     return check_result_counted("artic_contact");
 }

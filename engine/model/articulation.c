@@ -271,17 +271,18 @@ mo_status mo_articulation_create(mo_world *w, const mo_articulation_def *def, mo
     tmp.m = m;
     tmp.integrator = (int)def->integrator;
     const size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
-    tmp.buf = calloc(nq + (22 + MO_ARTIC_ROWS_PER_DOF) * nv + 1, sizeof(double));
+    tmp.buf = calloc(nq + (23 + MO_ARTIC_ROWS_PER_DOF) * nv + 6 * (size_t)n + 1, sizeof(double));
     tmp.link_body = malloc((size_t)n * sizeof(int));
     if (!tmp.buf || !tmp.link_body || mo_artic_data_create(m, &tmp.d) != MO_OK || mo_artic_data_create(m, &tmp.qd) != MO_OK) goto oom;
     double *p = tmp.buf;
     double **arrays[] = {&tmp.v, &tmp.tau, &tmp.kp, &tmp.kd, &tmp.qt, &tmp.vt, &tmp.ff, &tmp.effort, &tmp.damping,
-                         &tmp.armature, &tmp.v_new, &tmp.diag, &tmp.force, &tmp.sat, &tmp.text,
+                         &tmp.armature, &tmp.v_new, &tmp.diag, &tmp.force, &tmp.sat, &tmp.text, &tmp.acc,
                          &tmp.lower, &tmp.upper, &tmp.fric, &tmp.mimic_src, &tmp.mimic_k, &tmp.mimic_off, &tmp.imp};
     tmp.q = p;
     p += nq;
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++, p += nv) *arrays[k] = p;
     p += (MO_ARTIC_ROWS_PER_DOF - 1) * nv; /* imp holds MO_ARTIC_ROWS_PER_DOF nv */
+    tmp.fapp = p;
     for (int i = 0; i < n; i++) tmp.link_body[i] = -1;
     mo_artic_q_neutral(m, tmp.q);
     if (m->links[0].joint == MO_ARTIC_FREE) {
@@ -666,6 +667,51 @@ mo_status mo_articulation_constraint_forces(const mo_world *w, mo_articulation_i
             tau[k] += (g[0] - g[1] + g[2] + g[3]) / a->last_h;
             if (a->mimic_src[k] >= 0.0) tau[(int)a->mimic_src[k]] -= a->mimic_k[k] * g[3] / a->last_h;
         }
+    return MO_OK;
+}
+
+static const double *gravity_of(const mo_world *w, double *g);
+
+mo_status mo_articulation_joint_wrench(const mo_world *w, mo_articulation_id id, int link, mo_vec3 *force,
+                                       mo_vec3 *torque)
+{
+    MO_NEED_W(w);
+    GET(w, id, a);
+    if (!link_ok(w, a, id, link, __func__)) return MO_ERR_INVALID_ARGUMENT;
+    if (force) *force = (mo_vec3){0, 0, 0};
+    if (torque) *torque = (mo_vec3){0, 0, 0};
+    if (!(a->acc_h > 0.0)) return MO_OK;
+    const int nl = a->m->nlink, nv = a->m->nv;
+    double *fext = malloc((size_t)(6 * nl + nv) * sizeof(double)), *tau = fext ? fext + 6 * nl : NULL;
+    if (!fext) {
+        mo_set_error(w, "%s: out of memory (%d links)", __func__, nl);
+        return MO_ERR_OUT_OF_MEMORY;
+    }
+    /* the external forces of the step: those applied to the link bodies, and the link bodies' contact forces
+       (mo_body_contact_force: the torque about the body's origin, the link frame's) */
+    memcpy(fext, a->fapp, (size_t)(6 * nl) * sizeof(double));
+    for (int l = 0; l < nl; l++) {
+        const int slot = a->link_body[l];
+        if (slot < 0) continue;
+        mo_vec3 F, T;
+        mo_body_id b = {(uint32_t)slot + 1, w->bodies[slot].generation};
+        if (mo_body_contact_force(w, b, &F, &T) != MO_OK) continue;
+        double f[3] = {F.x, F.y, F.z}, s[6];
+        mo_artic_point_force(w->bodies[slot].k.x, f, s);
+        s[0] += T.x, s[1] += T.y, s[2] += T.z;
+        for (int k = 0; k < 6; k++) fext[6 * l + k] += s[k];
+    }
+    double g[3];
+    mo_artic_inverse_dynamics(a->m, a->qd, a->q, a->v, a->acc, gravity_of(w, g), fext, tau);
+    /* d->frc[link]: the force across the joint on the link, link coordinates about its origin; x0's E turns
+       world axes into the link's */
+    const double *fr = a->qd->frc + 6 * link, *E = a->qd->x0[link].E;
+    double n[3], f[3];
+    mo_m3_tmulv(n, E, fr);
+    mo_m3_tmulv(f, E, fr + 3);
+    if (torque) *torque = (mo_vec3){n[0], n[1], n[2]};
+    if (force) *force = (mo_vec3){f[0], f[1], f[2]};
+    free(fext);
     return MO_OK;
 }
 

@@ -251,7 +251,7 @@ static void walk_artic(st_io *io)
         st_check(io, (uint32_t)a->m->nv, "the articulation's velocity count", i);
         if (io->bad) return;
         const size_t nv = (size_t)a->m->nv;
-        if (io->mode == ST_LOAD) a->last_iters = 0; /* no step since the restore */
+        if (io->mode == ST_LOAD) a->last_iters = 0, a->acc_h = 0.0; /* no step since the restore */
         st_f64(io, a->q, (size_t)a->m->nq);
         double *arr[] = {a->v, a->tau, a->kp, a->kd, a->qt, a->vt, a->ff, a->effort, a->damping, a->lower, a->upper,
                          a->fric, a->mimic_src, a->mimic_k, a->mimic_off};

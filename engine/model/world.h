@@ -111,6 +111,10 @@ typedef struct mo_artic_obj {
     double *diag, *force, *sat; /* (nv) step scratch: the implicit diagonal, the explicit forces, saturated drives */
     int last_iters;            /* the midpoint iterations of the last step (< 0: not converged) */
     double *text;              /* (nv) step scratch: the joint forces of the forces applied to its link bodies */
+    double *acc;               /* (nv) the last step's mean acceleration (v+ - v) / h (mo_articulation_joint_wrench) */
+    double *fapp;              /* (6 nlink) the last step's forces applied to its link bodies, spatial, world
+                                  (moment about the world origin, force; mo_artic_point_force's form) */
+    double acc_h;              /* the (sub)step length acc is of (0: no step since creation or a restore) */
     int *link_body;            /* (nlink) the body slot of each link's link body, -1 none (artic_links.c) */
     int nlink_bodies;          /* link bodies made */
     int dof0;                  /* this step: the first of its nv entries in the DOF vector (predict.c) */

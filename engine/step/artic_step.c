@@ -76,6 +76,7 @@ static int link_forces(mo_world *w, mo_artic_obj *a)
 {
     const int nv = a->m->nv, nl = a->m->nlink;
     for (int k = 0; k < nv; k++) a->text[k] = 0.0;
+    memset(a->fapp, 0, (size_t)(6 * nl) * sizeof(double));
     bool any = false;
     for (int l = 0; l < nl && !any; l++) {
         if (a->link_body[l] < 0) continue;
@@ -84,9 +85,8 @@ static int link_forces(mo_world *w, mo_artic_obj *a)
               b->k.tau[2] != 0.0;
     }
     if (!any) return 0;
-    if (mo_buf_reserve(&w->artic_scratch, (size_t)(6 * nl + nv + 1) * sizeof(double))) return -1;
-    double *fext = (double *)w->artic_scratch.p, *c = fext + 6 * nl;
-    memset(fext, 0, (size_t)(6 * nl) * sizeof(double));
+    if (mo_buf_reserve(&w->artic_scratch, (size_t)(nv + 1) * sizeof(double))) return -1;
+    double *fext = a->fapp, *c = (double *)w->artic_scratch.p; /* fapp: kept for mo_articulation_joint_wrench */
     for (int l = 0; l < nl; l++) {
         if (a->link_body[l] < 0) continue;
         const mo_body *b = &w->bodies[a->link_body[l]];
@@ -146,6 +146,8 @@ void mo_step_artic_integrate(const mo_step_ctx *ctx)
         const bool mid = a->integrator == MO_INTEGRATOR_MIDPOINT && !a->touched;
         for (int k = 0; k < nv; k++) vq[k] = mid ? 0.5 * (a->v[k] + a->v_new[k]) : a->v_new[k];
         mo_artic_integrate(a->m, a->q, vq, ctx->h, a->q);
+        for (int k = 0; k < nv; k++) a->acc[k] = (a->v_new[k] - a->v[k]) / ctx->h;
+        a->acc_h = ctx->h;
         for (int k = 0; k < nv; k++) a->v[k] = a->v_new[k];
         mo_artic_sync_bodies(w, a);
     }

@@ -27,6 +27,8 @@
  *   -> list (the last step's limit, friction and mimic torques, layout of qdot), jacobian(link, point) -> jv, jw (each 3
  *   rows of nv numbers: the world velocity of the point fixed on the link at point (link frame, default the
  *   origin) is jv qdot, the link's angular velocity jw qdot), link_velocity(link) -> angular, linear,
+ *   joint_wrench(link) -> force, torque (the last step's reaction of the link's joint: what the parent exerts on
+ *   the link, world axes, the torque about the link origin; mo_articulation_joint_wrench),
  *   link(name) -> number, link_body(link) -> body handle (named "<articulation>/<link as given>": add
  *   shapes with b:add_shape{...}; it moves with the link: set_pose, set_velocity, set_mass_from_shapes and
  *   destroy refuse it), size() -> links, nq, nv, destroy() (the link bodies go with it), valid(), name()
@@ -432,6 +434,18 @@ static int m_jacobian(lua_State *L)
     return 2;
 }
 
+static int m_joint_wrench(lua_State *L)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    int k = link_arg(L, 2, id, ctx);
+    mo_vec3 f, t;
+    if (mo_articulation_joint_wrench(mo_lua_world(L), id, k, &f, &t) != MO_OK) mo_lua_world_fail(L, ctx);
+    mo_lua_push_vec(L, f);
+    mo_lua_push_vec(L, t);
+    return 2;
+}
+
 static int m_link_velocity(lua_State *L)
 {
     char ctx[160];
@@ -554,6 +568,7 @@ void mo_lua_open_artic(lua_State *L)
                                        {"set_friction", m_set_friction},
                                        {"set_mimic", m_set_mimic},
                                        {"constraint_forces", m_constraint_forces},
+                                       {"joint_wrench", m_joint_wrench},
                                        {"jacobian", m_jacobian},
                                        {"link_velocity", m_link_velocity},
                                        {"link_pose", m_link_pose},

@@ -201,9 +201,10 @@ static void test_link_shapes(void)
     link_shapes_scene(false);
 }
 
-/* a:set_limits, limits, set_friction, constraint_forces, jacobian, link_velocity: a 1 kg rod of 1 m (centre of
+/* a:set_limits, limits, set_friction, constraint_forces, joint_wrench, jacobian, link_velocity: a 1 kg rod of 1 m (centre of
  * mass 0.5 m down) hanging from a revolute joint about y, released at 1.2 rad with limits [0.5, 2] comes to rest
- * on the lower limit (the limit torque then holds m g (l/2) sin 0.5 = 2.35 N m); a second rod with dry friction
+ * on the lower limit (the limit torque then holds m g (l/2) sin 0.5 = 2.35 N m; the joint's reaction is the
+ * weight, 9.81 N up, and about y the limit torque); a second rod with dry friction
  * 10 N m (more than its gravity torque, 4.57 N m) stays at 1.2 rad; without the limit and the friction both swing
  * through 0. The Jacobian of the first rod's tip at q = 0 is jv = (-1, 0, 0), jw = (0, 1, 0) per rad/s, and the
  * link velocity agrees with jw qdot. */
@@ -229,8 +230,11 @@ static void limits_scene(bool rows)
              "check('a rests on its lower limit', function()\n"
              "  local q, v = a:joint(1)\n"
              "  local tau = a:constraint_forces()[1]\n"
-             "  return math.abs(q[1] - 0.5) < 1e-3 and math.abs(v[1]) < 1e-3 and math.abs(tau - 9.81 * 0.5 * math.sin(0.5)) < 0.05,\n"
-             "         string.format('q %%.6f qdot %%.2e limit torque %%.4f', q[1], v[1], tau) end)\n"
+             "  local f, t = a:joint_wrench('rod')\n"
+             "  return math.abs(q[1] - 0.5) < 1e-3 and math.abs(v[1]) < 1e-3 and math.abs(tau - 9.81 * 0.5 * math.sin(0.5)) < 0.05\n"
+             "         and math.abs(f.z - 9.81) < 1e-3 and math.abs(f.x) < 1e-3 and math.abs(t.y - tau) < 1e-3,\n"
+             "         string.format('q %%.6f qdot %%.2e limit torque %%.4f joint force z %%.6f torque y %%.6f', q[1], v[1],\n"
+             "                       tau, f.z, t.y) end)\n"
              "check('b held by its friction', function()\n"
              "  local q = b:q()[1]\n"
              "  return math.abs(q - 1.2) < 1e-6, string.format('q %%.9f', q) end)\n",

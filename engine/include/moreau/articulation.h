@@ -204,6 +204,17 @@ MO_API mo_status mo_articulation_set_mimic(mo_world *w, mo_articulation_id id, i
 /* The joint forces of the last step's limit, friction and mimic rows, per dof (N m or N; count >= nv): what the limits
  * and the dry friction applied, a sensor-like read (0 for dofs without such rows, and before any step). */
 MO_API mo_status mo_articulation_constraint_forces(const mo_world *w, mo_articulation_id id, double *tau, int count);
+/* The joint reaction of link's joint over the last step, a sensor-like read: the force and torque its parent exerts
+ * on the link through the joint (N, N m), world axes, the torque about the link frame's origin (the joint's). It is
+ * the whole wrench the joint transmits: its component along the joint's motion axes is the joint force (torques,
+ * drives, damping, limit, friction and mimic rows; armature excepted), the rest the constraint reaction. Computed
+ * by recursive Newton-Euler at the current state with the step's mean accelerations (v+ - v) / h, gravity, the
+ * forces applied to the link bodies in that step and their contact forces (mo_body_contact_force). A free root's
+ * wrench is zero (to round-off) unless torques act on it. Zero before the first step and after a state restore
+ * until the next step. Either output may be NULL. MO_ERR_INVALID_ARGUMENT for a link out of range;
+ * MO_ERR_STALE_ID; MO_ERR_OUT_OF_MEMORY. */
+MO_API mo_status mo_articulation_joint_wrench(const mo_world *w, mo_articulation_id id, int link, mo_vec3 *force,
+                                              mo_vec3 *torque);
 
 /* ---- link bodies: collision shapes, contacts and applied forces on links ----
  * A link's body (*out) is a body of the world that moves with the link: its frame is the link frame (origin and
