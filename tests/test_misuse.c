@@ -406,6 +406,10 @@ static void articulation_misuse(mo_world *A, mo_world *B)
     EXPECT(mo_articulation_link_velocity(A, a, -3, &v3, &v3b), MO_ERR_INVALID_ARGUMENT,
            "mo_articulation_link_velocity: articulation 1 has no link -3 (links 0 to 2)");
     CHECK(mo_articulation_link_velocity(A, a, 2, NULL, NULL) == MO_OK);
+    ART_IDS(mo_articulation_joint_wrench, id_, 2, &v3, &v3b);
+    EXPECT(mo_articulation_joint_wrench(A, a, 3, &v3, &v3b), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_joint_wrench: articulation 1 has no link 3 (links 0 to 2)");
+    CHECK(mo_articulation_joint_wrench(A, a, 2, NULL, NULL) == MO_OK);
     ART_IDS(mo_articulation_mass_matrix, id_, buf, 64);
     NULL_OUT(mo_articulation_mass_matrix(A, a, NULL, 25), "mo_articulation_mass_matrix", "M");
     EXPECT(mo_articulation_mass_matrix(A, a, buf, 24), MO_ERR_INVALID_ARGUMENT,
