@@ -56,19 +56,19 @@ static const hash_row rows[] = {
     {"extension.lua", NULL, NULL, 8, NEEDS_NONE, 0x827c451db215b1cc},
     {"gripper_ball.lua", NULL, NULL, 8, NEEDS_NONE, 0x6c1f1638b4face7d},
     {"gs_spheres.lua", NULL, NULL, 60, NEEDS_NONE, 0x115a43a0b11df5fe},
-    {"hand_grasp.lua", NULL, NULL, 120, NEEDS_NONE, 0x40cdd519f969a1fc},
+    {"hand_grasp.lua", NULL, NULL, 120, NEEDS_NONE, 0x6a25dca566ce9598},
     {"heavy_stack.lua", NULL, NULL, 120, NEEDS_NONE, 0xb219bcfa0457974f},
     /* re-recorded: the scene's Newton now runs 100 PCR to 1e-8 (20 held it only while symmetric) */
     {"heavy_stack.lua", "solver=newton", NULL, 60, NEEDS_NONE, 0xa6abed9241a0ef6b},
     {"heavy_stack.lua", NULL, "jacobi", 60, NEEDS_NONE, 0x9260b9af28130247},
-    {"humanoids.lua", "count=20", NULL, 30, NEEDS_NONE, 0xf14a4cf79a5fde87},
+    {"humanoids.lua", "count=20", NULL, 30, NEEDS_NONE, 0x3f6b4d684bd81306},
     {"incline.lua", NULL, NULL, 120, NEEDS_NONE, 0x99c6a34422a1bf0a},
     /* pile1000, table_pile and vat re-recorded: a contact's tangent gets a second Gram-Schmidt pass when the first
        left it more than 1e-13 along the normal (engine/step/collide.c, fuzz_api P13) */
     {"pile1000.lua", NULL, NULL, 60, NEEDS_NONE, 0x47edf20b6b130b10},
     {"pyramid.lua", NULL, NULL, 20, NEEDS_NONE, 0x28d0a705a23f91bf},
     {"quadruped.lua", NULL, NULL, 240, NEEDS_NONE, 0x2b018cf43ce3aa86},
-    {"robot_arm.lua", NULL, NULL, 120, NEEDS_NONE, 0xcce1673106d8b990},
+    {"robot_arm.lua", NULL, NULL, 120, NEEDS_NONE, 0x2e85dc8dbcf2efdb},
     {"soft_finger.lua", NULL, NULL, 4, NEEDS_NONE, 0x752ddfc9d91b4f97},
     {"stack20.lua", NULL, NULL, 120, NEEDS_NONE, 0x9f47125f1e0b6186},
     {"table_pile.lua", NULL, NULL, 120, NEEDS_NONE, 0x4ef0e78d51b6ac39},
