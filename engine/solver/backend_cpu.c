@@ -19,22 +19,20 @@ static void cpu_project(const mo_ops *o, double *x)
 {
     const mo_problem *p = o->p;
     const int nt = p->threads;
-    MO_PARALLEL_FOR(nt)
-    for (int k = 0; k < p->nblocks; k++) {
+    MO_PARALLEL_LOOP(nt, p->nblocks, for (int k = 0; k < p->nblocks; k++) {
         int r0 = p->block_row[k];
         mo_k_project_block(x + r0, p->block_kind[k], p->block_mu[k], p->lo[r0], p->hi[r0]);
-    }
+    });
 }
 
 static void cpu_block_solve(const mo_ops *o, const double *x, double *y)
 {
     const mo_problem *p = o->p;
     const int nt = p->threads;
-    MO_PARALLEL_FOR(nt)
-    for (int k = 0; k < p->nblocks; k++) {
+    MO_PARALLEL_LOOP(nt, p->nblocks, for (int k = 0; k < p->nblocks; k++) {
         int r0 = p->block_row[k];
         mo_problem_block_solve(p, k, x + r0, y + r0);
-    }
+    });
 }
 
 static void cpu_block_mean_diag(const mo_ops *o, double *y)

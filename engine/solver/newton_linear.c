@@ -65,13 +65,12 @@ void mo_newton_apply(const mo_newton_system *s, const double *x, double *y, doub
     mo_newton_jt(s, x, work);
     const double h2 = s->h * s->h;
     const int nt = s->threads;
-    MO_PARALLEL_FOR(nt)
-    for (int r = 0; r < s->m; r++) {
+    MO_PARALLEL_LOOP(nt, s->m, for (int r = 0; r < s->m; r++) {
         double a = 0.0;
         if (!s->mask[r])
             for (int k = s->row_ptr[r]; k < s->row_ptr[r + 1]; k++) a += s->val[k] * work[s->col[k]];
         y[r] = h2 * a + s->cd[r] * x[r];
-    }
+    });
 }
 
 size_t mo_newton_linear_scratch(int n, int m)

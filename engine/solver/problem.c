@@ -21,12 +21,11 @@ void mo_problem_velocity(const mo_problem *p, const double *gamma, double *v)
 void mo_problem_row_velocity(const mo_problem *p, const double *v, const double *gamma, double *u)
 {
     const int nt = p->threads;
-    MO_PARALLEL_FOR(nt)
-    for (int r = 0; r < p->m; r++) {
+    MO_PARALLEL_LOOP(nt, p->m, for (int r = 0; r < p->m; r++) {
         double s = p->b[r] + p->sigma[r] * gamma[r];
         for (int k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++) s += p->val[k] * v[p->col[k]];
         u[r] = s;
-    }
+    });
 }
 
 double mo_problem_block_mean_diag(const mo_problem *p, int k)
@@ -138,12 +137,11 @@ void mo_problem_apply(const mo_problem *p, const double *x, double *y, double *w
     }
     const int nt = p->threads;
     if (p->n_ptr) {
-        MO_PARALLEL_FOR(nt)
-        for (int r = 0; r < m; r++) {
+        MO_PARALLEL_LOOP(nt, m, for (int r = 0; r < m; r++) {
             double s = 0.0;
             for (int k = p->n_ptr[r]; k < p->n_ptr[r + 1]; k++) s += p->n_val[k] * x[p->n_col[k]];
             y[r] = s;
-        }
+        });
         return;
     }
     double *t = work;
@@ -154,12 +152,11 @@ void mo_problem_apply(const mo_problem *p, const double *x, double *y, double *w
         if (g == 0.0) continue;
         for (int k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++) t[p->col[k]] += p->wval[k] * g;
     }
-    MO_PARALLEL_FOR(nt)
-    for (int r = 0; r < m; r++) {
+    MO_PARALLEL_LOOP(nt, m, for (int r = 0; r < m; r++) {
         double s = p->sigma[r] * x[r];
         for (int k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++) s += p->val[k] * t[p->col[k]];
         y[r] = s;
-    }
+    });
 }
 
 void mo_problem_u(const mo_problem *p, const double *gamma, double *u, double *work)
@@ -171,12 +168,11 @@ void mo_problem_u(const mo_problem *p, const double *gamma, double *u, double *w
 void mo_problem_prepare_r(const mo_problem *p, double *out)
 {
     const int nt = p->threads;
-    MO_PARALLEL_FOR(nt)
-    for (int r = 0; r < p->m; r++) {
+    MO_PARALLEL_LOOP(nt, p->m, for (int r = 0; r < p->m; r++) {
         double s = p->b[r];
         for (int k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++) s += p->val[k] * p->v_tilde[p->col[k]];
         out[r] = s;
-    }
+    });
 }
 
 void mo_problem_block3(const mo_problem *p, int k, double out[9])

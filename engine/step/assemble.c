@@ -138,18 +138,16 @@ int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p)
     bool warm = w->def.solver.warm_start;
 
     /* joint rows (each joint writes its own range) */
-    MO_PARALLEL_FOR(nt)
-    for (int i = 0; i < w->joint_count; i++) {
+    MO_PARALLEL_LOOP(nt, w->joint_count, for (int i = 0; i < w->joint_count; i++) {
         mo_joint *j = &w->joints[i];
         if (!j->alive) continue;
         mo_joint_fill_rows(w, j, h, rows + j->row0, aux + j->row0, row_kind + j->row0, lo + j->row0, hi + j->row0);
         for (int k = 0; k < j->nrows; k++) gamma[j->row0 + k] = warm ? j->impulse[k] : 0.0;
-    }
+    });
     if (nar) mo_artic_limit_fill(w, h, warm, rows, aux, row_kind, lo, hi, gamma);
     /* contact rows */
     const mo_contact_int *ct = (const mo_contact_int *)w->contacts.p;
-    MO_PARALLEL_FOR(nt)
-    for (int c = 0; c < nc; c++) {
+    MO_PARALLEL_LOOP(nt, nc, for (int c = 0; c < nc; c++) {
         int r0 = mj + 3 * c;
         contact_rows(w, &ct[c], rows + r0, aux + r0);
         for (int k = 0; k < 3; k++) {
@@ -157,7 +155,7 @@ int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p)
             hi[r0 + k] = INFINITY;
             gamma[r0 + k] = ct[c].impulse[k];
         }
-    }
+    });
     /* blocks: a joint's bilateral rows form one group block (solved exactly with
      * a dense N^-1 inside the sweeps: block Gauss-Seidel), every limit and motor
      * row is a block of its own, every contact a cone block of 3 rows */
@@ -234,15 +232,14 @@ int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p)
     const double *oim = (const double *)w->owner_inv_mass.p, *oiI = (const double *)w->owner_inv_I.p;
     const double *vs = (const double *)w->v_start.p;
     double d = w->def.damping_steps, push = w->def.max_push_velocity;
-    MO_PARALLEL_FOR(nt)
-    for (int r = 0; r < m; r++) {
+    MO_PARALLEL_LOOP(nt, m, for (int r = 0; r < m; r++) {
         mo_k_fill_row(&rows[r], row_ptr[r], odof, ond, oim, oiI, col, val, wval);
         double jv = mo_k_row_dot(&rows[r], odof, ond, vs) + aux[r].jv_kin;
         mo_k_row_rhs(&aux[r], jv, h, d, push, &sigma[r], &b[r]);
         double s = 0.0; /* the ordinary columns (articulation columns are filled, and these redone, below) */
         for (int k = row_ptr[r], e = row_ptr[r] + mo_k_row_nnz(&rows[r], ond); k < e; k++) s += val[k] * wval[k];
         diag[r] = s + sigma[r];
-    }
+    });
     if (nac) {
         if (mo_buf_reserve(&w->artic_scratch, (size_t)mo_artic_rows_scratch(w) * sizeof(double))) return -1;
         double *scr = (double *)w->artic_scratch.p;
@@ -285,8 +282,7 @@ int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p)
     }
     if (RESERVE(w->inv, ninv, double)) return -1;
     double *inv = (double *)w->inv.p;
-    MO_PARALLEL_FOR(nt)
-    for (int k = 0; k < nblocks; k++) {
+    MO_PARALLEL_LOOP(nt, nblocks, for (int k = 0; k < nblocks; k++) {
         if (binv[k] < 0) continue;
         int r0 = block_row[k], nr = block_row[k + 1] - r0;
         double a[MO_MAX_BLOCK * MO_MAX_BLOCK];
@@ -299,13 +295,12 @@ int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p)
                 a[i * nr + jj] = sum;
             }
         dense_inverse(a, nr, inv + binv[k]);
-    }
+    });
 
     /* contact blocks' step scale: the largest eigenvalue of the 3x3 N block */
     if (RESERVE(w->block_eta, nblocks, double)) return -1;
     double *eta = (double *)w->block_eta.p;
-    MO_PARALLEL_FOR(nt)
-    for (int k = 0; k < nblocks; k++) {
+    MO_PARALLEL_LOOP(nt, nblocks, for (int k = 0; k < nblocks; k++) {
         eta[k] = 0.0;
         if (block_kind[k] != MO_BLOCK_CONTACT) continue;
         int r0 = block_row[k], len = row_ptr[r0 + 1] - row_ptr[r0];
@@ -320,7 +315,7 @@ int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p)
             }
         }
         eta[k] = sym3_max_eigenvalue(a);
-    }
+    });
 
     /* r = J v~ + b (u = N gamma + r), and its norm over contact rows for the Coulomb error */
     const double *vt = (const double *)w->v_tilde.p;

@@ -302,12 +302,11 @@ int mo_step_collide(const mo_step_ctx *ctx)
     if (mo_buf_reserve(&w->cl_disp, (size_t)(3 * n + 3) * sizeof(double))) return -1;
     double *disp = (double *)w->cl_disp.p;
     const int nt = w->def.threads;
-    MO_PARALLEL_FOR(nt)
-    for (int i = 0; i < n; i++) {
+    MO_PARALLEL_LOOP(nt, n, for (int i = 0; i < n; i++) {
         double vel[3];
         point_velocity(&motion[i], objs[i].pos, vel);
         mo_v3_scale(disp + 3 * i, vel, 4.0 * h); /* fat boxes cover 4 steps of motion: fewer re-insertions */
-    }
+    });
 
     /* broadphase: dynamic AABB trees, updated incrementally (collision/broad_bp.c) */
     if (build_joint_filter(w)) return -1;
@@ -323,8 +322,7 @@ int mo_step_collide(const mo_step_ctx *ctx)
     if (mo_buf_reserve(&w->scratch, (size_t)(nchunks + 1) * sizeof(int))) return -1;
     int *chunk_first = (int *)w->scratch.p; /* contacts per chunk, then their prefix sum */
     int (*pairs)[2] = w->pairs.pairs;
-    MO_PARALLEL_FOR(nt)
-    for (int q = 0; q < nchunks; q++) {
+    MO_PARALLEL_LOOP(nt, nchunks > 1 ? npairs : 0, for (int q = 0; q < nchunks; q++) {
         int k1 = (q + 1) * CL_CHUNK < npairs ? (q + 1) * CL_CHUNK : npairs, m = 0;
         mo_cl_contact *out = cc + (size_t)q * CL_CHUNK * MO_CL_MAX_POINTS;
         for (int k = q * CL_CHUNK; k < k1; k++) {
@@ -335,7 +333,7 @@ int mo_step_collide(const mo_step_ctx *ctx)
                 m += mo_cl_collide(&objs[a], a, &objs[b], b, margin, out + m);
         }
         chunk_first[q] = m;
-    }
+    });
     int nc = 0;
     for (int q = 0; q < nchunks; q++) {
         int m = chunk_first[q];
@@ -347,14 +345,13 @@ int mo_step_collide(const mo_step_ctx *ctx)
     /* contacts, in pair order, each chunk from its offset */
     if (mo_buf_reserve(&w->contacts, (size_t)(nc + 1) * sizeof(mo_contact_int))) return -1;
     mo_contact_int *ct = (mo_contact_int *)w->contacts.p;
-    MO_PARALLEL_FOR(nt)
-    for (int q = 0; q < nchunks; q++) {
+    MO_PARALLEL_LOOP(nt, nchunks > 1 ? npairs : 0, for (int q = 0; q < nchunks; q++) {
         const mo_cl_contact *src = cc + (size_t)q * CL_CHUNK * MO_CL_MAX_POINTS;
         /* contacts and the cache are both in pair order: start near the same fraction of it */
         int hint = nc > 0 ? (int)((double)chunk_first[q] * w->ncache / nc) : 0;
         for (int c = chunk_first[q]; c < chunk_first[q + 1]; c++)
             make_contact(w, info, motion, src++, margin, &hint, &ct[c]);
-    }
+    });
     double maxpen = 0.0;
     for (int c = 0; c < nc; c++)
         if (-ct[c].gap > maxpen) maxpen = -ct[c].gap;

@@ -16,8 +16,7 @@ void mo_step_integrate(const mo_step_ctx *ctx)
     const uint8_t *ocon = (const uint8_t *)w->owner_constrained.p;
     int nown = w->nowners;
     /* v is finite: the step's guard checked it after the solve (guard.c) */
-    MO_PARALLEL_FOR(nt)
-    for (int o = 0; o < nown; o++) {
+    MO_PARALLEL_LOOP(nt, nown, for (int o = 0; o < nown; o++) {
         const double *vo = v + dof[o];
         if (ref[o] >= 0) {
             mo_body *b = &w->bodies[ref[o]];
@@ -37,7 +36,7 @@ void mo_step_integrate(const mo_step_ctx *ctx)
             mo_v3_axpy(p->x, h, p->v);
             mo_v3_set(p->f, 0, 0, 0);
         }
-    }
+    });
     /* kinematic bodies follow their velocity */
     int nb = 0;
     for (int i = 0; i < w->body_count; i++) {

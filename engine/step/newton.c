@@ -376,9 +376,8 @@ static void eval_rows(mo_world *w, const mo_problem *p, nw *s, const double *v)
     /* CSR J(q+) and M~^-1 J^T (M~ at the start of the step), J v, diagonal */
     const double *oim = (const double *)w->owner_inv_mass.p, *oiI = (const double *)w->owner_inv_I.p;
     const int nt = w->def.threads;
-    MO_PARALLEL_FOR(nt)
-    for (int r = 0; r < s->mp; r++)
-        mo_k_fill_row(&s->rows[r], s->rp[r], dof, ond, oim, oiI, s->col, s->val, s->wval);
+    MO_PARALLEL_LOOP(nt, s->mp, for (int r = 0; r < s->mp; r++)
+        mo_k_fill_row(&s->rows[r], s->rp[r], dof, ond, oim, oiI, s->col, s->val, s->wval););
     if (w->artic_contacts || w->artic_limit_rows) mo_artic_newton_rows(w, p, h, v, s->aux, s->col, s->val, s->wval, s->cg);
     /* FEM rows at the particles' predicted positions (fem_rows.c) */
     if (s->m > s->mp) {
@@ -404,8 +403,7 @@ static void eval_rows(mo_world *w, const mo_problem *p, nw *s, const double *v)
                 for (int k = 0; k < 3; k++) s->msc[dof[o] + k] = 1.0 / (1.0 + h * h * s->kt[dof[o] + k] * oim[o]);
         for (int q = 0; q < s->nnz; q++) s->wval[q] *= s->msc[s->col[q]];
     }
-    MO_PARALLEL_FOR(nt)
-    for (int r = 0; r < s->m; r++) {
+    MO_PARALLEL_LOOP(nt, s->m, for (int r = 0; r < s->m; r++) {
         double a = 0.0, d = 0.0;
         for (int q = s->rp[r]; q < s->rp[r + 1]; q++) {
             a += s->val[q] * v[s->col[q]];
@@ -413,7 +411,7 @@ static void eval_rows(mo_world *w, const mo_problem *p, nw *s, const double *v)
         }
         s->jv[r] = a + s->aux[r].jv_kin;
         s->dj[r] = d;
-    }
+    });
 }
 
 /* the complementarity scalings c of every row for the chosen variant */

@@ -60,8 +60,7 @@ int mo_step_predict(const mo_step_ctx *ctx)
     double *vs = (double *)w->v_start.p, *vt = (double *)w->v_tilde.p, *iI = (double *)w->owner_inv_I.p;
     double h = ctx->h, g[3] = {w->def.gravity.x, w->def.gravity.y, w->def.gravity.z};
     const int nt = w->def.threads;
-    MO_PARALLEL_FOR(nt)
-    for (int o = 0; o < nown; o++) {
+    MO_PARALLEL_LOOP(nt, nown, for (int o = 0; o < nown; o++) {
         double *s = vs + dof[o], *t = vt + dof[o];
         if (o < nbody_own) {
             mo_body *b = &w->bodies[ref[o]];
@@ -75,7 +74,7 @@ int mo_step_predict(const mo_step_ctx *ctx)
             for (int k = 0; k < 3; k++) t[k] = p->v[k] + h * (g[k] + p->inv_mass * p->f[k]);
             for (int k = 0; k < 9; k++) iI[9 * o + k] = 0.0;
         }
-    }
+    });
     w->stats.dofs = ndof;
     return 0;
 }

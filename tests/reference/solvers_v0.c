@@ -67,15 +67,14 @@ void ref_solver_jacobi(const mo_problem *p, const mo_solver_settings *s, mo_solv
     double res = 0.0, err = 0.0;
     mo_problem_u(p, gamma, u, work);
     while (it < s->max_iterations) {
-        MO_PARALLEL_FOR(nt)
-        for (int k = 0; k < p->nblocks; k++) {
+        MO_PARALLEL_LOOP(nt, p->nblocks, for (int k = 0; k < p->nblocks; k++) {
             int r0 = p->block_row[k], nr = p->block_row[k + 1] - r0;
             double xb[MO_MAX_BLOCK] = {0}, d[MO_MAX_BLOCK] = {0};
             mo_problem_block_solve(p, k, u + r0, d);
             for (int i = 0; i < nr; i++) xb[i] = gamma[r0 + i] - step * d[i];
             mo_k_project_block(xb, p->block_kind[k], p->block_mu[k], p->lo[r0], p->hi[r0]);
             for (int i = 0; i < nr; i++) gamma[r0 + i] = xb[i];
-        }
+        });
         it++;
         mo_problem_u(p, gamma, u, work);
         res = mo_solve_record(p, gamma, u, o, &err);
