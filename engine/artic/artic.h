@@ -259,7 +259,9 @@ MO_MUST_USE mo_status mo_artic_step_midpoint(const mo_artic_model *m, mo_artic_d
    implicit terms give at the start of the step, plus the applied torques). midpoint 0: semi-implicit Euler,
    q_m = q, v_m = v, one factorisation; midpoint 1: the implicit midpoint's v_m = (v + v_out) / 2,
    q_m = mo_artic_integrate(q, v_m, h / 2), by fixed-point iteration as mo_artic_step_midpoint (max_iter, iters
-   likewise; the last iterate when the tolerance is not met). q and v are not changed: the caller integrates q
+   likewise; the last iterate when the tolerance is not met), with one factorisation at q (the iterates
+   corrected by the midpoint equations' residual, computed by RNEA) and, at the end, the factor at the last q_m
+   left in d for the caller's rows. q and v are not changed: the caller integrates q
    with v_out (Euler) or (v + v_out) / 2 (midpoint). Errors as mo_artic_factor; MO_ERR_NOT_FINITE with a
    sentence (without a function name) for a non-finite iterate. Uses d->tmp (rhs, v_m, q_m). */
 MO_MUST_USE mo_status mo_artic_step_implicit(const mo_artic_model *m, mo_artic_data *d, int midpoint, const double *q,
