@@ -462,6 +462,14 @@ void mo_solve(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
         o->residual = o->coulomb_error = NAN;
         return;
     }
+    if (p->m == 0) { /* nothing to solve (a step without contacts or rows): v = v~, converged at once */
+        if (o->v && p->n > 0) memcpy(o->v, p->v_tilde, (size_t)p->n * sizeof(double));
+        o->iterations = 0;
+        o->converged = true;
+        o->hist_count = 0;
+        o->residual = o->coulomb_error = 0.0;
+        return;
+    }
     carver c = {o->scratch, mo_solver_scratch_size(p)};
     if (uses_scaling(p, s)) {
         solve_scaled(p, s, o, &c);
