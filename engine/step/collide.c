@@ -198,13 +198,18 @@ static void make_contact(const mo_world *w, const cl_info *info, const cl_motion
     point_velocity(&motion[s->a], t->pa, va);
     point_velocity(&motion[s->b], t->pb, vb);
     mo_v3_sub(vr, vb, va);
+    /* only the direction matters above the sliding threshold: a relative velocity whose norm would overflow
+       (|v| ~ 1e200: the norm was inf and t1 = v / inf = 0, fuzz_api P13, fuzz/regressions/api/tangent_overflow)
+       is scaled down first */
+    const double big = fmax(fabs(vr[0]), fmax(fabs(vr[1]), fabs(vr[2])));
+    if (big > 1e100 && isfinite(big)) mo_v3_scale(vr, vr, 1.0 / big);
     mo_v3_axpy(vr, -mo_v3_dot(vr, t->n), t->n);
     /* a second pass when the first left more than 1e-13 of the tangent along n: a fast approach with a slow slide
        (|v| / |v_t| ~ 1e7) kept n . t1 at 2e-9 (fuzz_api P13, fuzz/regressions/api/tangent_not_orthogonal) */
     const double along = mo_v3_dot(vr, t->n);
     if (fabs(along) > 1e-13 * mo_v3_norm(vr)) mo_v3_axpy(vr, -along, t->n);
     double sl = mo_v3_norm(vr);
-    if (sl > 1e-3) {
+    if (sl > 1e-3 && isfinite(sl)) {
         mo_v3_scale(t->t1, vr, 1.0 / sl);
         mo_v3_cross(t->t2, t->n, t->t1);
     } else {
