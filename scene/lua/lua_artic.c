@@ -434,29 +434,22 @@ static int m_jacobian(lua_State *L)
     return 2;
 }
 
-static int m_joint_wrench(lua_State *L)
+/* a method returning two vectors of link (argument 2): link_velocity, joint_wrench */
+static int link_vec_pair(lua_State *L, mo_status (*fn)(const mo_world *, mo_articulation_id, int, mo_vec3 *, mo_vec3 *))
 {
     char ctx[160];
     mo_articulation_id id = self(L, ctx, sizeof ctx);
     int k = link_arg(L, 2, id, ctx);
-    mo_vec3 f, t;
-    if (mo_articulation_joint_wrench(mo_lua_world(L), id, k, &f, &t) != MO_OK) mo_lua_world_fail(L, ctx);
-    mo_lua_push_vec(L, f);
-    mo_lua_push_vec(L, t);
+    mo_vec3 a, b;
+    if (fn(mo_lua_world(L), id, k, &a, &b) != MO_OK) mo_lua_world_fail(L, ctx);
+    mo_lua_push_vec(L, a);
+    mo_lua_push_vec(L, b);
     return 2;
 }
 
-static int m_link_velocity(lua_State *L)
-{
-    char ctx[160];
-    mo_articulation_id id = self(L, ctx, sizeof ctx);
-    int k = link_arg(L, 2, id, ctx);
-    mo_vec3 w, v;
-    if (mo_articulation_link_velocity(mo_lua_world(L), id, k, &w, &v) != MO_OK) mo_lua_world_fail(L, ctx);
-    mo_lua_push_vec(L, w);
-    mo_lua_push_vec(L, v);
-    return 2;
-}
+static int m_joint_wrench(lua_State *L) { return link_vec_pair(L, mo_articulation_joint_wrench); }
+
+static int m_link_velocity(lua_State *L) { return link_vec_pair(L, mo_articulation_link_velocity); }
 
 static int m_energy(lua_State *L)
 {
