@@ -79,6 +79,7 @@
 #include "kernels/cone.h"
 #include "backend/cuda_module.h"
 #include "module.cuh"
+#include "profile.cuh"
 
 /* rows of the largest block (MO_MAX_BLOCK of solver/solver.h: a weld's bilateral group) */
 /* element-wise and per-block kernels: threads per block, most blocks (grid-stride beyond) */
@@ -126,7 +127,11 @@ typedef struct ops_ctx {
     /* cuSPARSE descriptors (rebuilt by each upload; NULL when empty) */
     cusparseSpMatDescr_t mat_j, mat_wt, mat_n;
     cusparseDnVecDescr_t vec_xm, vec_ym, vec_n; /* m (set per call), m (set per call), scratch_n */
+    mo_gpu_prof *prof;       /* MOREAU_CUDA_PROFILE set: the per-operation times (profile.cuh), else NULL */
 } ops_ctx;
+
+/* a profile bracket around the rest of the enclosing block (nothing without MOREAU_CUDA_PROFILE) */
+#define PROF(name) prof_scope prof_scope_(c ? c->prof : NULL, name)
 
 /* record the first failure; later ones are dropped */
 static void ctx_fail_cuda(ops_ctx *c, const char *what, cudaError_t e)
@@ -450,6 +455,7 @@ static void ctx_sum(ops_ctx *c, long n, Term term, double *out, const char *op)
 static bool ctx_spmv(ops_ctx *c, cusparseSpMatDescr_t a, cusparseDnVecDescr_t x, cusparseDnVecDescr_t y,
                      const char *what)
 {
+    PROF(what);
     static const double one = 1.0, zero = 0.0;
     cusparseStatus_t s = cusparseSpMV(c->sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, a, x, &zero, y, CUDA_R_64F,
                                       CUSPARSE_SPMV_CSR_ALG2, c->spmv_buf.p);
@@ -494,6 +500,7 @@ static void ops_destroy(void *ctx)
     if (!c) return;
     cudaSetDevice(c->device);
     if (c->stream) cudaStreamSynchronize(c->stream); /* nothing queued may outlive its buffers */
+    prof_destroy(c->prof);
     ctx_destroy_descriptors(c);
     if (c->sp) cusparseDestroy(c->sp);
     if (c->bl) cublasDestroy(c->bl);
@@ -538,6 +545,7 @@ static int ops_create(void **ctx, int device, char *err, size_t err_size)
     SPARSE_TRY(cusparseSetPointerMode(c->sp, CUSPARSE_POINTER_MODE_HOST));
     BLAS_TRY(cublasCreate(&c->bl));
     BLAS_TRY(cublasSetStream(c->bl, c->stream));
+    c->prof = prof_create(c->stream);
     CUDA_TRY(cudaMallocHost((void **)&c->pinned, sizeof(double) * RED_MAX_SUMS));
     CUDA_TRY(cudaMalloc((void **)&c->d_partials, sizeof(double) * RED_MAX_SUMS * RED_MAX_BLOCKS));
     CUDA_TRY(cudaMalloc((void **)&c->d_sums, sizeof(double) * RED_MAX_SUMS));
@@ -760,6 +768,11 @@ static int ops_upload(void *ctx, const mo_cuda_problem *p, char *err, size_t err
     c->ready = 0;
     c->code = MO_CUDA_OK;
     c->msg[0] = '\0';
+    if (c->prof) {
+        c->prof->uploads++;
+        if (p && p->m > c->prof->max_rows) c->prof->max_rows = p->m;
+    }
+    PROF("upload");
     int rc = upload_problem(c, p, c->msg, sizeof c->msg);
     if (rc != MO_CUDA_OK) {
         /* the failure is the sticky error: no operation runs on a half-built problem */
@@ -822,6 +835,7 @@ static void ops_apply(void *ctx, const double *x, double *y)
                 return;
             jt = (const double *)c->scratch_m.p;
         }
+        PROF("apply: y = Sigma x + J t");
         k_sigma_add<<<grid_for(m), OPS_THREADS, 0, c->stream>>>(m, y, (const double *)c->sigma.p, x, jt);
         ctx_launched(c, "apply: launch of k_sigma_add");
     } else if (c->form == FORM_N) {
@@ -846,6 +860,7 @@ static void ops_apply(void *ctx, const double *x, double *y)
 static void ops_project(void *ctx, double *x)
 {
     ops_ctx *c = (ops_ctx *)ctx;
+    PROF("project");
     if (!ctx_enter(c, "project") || !ctx_args(c, "project", x) || c->nblocks == 0) return;
     k_project<<<grid_for(c->nblocks), OPS_THREADS, 0, c->stream>>>(
         c->nblocks, (const int *)c->block_row.p, (const unsigned char *)c->block_kind.p, (const double *)c->block_mu.p,
@@ -856,6 +871,7 @@ static void ops_project(void *ctx, double *x)
 static void ops_block_solve(void *ctx, const double *x, double *y)
 {
     ops_ctx *c = (ops_ctx *)ctx;
+    PROF("block_solve");
     if (!ctx_enter(c, "block_solve") || !ctx_args(c, "block_solve", x && y) || c->nblocks == 0) return;
     k_block_solve<<<grid_for(c->nblocks), OPS_THREADS, 0, c->stream>>>(
         c->nblocks, (const int *)c->block_row.p, c->has_inv ? (const int *)c->block_inv.p : NULL,
@@ -866,6 +882,7 @@ static void ops_block_solve(void *ctx, const double *x, double *y)
 static void ops_block_mean_diag(void *ctx, double *y)
 {
     ops_ctx *c = (ops_ctx *)ctx;
+    PROF("block_mean_diag");
     if (!ctx_enter(c, "block_mean_diag") || !ctx_args(c, "block_mean_diag", y) || c->nblocks == 0) return;
     k_block_mean_diag<<<grid_for(c->nblocks), OPS_THREADS, 0, c->stream>>>(
         c->nblocks, (const int *)c->block_row.p, (const double *)c->block_mean.p, y);
@@ -875,6 +892,7 @@ static void ops_block_mean_diag(void *ctx, double *y)
 static void ops_residual_sums(void *ctx, const double *gamma, const double *u, double alpha, double out[4])
 {
     ops_ctx *c = (ops_ctx *)ctx;
+    PROF("residual_sums");
     double s[4] = {NAN, NAN, NAN, NAN};
     if (ctx_enter(c, "residual_sums") && ctx_args(c, "residual_sums", gamma && u)) {
         term_residual t;
@@ -896,6 +914,7 @@ static void ops_residual_sums(void *ctx, const double *gamma, const double *u, d
 static void ops_copy(void *ctx, double *y, const double *x)
 {
     ops_ctx *c = (ops_ctx *)ctx;
+    PROF("copy");
     if (!ctx_enter(c, "copy") || !ctx_args(c, "copy", x && y) || c->m == 0 || y == x) return;
     cudaError_t e = cudaMemcpyAsync(y, x, sizeof(double) * (size_t)c->m, cudaMemcpyDeviceToDevice, c->stream);
     if (e != cudaSuccess) ctx_fail_cuda(c, "copy: cudaMemcpyAsync (device to device)", e);
@@ -905,6 +924,7 @@ static void ops_copy(void *ctx, double *y, const double *x)
 #define ELEMENTWISE(op, ok, kernel, ...)                                             \
     do {                                                                             \
         ops_ctx *c = (ops_ctx *)ctx;                                                 \
+        PROF(op);                                                                    \
         if (!ctx_enter(c, op) || !ctx_args(c, op, ok) || c->m == 0) return;          \
         kernel<<<grid_for(c->m), OPS_THREADS, 0, c->stream>>>((long)c->m, __VA_ARGS__); \
         ctx_launched(c, op ": launch of " #kernel);                                  \
@@ -961,6 +981,7 @@ static void ops_dot3(void *ctx, const double *x1, const double *y1, const double
                      const double *x3, const double *y3, double out[3])
 {
     ops_ctx *c = (ops_ctx *)ctx;
+    PROF("dot3");
     double s[3] = {NAN, NAN, NAN};
     if (ctx_enter(c, "dot3")) {
         term_dot3 t;
@@ -980,6 +1001,7 @@ static void ops_step_dots(void *ctx, const double *x, const double *y, const dou
                           const double *r, double out[3])
 {
     ops_ctx *c = (ops_ctx *)ctx;
+    PROF("step_dots");
     double s[3] = {NAN, NAN, NAN};
     if (ctx_enter(c, "step_dots") && ctx_args(c, "step_dots", x && y && nx && g && r)) {
         term_step_dots t;
@@ -997,6 +1019,7 @@ static void ops_step_dots(void *ctx, const double *x, const double *y, const dou
 static double ops_dot_diff(void *ctx, const double *a, const double *x, const double *y)
 {
     ops_ctx *c = (ops_ctx *)ctx;
+    PROF("dot_diff");
     double s = NAN;
     if (ctx_enter(c, "dot_diff") && ctx_args(c, "dot_diff", a && x && y)) {
         term_dot_diff t;
@@ -1011,6 +1034,7 @@ static double ops_dot_diff(void *ctx, const double *a, const double *x, const do
 static double ops_wdot(void *ctx, const double *x, const double *d, const double *y)
 {
     ops_ctx *c = (ops_ctx *)ctx;
+    PROF("wdot");
     double s = NAN;
     if (ctx_enter(c, "wdot") && ctx_args(c, "wdot", x && d && y)) {
         term_wdot t;
@@ -1025,6 +1049,7 @@ static double ops_wdot(void *ctx, const double *x, const double *d, const double
 static double ops_idot(void *ctx, const double *x, const double *y, const double *d)
 {
     ops_ctx *c = (ops_ctx *)ctx;
+    PROF("idot");
     double s = NAN;
     if (ctx_enter(c, "idot") && ctx_args(c, "idot", x && y && d)) {
         term_idot t;
@@ -1039,6 +1064,7 @@ static double ops_idot(void *ctx, const double *x, const double *y, const double
 /* count doubles between the host (pageable) and the device, then a sync */
 static void ctx_transfer(ops_ctx *c, const char *op, void *dst, const void *src, long count, cudaMemcpyKind kind)
 {
+    PROF(op);
     if (!ctx_enter(c, op)) return;
     if (count < 0 || (count > 0 && (!dst || !src))) {
         ctx_fail(c, MO_CUDA_BADARG, "%s: %ld doubles between %s and %s", op, count, dst ? "an array" : "NULL",
@@ -1068,6 +1094,7 @@ static void ops_to_device(void *ctx, double *dev, const double *host, long count
 static void ops_velocity(void *ctx, const double *gamma, double *v_host)
 {
     ops_ctx *c = (ops_ctx *)ctx;
+    PROF("velocity");
     if (!ctx_enter(c, "velocity")) return;
     if (c->form != FORM_J) {
         ctx_fail(c, MO_CUDA_BADARG, "velocity: the problem has no J form");

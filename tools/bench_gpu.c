@@ -49,6 +49,7 @@ void bench_gpu_usage(FILE *f)
                "  --steps S           measured steps per solver, backend and iteration count (default 3)\n"
                "  --warmup W          PGS steps before measuring, to settle the pile (default 150)\n"
                "  --threads N         the CPU's 'all threads' (default 0: OpenMP's default)\n"
+               "  --backends LIST     of cpu-1, cpu-all, cuda (default all three)\n"
                "  --bandwidth GBS     the card's memory bandwidth for the floor (default: from its name)\n"
                "  --out DIR           gpu.csv and gpu.svg (default .)\n");
 }
@@ -128,6 +129,7 @@ int bench_gpu(int argc, char **argv)
     int nsolvers = 3, iterations = 40, steps = 3, warmup = 150, threads = 0;
     double bandwidth = 0.0;
     const char *out = ".";
+    bool conf_on[NCONF] = {true, true, true};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--spheres") && v) {
@@ -146,6 +148,20 @@ int bench_gpu(int argc, char **argv)
                     return 2;
                 }
                 snprintf(solvers[nsolvers++], sizeof solvers[0], "%s", t);
+            }
+            i++;
+        } else if (!strcmp(a, "--backends") && v) {
+            char tmp[256];
+            snprintf(tmp, sizeof tmp, "%s", v);
+            for (int c = 0; c < NCONF; c++) conf_on[c] = false;
+            for (char *t = strtok(tmp, ","); t; t = strtok(NULL, ",")) {
+                int c = 0;
+                while (c < NCONF && strcmp(t, conf_names[c])) c++;
+                if (c == NCONF) {
+                    fprintf(stderr, "moreau-bench gpu: backend '%s' is not one of cpu-1, cpu-all, cuda\n", t);
+                    return 2;
+                }
+                conf_on[c] = true;
             }
             i++;
         } else if (!strcmp(a, "--iterations") && v) iterations = atoi(argv[++i]);
@@ -211,7 +227,7 @@ int bench_gpu(int argc, char **argv)
                 r->ms_step = r->ms_iter = NAN;
                 const mo_backend b = c == 2 ? MO_BACKEND_CUDA : MO_BACKEND_CPU;
                 const int th = c == 0 ? 1 : threads;
-                if (c == 2 && no_device[0]) continue;
+                if (!conf_on[c] || (c == 2 && no_device[0])) continue;
                 if (set_run(w, solvers[s], iterations, th, b)) {
                     if (c == 2) snprintf(no_device, sizeof no_device, "%s", mo_world_last_error(w));
                     else fprintf(stderr, "moreau-bench gpu: %s\n", mo_world_last_error(w));
@@ -256,7 +272,7 @@ int bench_gpu(int argc, char **argv)
         fprintf(f, "%d,%d,%d,%d,%d,%s,%s,\"%s\",%d,%.6g,%.6g,%.4g,%.6g,%.6g,%.6g,%.4g\n", r->spheres, r->contacts,
                 r->rows, r->nnz, r->dofs, r->solver, conf_names[r->conf], r->conf == 2 ? device : "", iterations,
                 r->ms_step, r->ms_iter, speed, r->bytes, r->conf == 2 ? bandwidth : NAN, r->floor_ms, ratio);
-        if (!r->ran && r->conf == 2) continue;
+        if (!r->ran && (r->conf == 2 || !conf_on[r->conf])) continue;
         printf("%8d %8d %7s %8s %11.3f %13.5f %9.2f %12.5f %9.2f\n", r->contacts, r->rows, r->solver,
                conf_names[r->conf], r->ms_step, r->ms_iter, speed, r->floor_ms, ratio);
     }

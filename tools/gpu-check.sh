@@ -17,6 +17,8 @@
 #     threads) on pile:1000 and piles sized for about 10^4 and 10^5 contacts
 #   6 the Newton paper's arch and heavy stack with Newton + PCR on the device
 #     and on the CPU: their claims (--check) and ms per step
+#   7 (only when named in GPU_CHECK_STAGES) the per-operation profile of the
+#     device's solves (MOREAU_CUDA_PROFILE=1) on pile:40000, into profile.txt
 #
 # Usage:
 #   tools/gpu-check.sh --prepare   here, with Debian's apt: fetch the .debs and
@@ -24,7 +26,7 @@
 #                                  (ignored by git; carry .gpudeps to the machine)
 #   tools/gpu-check.sh OUTDIR      there: summary.md, tests.log, the benchmark's
 #                                  gpu.csv / gpu.svg / bench.txt into OUTDIR
-# GPU_CHECK_STAGES="4 6" runs only those of stages 4-6 after the build (default all three; "diag":
+# GPU_CHECK_STAGES="4 6" runs only those of stages 4-7 after the build (default 4 5 6; "diag":
 # see below). GPU_CHECK_USE_DEBS=1 unpacks the carried .debs even where the libraries are
 # installed (to try that path on the CPU machine).
 # Exit status: 0 when every stage passed, else 1 (all stages still run).
@@ -184,6 +186,20 @@ for sc in arch heavy_stack; do
     done
 done
 summary '```'
+fi
+
+if want 7; then
+stage "7 where the device's time goes (MOREAU_CUDA_PROFILE=1, cuda only, pile:40000)"
+mkdir -p build-gpu/profile
+if MOREAU_CUDA_PROFILE=1 build-gpu/tools/moreau-bench gpu --spheres ${GPU_CHECK_PROFILE_SPHERES:-40000} --backends cuda \
+       --warmup 150 --steps 3 --out build-gpu/profile > "$out/profile.txt" 2>&1; then
+    grep -E "^moreau-cuda profile|^  |^gpu: pile" "$out/profile.txt" | head -80
+    summary "- profile: profile.txt"
+else
+    tail -20 "$out/profile.txt"
+    summary "- profile: FAILED (profile.txt)"
+    status=1
+fi
 fi
 
 stage "done, status $status"

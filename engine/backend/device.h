@@ -22,6 +22,7 @@ typedef struct mo_device {
     mo_buf block_scale, block_mean, host_vec;
     mo_buf sys_val, sys_wval, zeros; /* a Newton system's scaled J, M~^-1 J^T; zeros for its bounds and v~ */
     long uploads;              /* problems uploaded so far (tests, statistics) */
+    double res_alpha;          /* the uploaded problem's residual step 1 / max diag(N) (mo_problem_residuals) */
 } mo_device;
 
 /* Opens the CUDA backend: loads the module ($MOREAU_CUDA_MODULE, else the

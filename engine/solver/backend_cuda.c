@@ -88,10 +88,7 @@ static double d_idot(const mo_ops *o, const double *x, const double *y, const do
 static void d_residuals(const mo_ops *o, const double *gamma, const double *u, double *ccp, double *coulomb)
 {
     const mo_problem *p = o->p;
-    double dmax = 0.0;
-    for (int r = 0; r < p->m; r++)
-        if (p->diag[r] > dmax) dmax = p->diag[r];
-    double alpha = dmax > 0.0 ? 1.0 / dmax : 1.0;
+    double alpha = DEV(o)->res_alpha; /* set at the upload: no pass over the host's rows per iteration */
     double s[4];
     DEV(o)->fns.residual_sums(DEV(o)->ctx, gamma, u, alpha, s);
     if (ccp) *ccp = sqrt(s[0]) / alpha;
@@ -227,6 +224,10 @@ int mo_ops_device(mo_ops *ops, mo_device *d, const mo_problem *p, mo_solve_out *
     cp.gamma = out->gamma;
     if (d->fns.upload(d->ctx, &cp, d->err, sizeof d->err) != MO_CUDA_OK) return -1;
     d->uploads++;
+    double dmax = 0.0; /* mo_problem_residuals' step, once per solve */
+    for (int r = 0; r < m; r++)
+        if (p->diag[r] > dmax) dmax = p->diag[r];
+    d->res_alpha = dmax > 0.0 ? 1.0 / dmax : 1.0;
     fill_ops(ops, d, m, nvec);
     ops->p = p;
     ops->finish = d_finish;
