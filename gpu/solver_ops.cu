@@ -88,7 +88,7 @@
 /* the two-pass sums: threads per block (a power of two), most partials, most sums per pass */
 #define RED_THREADS 256
 #define RED_MAX_BLOCKS 512
-#define RED_MAX_SUMS 4
+#define RED_MAX_SUMS MO_CUDA_MAX_SUMS
 
 /* ---- the context ----------------------------------------------------------- */
 
@@ -104,9 +104,11 @@ typedef struct ops_ctx {
     cudaStream_t stream;
     cusparseHandle_t sp;
     cublasHandle_t bl;
-    double *pinned;          /* RED_MAX_SUMS: the sums' readback */
+    double *pinned;          /* RED_MAX_SUMS: the sums' results, host memory mapped into the device */
+    double *d_pinned;        /* the device's address of pinned */
     double *d_partials;      /* RED_MAX_SUMS x RED_MAX_BLOCKS */
-    double *d_sums;          /* RED_MAX_SUMS */
+    unsigned *d_ticket;      /* k_sum's ticket, 0 between launches */
+    int use_cusparse;        /* MOREAU_CUDA_SPMV=cusparse: the products by cusparseSpMV (ALG2), else k_csr_rows */
 
     /* the sticky error: the first failure since upload */
     int code;
@@ -205,226 +207,7 @@ static unsigned red_grid_for(long n)
     return g < 1 ? 1u : (unsigned)g;
 }
 
-#define GRID_STRIDE(i, n)                                                             \
-    for (long i = (long)blockIdx.x * (long)blockDim.x + (long)threadIdx.x; i < (n); \
-         i += (long)gridDim.x * (long)blockDim.x)
-
-/* ---- element-wise kernels (ops.h's arithmetic per element, as written there) ---- */
-
-__global__ void k_seed(long m, double *x)
-{
-    GRID_STRIDE(i, m) x[i] = 1.0 + 0.01 * (double)(i % 7);
-}
-
-__global__ void k_scale(long m, double *y, double a, const double *x)
-{
-    GRID_STRIDE(i, m) y[i] = a * x[i];
-}
-
-__global__ void k_divide(long m, double *y, const double *x, double a)
-{
-    GRID_STRIDE(i, m) y[i] = x[i] / a;
-}
-
-__global__ void k_axpy(long m, double *y, double a, const double *x)
-{
-    GRID_STRIDE(i, m) y[i] += a * x[i];
-}
-
-__global__ void k_waxpy(long m, double *w, const double *x, double a, const double *y)
-{
-    GRID_STRIDE(i, m) w[i] = x[i] + a * y[i];
-}
-
-__global__ void k_sub(long m, double *w, const double *x, const double *y)
-{
-    GRID_STRIDE(i, m) w[i] = x[i] - y[i];
-}
-
-__global__ void k_extrap(long m, double *w, const double *x, double b, const double *z)
-{
-    GRID_STRIDE(i, m) w[i] = x[i] + b * (x[i] - z[i]);
-}
-
-__global__ void k_pstep(long m, double *w, const double *x, double a, const double *g, const double *d)
-{
-    GRID_STRIDE(i, m) w[i] = x[i] - a * g[i] / d[i];
-}
-
-__global__ void k_ediv(long m, double *y, const double *x, const double *d)
-{
-    GRID_STRIDE(i, m) y[i] = x[i] / d[i];
-}
-
-/* y = Sigma x + J t (jt = J t from SpMV, or NULL when J has no entries: y = Sigma x as the CPU's empty rows) */
-__global__ void k_sigma_add(long m, double *y, const double *sigma, const double *x, const double *jt)
-{
-    if (jt) {
-        GRID_STRIDE(i, m) y[i] = sigma[i] * x[i] + jt[i];
-    } else {
-        GRID_STRIDE(i, m) y[i] = sigma[i] * x[i];
-    }
-}
-
-/* v = v~ + t in place (t = W^T gamma) */
-__global__ void k_add_to(long n, double *t, const double *v_tilde)
-{
-    GRID_STRIDE(i, n) t[i] = v_tilde[i] + t[i];
-}
-
-/* ---- block kernels: one thread per block (solver/backend_cpu.c, solver/problem.c) ---- */
-
-__global__ void k_project(long nblocks, const int *block_row, const unsigned char *block_kind, const double *block_mu,
-                          const double *lo, const double *hi, double *x)
-{
-    GRID_STRIDE(k, nblocks) {
-        int r0 = block_row[k];
-        mo_k_project_block(x + r0, (int)block_kind[k], block_mu[k], lo[r0], hi[r0]);
-    }
-}
-
-/* mo_problem_block_solve with the host's scale; the block's input is read first, so y may be x */
-__global__ void k_block_solve(long nblocks, const int *block_row, const int *block_inv, const double *inv,
-                              const double *block_scale, const double *x, double *y)
-{
-    GRID_STRIDE(k, nblocks) {
-        int r0 = block_row[k], nr = block_row[k + 1] - r0;
-        double in[MO_GPU_MAX_BLOCK];
-        for (int i = 0; i < nr; i++) in[i] = x[r0 + i];
-        if (block_inv && block_inv[k] >= 0) {
-            const double *a = inv + block_inv[k];
-            for (int i = 0; i < nr; i++) {
-                double s = 0.0;
-                for (int j = 0; j < nr; j++) s += a[i * nr + j] * in[j];
-                y[r0 + i] = s;
-            }
-        } else {
-            double d = block_scale[k];
-            for (int i = 0; i < nr; i++) y[r0 + i] = d > 0.0 ? in[i] / d : 0.0;
-        }
-    }
-}
-
-__global__ void k_block_mean_diag(long nblocks, const int *block_row, const double *block_mean, double *y)
-{
-    GRID_STRIDE(k, nblocks) {
-        int r0 = block_row[k], nr = block_row[k + 1] - r0;
-        for (int i = 0; i < nr; i++) y[r0 + i] = block_mean[k];
-    }
-}
-
-/* ---- the two-pass sums ------------------------------------------------------- */
-
-/* the terms: term(i, s) adds element (or block) i's terms to s[0 .. NS-1] */
-struct term_dot3 {
-    const double *x1, *y1, *x2, *y2, *x3, *y3; /* a pair with a NULL gives 0 */
-    __device__ void operator()(long i, double *s) const
-    {
-        if (x1) s[0] += x1[i] * y1[i];
-        if (x2) s[1] += x2[i] * y2[i];
-        if (x3) s[2] += x3[i] * y3[i];
-    }
-};
-
-struct term_step_dots {
-    const double *x, *y, *nx, *g, *r;
-    __device__ void operator()(long i, double *s) const
-    {
-        double d = x[i] - y[i];
-        double e = nx[i] - (g[i] - r[i]);
-        s[0] += d * d;
-        s[1] += d * e;
-        s[2] += e * e;
-    }
-};
-
-struct term_dot_diff {
-    const double *a, *x, *y;
-    __device__ void operator()(long i, double *s) const { s[0] += a[i] * (x[i] - y[i]); }
-};
-
-struct term_wdot {
-    const double *x, *d, *y;
-    __device__ void operator()(long i, double *s) const { s[0] += x[i] * d[i] * y[i]; }
-};
-
-struct term_idot {
-    const double *x, *y, *d;
-    __device__ void operator()(long i, double *s) const { s[0] += x[i] * y[i] / d[i]; }
-};
-
-/* block k's terms of mo_problem_residuals (solver/problem.c): s[0] sum |gamma - P_K(gamma - alpha u)|^2,
- * contact blocks: s[1] Coulomb error^2 at (gamma, u - shift), s[2] |gamma_c|^2, s[3] |u_c - shift_c|^2 */
-struct term_residual {
-    const int *block_row;
-    const unsigned char *block_kind;
-    const double *block_mu, *lo, *hi, *shift, *gamma, *u;
-    double alpha;
-    __device__ void operator()(long k, double *s) const
-    {
-        int r0 = block_row[k], nr = block_row[k + 1] - r0;
-        int kind = (int)block_kind[k];
-        double x[MO_GPU_MAX_BLOCK];
-        for (int i = 0; i < nr; i++) x[i] = gamma[r0 + i] - alpha * u[r0 + i];
-        mo_k_project_block(x, kind, block_mu[k], lo[r0], hi[r0]);
-        for (int i = 0; i < nr; i++) {
-            double e = gamma[r0 + i] - x[i];
-            s[0] += e * e;
-        }
-        if (kind == MO_BLOCK_CONTACT) {
-            double ut[3] = {u[r0], u[r0 + 1], u[r0 + 2]};
-            if (shift) ut[0] -= shift[r0];
-            s[1] += mo_k_coulomb_error_sq(gamma + r0, ut, block_mu[k]);
-            for (int i = 0; i < 3; i++) {
-                s[2] += gamma[r0 + i] * gamma[r0 + i];
-                s[3] += ut[i] * ut[i];
-            }
-        }
-    }
-};
-
-/* sh[c][0] = sh[c][0] + ... + sh[c][RED_THREADS-1] in a fixed tree (all RED_THREADS threads call it) */
-template <int NS>
-__device__ void block_tree_sum(double (*sh)[RED_THREADS])
-{
-    int t = (int)threadIdx.x;
-    __syncthreads();
-    for (int h = RED_THREADS / 2; h > 0; h /= 2) {
-        if (t < h)
-            for (int c = 0; c < NS; c++) sh[c][t] += sh[c][t + h];
-        __syncthreads();
-    }
-}
-
-/* pass one: launched with RED_THREADS threads and at most RED_MAX_BLOCKS blocks */
-template <int NS, class Term>
-__global__ void k_sum_partials(long n, Term term, double *partials)
-{
-    __shared__ double sh[NS][RED_THREADS];
-    double s[NS];
-    for (int c = 0; c < NS; c++) s[c] = 0.0;
-    GRID_STRIDE(i, n) term(i, s);
-    for (int c = 0; c < NS; c++) sh[c][threadIdx.x] = s[c];
-    block_tree_sum<NS>(sh);
-    if (threadIdx.x == 0)
-        for (int c = 0; c < NS; c++) partials[c * RED_MAX_BLOCKS + (int)blockIdx.x] = sh[c][0];
-}
-
-/* pass two: one block of RED_THREADS threads over nparts partials of each sum */
-template <int NS>
-__global__ void k_sum_final(int nparts, const double *partials, double *out)
-{
-    __shared__ double sh[NS][RED_THREADS];
-    int t = (int)threadIdx.x;
-    for (int c = 0; c < NS; c++) {
-        double s = 0.0;
-        for (int b = t; b < nparts; b += RED_THREADS) s += partials[c * RED_MAX_BLOCKS + b];
-        sh[c][t] = s;
-    }
-    block_tree_sum<NS>(sh);
-    if (t == 0)
-        for (int c = 0; c < NS; c++) out[c] = sh[c][0];
-}
+#include "ops_kernels.cuh"
 
 /* out[0 .. NS-1] = the sums of term over 0 .. n-1 (synchronises); NaN after a failure */
 template <int NS, class Term>
@@ -435,18 +218,44 @@ static void ctx_sum(ops_ctx *c, long n, Term term, double *out, const char *op)
         for (int k = 0; k < NS; k++) out[k] = 0.0;
         return;
     }
-    unsigned grid = red_grid_for(n);
-    k_sum_partials<NS, Term><<<grid, RED_THREADS, 0, c->stream>>>(n, term, c->d_partials);
-    if (!ctx_launched(c, op)) return;
-    k_sum_final<NS><<<1, RED_THREADS, 0, c->stream>>>((int)grid, c->d_partials, c->d_sums);
-    if (!ctx_launched(c, op)) return;
-    cudaError_t e = cudaMemcpyAsync(c->pinned, c->d_sums, sizeof(double) * NS, cudaMemcpyDeviceToHost, c->stream);
-    if (e != cudaSuccess) {
-        ctx_fail_cuda(c, op, e);
-        return;
-    }
-    if (!ctx_sync(c, op)) return;
+    k_sum<NS, Term><<<red_grid_for(n), RED_THREADS, 0, c->stream>>>(n, term, c->d_partials, c->d_ticket, c->d_pinned);
+    if (!ctx_launched(c, op) || !ctx_sync(c, op)) return;
     for (int k = 0; k < NS; k++) out[k] = c->pinned[k];
+}
+
+/* the lanes per row of k_csr_rows for a pattern: the largest power of two <= half the mean entries per row,
+ * from 1 to 32 (a function of the pattern only) */
+static int csr_lanes(long rows, long nnz)
+{
+    double half = rows > 0 ? 0.5 * (double)nnz / (double)rows : 1.0;
+    int l = 1;
+    while (l < 32 && 2.0 * l <= half) l *= 2;
+    return l;
+}
+
+/* y = the CSR product with k_csr_rows's epilogue (y must not be x) */
+static bool ctx_csr(ops_ctx *c, long rows, long nnz, const void *ptr, const void *col, const void *val, const double *x,
+                    double *y, int epilogue, const double *sigma, const double *xs, const double *add, const char *what)
+{
+    PROF(what);
+    const int l = csr_lanes(rows, nnz);
+    long blocks = (rows * l + OPS_THREADS - 1) / OPS_THREADS;
+    if (blocks > 65535L * 16) blocks = 65535L * 16;
+    const unsigned g = blocks < 1 ? 1u : (unsigned)blocks;
+    const int *p = (const int *)ptr, *cl = (const int *)col;
+    const double *v = (const double *)val;
+#define CSR_CASE(L)                                                                                            \
+    case L: k_csr_rows<L><<<g, OPS_THREADS, 0, c->stream>>>(rows, p, cl, v, x, y, epilogue, sigma, xs, add); break
+    switch (l) {
+        CSR_CASE(1);
+        CSR_CASE(2);
+        CSR_CASE(4);
+        CSR_CASE(8);
+        CSR_CASE(16);
+        default: CSR_CASE(32);
+    }
+#undef CSR_CASE
+    return ctx_launched(c, what);
 }
 
 /* ---- cuSPARSE products ---------------------------------------------------------- */
@@ -510,7 +319,7 @@ static void ops_destroy(void *ctx)
                     &c->n_ptr, &c->n_col, &c->n_val, &c->scratch_m, &c->scratch_n, &c->csc_buf, &c->spmv_buf};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) dbuf_free(bufs[i]);
     if (c->d_partials) cudaFree(c->d_partials);
-    if (c->d_sums) cudaFree(c->d_sums);
+    if (c->d_ticket) cudaFree(c->d_ticket);
     if (c->pinned) cudaFreeHost(c->pinned);
     if (c->stream) cudaStreamDestroy(c->stream);
     cudaGetLastError(); /* leave no non-sticky error behind for the caller's next call */
@@ -546,9 +355,15 @@ static int ops_create(void **ctx, int device, char *err, size_t err_size)
     BLAS_TRY(cublasCreate(&c->bl));
     BLAS_TRY(cublasSetStream(c->bl, c->stream));
     c->prof = prof_create(c->stream);
-    CUDA_TRY(cudaMallocHost((void **)&c->pinned, sizeof(double) * RED_MAX_SUMS));
+    CUDA_TRY(cudaHostAlloc((void **)&c->pinned, sizeof(double) * RED_MAX_SUMS, cudaHostAllocMapped));
+    CUDA_TRY(cudaHostGetDevicePointer((void **)&c->d_pinned, c->pinned, 0));
     CUDA_TRY(cudaMalloc((void **)&c->d_partials, sizeof(double) * RED_MAX_SUMS * RED_MAX_BLOCKS));
-    CUDA_TRY(cudaMalloc((void **)&c->d_sums, sizeof(double) * RED_MAX_SUMS));
+    CUDA_TRY(cudaMalloc((void **)&c->d_ticket, sizeof(unsigned)));
+    CUDA_TRY(cudaMemset(c->d_ticket, 0, sizeof(unsigned)));
+    {
+        const char *spmv = getenv("MOREAU_CUDA_SPMV");
+        c->use_cusparse = spmv && !strcmp(spmv, "cusparse");
+    }
     *ctx = c;
     return MO_CUDA_OK;
 
@@ -827,6 +642,15 @@ static void ops_apply(void *ctx, const double *x, double *y)
     if (c->form == FORM_J) {
         /* y = J (W^T x) + Sigma x: t = W^T x into scratch_n, J t into scratch_m, then the kernel (y may be x) */
         const double *jt = NULL;
+        if (c->nnz > 0 && !c->use_cusparse) {
+            /* t = W^T x, then y = Sigma x + J t in the product's epilogue */
+            double *t = (double *)c->scratch_n.p;
+            if (ctx_csr(c, c->n, c->nnz, c->wt_ptr.p, c->wt_col.p, c->wt_val.p, x, t, CSR_PLAIN, NULL, NULL, NULL,
+                        "apply: W^T x"))
+                ctx_csr(c, m, c->nnz, c->row_ptr.p, c->col.p, c->val.p, t, y, CSR_SIGMA, (const double *)c->sigma.p, x,
+                        NULL, "apply: Sigma x + J t");
+            return;
+        }
         if (c->mat_j) {
             if (!ctx_point(c, c->vec_xm, x, "apply: cusparseDnVecSetValues") ||
                 !ctx_spmv(c, c->mat_wt, c->vec_xm, c->vec_n, "apply: cusparseSpMV (W^T x)") ||
@@ -844,9 +668,13 @@ static void ops_apply(void *ctx, const double *x, double *y)
             if (e != cudaSuccess) ctx_fail_cuda(c, "apply: cudaMemsetAsync", e);
             return;
         }
-        /* SpMV cannot write its input: through scratch_m when y is x */
+        /* a product cannot write its input: through scratch_m when y is x */
         double *dst = y == x ? (double *)c->scratch_m.p : y;
-        if (!ctx_point(c, c->vec_xm, x, "apply: cusparseDnVecSetValues") ||
+        if (!c->use_cusparse) {
+            if (!ctx_csr(c, m, c->n_nnz, c->n_ptr.p, c->n_col.p, c->n_val.p, x, dst, CSR_PLAIN, NULL, NULL, NULL,
+                         "apply: N x"))
+                return;
+        } else if (!ctx_point(c, c->vec_xm, x, "apply: cusparseDnVecSetValues") ||
             !ctx_point(c, c->vec_ym, dst, "apply: cusparseDnVecSetValues") ||
             !ctx_spmv(c, c->mat_n, c->vec_xm, c->vec_ym, "apply: cusparseSpMV (N x)"))
             return;
@@ -916,8 +744,8 @@ static void ops_copy(void *ctx, double *y, const double *x)
     ops_ctx *c = (ops_ctx *)ctx;
     PROF("copy");
     if (!ctx_enter(c, "copy") || !ctx_args(c, "copy", x && y) || c->m == 0 || y == x) return;
-    cudaError_t e = cudaMemcpyAsync(y, x, sizeof(double) * (size_t)c->m, cudaMemcpyDeviceToDevice, c->stream);
-    if (e != cudaSuccess) ctx_fail_cuda(c, "copy: cudaMemcpyAsync (device to device)", e);
+    k_copy<<<grid_for(c->m), OPS_THREADS, 0, c->stream>>>((long)c->m, y, x); /* a kernel launches faster than a copy */
+    ctx_launched(c, "copy: launch of k_copy");
 }
 
 /* the element-wise operations: checks, then one launch */
@@ -998,11 +826,11 @@ static void ops_dot3(void *ctx, const double *x1, const double *y1, const double
 }
 
 static void ops_step_dots(void *ctx, const double *x, const double *y, const double *nx, const double *g,
-                          const double *r, double out[3])
+                          const double *r, const double *x1, double out[4])
 {
     ops_ctx *c = (ops_ctx *)ctx;
     PROF("step_dots");
-    double s[3] = {NAN, NAN, NAN};
+    double s[4] = {NAN, NAN, NAN, NAN};
     if (ctx_enter(c, "step_dots") && ctx_args(c, "step_dots", x && y && nx && g && r)) {
         term_step_dots t;
         t.x = x;
@@ -1010,10 +838,11 @@ static void ops_step_dots(void *ctx, const double *x, const double *y, const dou
         t.nx = nx;
         t.g = g;
         t.r = r;
-        ctx_sum<3>(c, c->m, t, s, "step_dots");
+        t.x1 = x1;
+        ctx_sum<4>(c, c->m, t, s, "step_dots");
     }
     if (out)
-        for (int k = 0; k < 3; k++) out[k] = s[k];
+        for (int k = 0; k < 4; k++) out[k] = s[k];
 }
 
 static double ops_dot_diff(void *ctx, const double *a, const double *x, const double *y)
@@ -1029,6 +858,32 @@ static double ops_dot_diff(void *ctx, const double *a, const double *x, const do
         ctx_sum<1>(c, c->m, t, &s, "dot_diff");
     }
     return s;
+}
+
+static void ops_sums(void *ctx, int k, const int *kind, const double *const *v, double *out)
+{
+    ops_ctx *c = (ops_ctx *)ctx;
+    PROF("sums");
+    double s[MO_CUDA_MAX_SUMS];
+    for (int t = 0; t < MO_CUDA_MAX_SUMS; t++) s[t] = NAN;
+    bool ok = k >= 1 && k <= MO_CUDA_MAX_SUMS && kind && v;
+    for (int t = 0; ok && t < k; t++)
+        ok = kind[t] >= MO_CUDA_SUM_DOT && kind[t] <= MO_CUDA_SUM_DIFF && v[3 * t] && v[3 * t + 1] &&
+             (kind[t] == MO_CUDA_SUM_DOT || v[3 * t + 2]);
+    if (ctx_enter(c, "sums") && ctx_args(c, "sums", ok)) {
+        term_sums t;
+        memset(&t, 0, sizeof t);
+        t.k = k;
+        for (int q = 0; q < k; q++) {
+            t.kind[q] = kind[q];
+            t.a[q] = v[3 * q];
+            t.b[q] = v[3 * q + 1];
+            t.c[q] = v[3 * q + 2];
+        }
+        ctx_sum<MO_CUDA_MAX_SUMS>(c, c->m, t, s, "sums");
+    }
+    if (out)
+        for (int t = 0; t < k && t < MO_CUDA_MAX_SUMS; t++) out[t] = s[t];
 }
 
 static double ops_wdot(void *ctx, const double *x, const double *d, const double *y)
@@ -1103,7 +958,11 @@ static void ops_velocity(void *ctx, const double *gamma, double *v_host)
     if (!ctx_args(c, "velocity", gamma && (v_host || c->n == 0)) || c->n == 0) return;
     const long n = c->n;
     double *v = (double *)c->scratch_n.p;
-    if (c->mat_wt) {
+    if (c->nnz > 0 && !c->use_cusparse) {
+        if (!ctx_csr(c, n, c->nnz, c->wt_ptr.p, c->wt_col.p, c->wt_val.p, gamma, v, CSR_ADD, NULL, NULL,
+                     (const double *)c->v_tilde.p, "velocity: v~ + W^T gamma"))
+            return;
+    } else if (c->mat_wt) {
         /* v = v~ + W^T gamma: the SpMV into scratch_n, then v~ added in place */
         if (!ctx_point(c, c->vec_xm, gamma, "velocity: cusparseDnVecSetValues") ||
             !ctx_spmv(c, c->mat_wt, c->vec_xm, c->vec_n, "velocity: cusparseSpMV (W^T gamma)"))
@@ -1164,5 +1023,6 @@ MO_CUDA_EXPORT int mo_cuda_solver_fns(mo_cuda_fns *f, char *err, size_t err_size
     f->ediv = ops_ediv;
     f->step_dots = ops_step_dots;
     f->dot_diff = ops_dot_diff;
+    f->sums = ops_sums;
     return MO_CUDA_OK;
 }

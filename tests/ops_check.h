@@ -277,20 +277,36 @@ static void conformance(const mo_ops *O, const char *name, double tol)
              "dot3");
     OP_CHECK(fabs(O->wdot(O, x, z, y) - sw) <= st * (fabs(sw) + 1.0), "wdot");
     OP_CHECK(fabs(O->idot(O, x, y, z) - si) <= st * (fabs(si) + 1.0), "idot");
-    /* step_dots(x, y, nx = z, g = y, r = x) and dot_diff(z, x, y) */
-    double q0 = 0.0, q1 = 0.0, q2 = 0.0, sdd = 0.0, sd3[3];
+    /* step_dots(x, y, nx = z, g = y, r = x, x1 = z) and dot_diff(z, x, y) */
+    double q0 = 0.0, q1 = 0.0, q2 = 0.0, q3 = 0.0, sdd = 0.0, sd3[4];
     for (int i = 0; i < m; i++) {
         double d = hx[i] - hy[i], e = hz[i] - (hy[i] - hx[i]);
         q0 += d * d;
         q1 += d * e;
         q2 += e * e;
+        q3 += hy[i] * (hx[i] - hz[i]);
         sdd += hz[i] * (hx[i] - hy[i]);
     }
-    O->step_dots(O, x, y, z, y, x, sd3);
+    O->step_dots(O, x, y, z, y, x, z, sd3);
     OP_CHECK(fabs(sd3[0] - q0) <= st * (fabs(q0) + 1.0) && fabs(sd3[1] - q1) <= st * (fabs(q1) + 1.0) &&
-                 fabs(sd3[2] - q2) <= st * (fabs(q2) + 1.0),
+                 fabs(sd3[2] - q2) <= st * (fabs(q2) + 1.0) && fabs(sd3[3] - q3) <= st * (fabs(q3) + 1.0),
              "step_dots");
+    O->step_dots(O, x, y, z, y, x, NULL, sd3);
+    OP_CHECK(sd3[3] == 0.0 && fabs(sd3[0] - q0) <= st * (fabs(q0) + 1.0), "step_dots without x1");
     OP_CHECK(fabs(O->dot_diff(O, z, x, y) - sdd) <= st * (fabs(sdd) + 1.0), "dot_diff");
+    /* sums: the six terms at once, each equal to its single sum (the same value on the CPU, bit for bit) */
+    {
+        mo_sum t6[6] = {{MO_SUM_DOT, x, y, NULL},  {MO_SUM_WDOT, x, z, y}, {MO_SUM_IDOT, x, y, z},
+                        {MO_SUM_DIFF, z, x, y},   {MO_SUM_DOT, y, z, NULL}, {MO_SUM_DOT, x, x, NULL}};
+        const double want[6] = {sd, sw, si, sdd, s2, s3};
+        double fused[6];
+        O->sums(O, 6, t6, fused);
+        for (int q = 0; q < 6; q++)
+            OP_CHECK(fabs(fused[q] - want[q]) <= st * (fabs(want[q]) + 1.0), "sums (six terms)");
+        O->sums(O, 2, t6 + 1, fused);
+        OP_CHECK(fabs(fused[0] - sw) <= st * (fabs(sw) + 1.0) && fabs(fused[1] - si) <= st * (fabs(si) + 1.0),
+                 "sums (two terms)");
+    }
     for (int i = 0; i < m; i++) ref[i] = hx[i] / hz[i];
     O->ediv(O, w, x, z);
     OP_CHECK(rel_diff(GOT(w), ref, m) <= tol, "ediv");

@@ -14,7 +14,7 @@
 #include "kernels/dynamics.h"
 #include "kernels/rows.h"
 
-#define MO_CUDA_ABI_VERSION 2
+#define MO_CUDA_ABI_VERSION 3
 #define MO_CUDA_MODULE_NAME "libmoreau_cuda.so"
 
 /* return codes of the entry points */
@@ -119,6 +119,15 @@ typedef struct mo_cuda_problem {
     const double *gamma;         /* (m) the warm start, into vec(MO_CUDA_VEC_GAMMA) */
 } mo_cuda_problem;
 
+/* the terms of sums() (ABI 3), per element i, with the term's vectors a, b, c (solver/ops.h's mo_sum) */
+enum {
+    MO_CUDA_SUM_DOT = 0,  /* a_i b_i */
+    MO_CUDA_SUM_WDOT = 1, /* a_i b_i c_i, evaluated (a_i b_i) c_i */
+    MO_CUDA_SUM_IDOT = 2, /* a_i b_i / c_i, evaluated (a_i b_i) / c_i */
+    MO_CUDA_SUM_DIFF = 3, /* a_i (b_i - c_i) */
+};
+#define MO_CUDA_MAX_SUMS 6 /* sums fused into one launch and one readback */
+
 /* vec() indices besides the work vectors 0 .. nvec-1 */
 enum { MO_CUDA_VEC_GAMMA = -1, MO_CUDA_VEC_R = -2 };
 
@@ -165,10 +174,13 @@ typedef struct mo_cuda_fns {
     void (*velocity)(void *ctx, const double *gamma, double *v_host);
     void (*ediv)(void *ctx, double *y, const double *x, const double *d);     /* y = x / d element-wise */
     /* fused sums (synchronise): with d = x - y and e = nx - (g - r) per element, out = (sum d d, sum d e,
-     * sum e e); dot_diff = sum a (x - y) */
+     * sum e e, sum g (x - x1)), the last 0 when x1 is NULL (ABI 3); dot_diff = sum a (x - y) */
     void (*step_dots)(void *ctx, const double *x, const double *y, const double *nx, const double *g,
-                      const double *r, double out[3]);
+                      const double *r, const double *x1, double out[4]);
     double (*dot_diff)(void *ctx, const double *a, const double *x, const double *y);
+    /* k (1 .. MO_CUDA_MAX_SUMS) sums in one pass (synchronises, ABI 3): out[t] = the sum over i of term t,
+     * kind[t] a MO_CUDA_SUM_*, its vectors v[3 t], v[3 t + 1], v[3 t + 2] (c unused by DOT and may be NULL) */
+    void (*sums)(void *ctx, int k, const int *kind, const double *const *v, double *out);
 } mo_cuda_fns;
 
 /* the entry points, found with dlsym under these names:

@@ -33,8 +33,8 @@
  *
  * Written over the backend operations (ops.h): the same code runs on the
  * CPU and on a device; only the step-size decisions and the history come
- * back to the host (the step test's three sums in one fused pass, the restart
- * test's sum, one residual pair per iteration).
+ * back to the host (the step test's three sums and the restart test's sum in
+ * one fused pass, one residual pair per iteration).
  *
  * Non-symmetric N (outside FCLIB problems): N is used as given in every
  * product, so a fixed point is the solution of the problem as posed; the
@@ -131,13 +131,16 @@ void mo_solver_apgd(const mo_problem *p, const mo_solver_settings *s, mo_solve_o
         O->extrap(O, y, x1, beta, x2);
         O->extrap(O, g, n1, beta, n2);
         O->axpy(O, g, 1.0, r);
-        /* the projected step, with rho adjusted until the step test holds */
+        /* the projected step, with rho adjusted until the step test holds; the same pass sums the restart
+         * test's g (x - x_k-1) at each candidate */
+        double restart_sum = 0.0;
         for (int tries = 0;; tries++) {
             O->waxpy(O, x, y, -rho, g);
             O->project(O, x);
             O->apply(O, x, nx);
-            double dots[3]; /* d = x - y, N d = N x - N y = nx - (g - r) */
-            O->step_dots(O, x, y, nx, g, r, dots);
+            double dots[4]; /* d = x - y, N d = N x - N y = nx - (g - r) */
+            O->step_dots(O, x, y, nx, g, r, a->restart ? x1 : NULL, dots);
+            restart_sum = dots[3];
             double dd = dots[0], dnd = dots[1], ndnd = dots[2];
             if (!(dd > 0.0) || tries >= 60) break;
             if (a->adaptive_rho) {
@@ -157,16 +160,16 @@ void mo_solver_apgd(const mo_problem *p, const mo_solver_settings *s, mo_solve_o
         }
         it++;
         /* restart test uses the gradient at y and the step from x_k-1 */
-        bool restart = false;
-        if (a->restart) restart = O->dot_diff(O, g, x, x1) > 0.0;
-        /* shift: x_k-2 <- x_k-1, x_k-1 <- x_k (pointer swap through the buffers) */
+        bool restart = a->restart && restart_sum > 0.0;
+        /* shift: x_k-2 <- x_k-1, x_k-1 <- x_k, by rotating the buffers (the old x_k-2's become the next
+         * candidate's) */
         double *t0 = x2, *t1 = n2;
         x2 = x1;
         n2 = n1;
-        x1 = t0;
-        n1 = t1;
-        O->copy(O, x1, x);
-        O->copy(O, n1, nx);
+        x1 = x;
+        n1 = nx;
+        x = t0;
+        nx = t1;
         if (restart) {
             theta = 1.0;
             beta = 0.0;

@@ -135,9 +135,9 @@ static double cpu_idot(const mo_ops *o, const double *x, const double *y, const 
 }
 
 static void cpu_step_dots(const mo_ops *o, const double *x, const double *y, const double *nx, const double *g,
-                          const double *r, double out[3])
+                          const double *r, const double *x1, double out[4])
 {
-    double dd = 0.0, de = 0.0, ee = 0.0;
+    double dd = 0.0, de = 0.0, ee = 0.0, rs = 0.0;
     for (int i = 0; i < o->m; i++) {
         double d = x[i] - y[i];
         double e = nx[i] - (g[i] - r[i]);
@@ -145,9 +145,28 @@ static void cpu_step_dots(const mo_ops *o, const double *x, const double *y, con
         de += d * e;
         ee += e * e;
     }
+    if (x1)
+        for (int i = 0; i < o->m; i++) rs += g[i] * (x[i] - x1[i]);
     out[0] = dd;
     out[1] = de;
     out[2] = ee;
+    out[3] = rs;
+}
+
+static void cpu_sums(const mo_ops *o, int k, const mo_sum *t, double *out)
+{
+    double s[MO_OPS_MAX_SUMS] = {0.0};
+    for (int i = 0; i < o->m; i++)
+        for (int q = 0; q < k; q++) {
+            const mo_sum *u = &t[q];
+            switch (u->kind) {
+            case MO_SUM_DOT: s[q] += u->a[i] * u->b[i]; break;
+            case MO_SUM_WDOT: s[q] += u->a[i] * u->b[i] * u->c[i]; break;
+            case MO_SUM_IDOT: s[q] += u->a[i] * u->b[i] / u->c[i]; break;
+            default: s[q] += u->a[i] * (u->b[i] - u->c[i]); break;
+            }
+        }
+    for (int q = 0; q < k; q++) out[q] = s[q];
 }
 
 static double cpu_dot_diff(const mo_ops *o, const double *a, const double *x, const double *y)
@@ -199,6 +218,7 @@ void mo_ops_cpu_vectors(mo_ops *ops, int m)
     ops->idot = cpu_idot;
     ops->step_dots = cpu_step_dots;
     ops->dot_diff = cpu_dot_diff;
+    ops->sums = cpu_sums;
     ops->host = cpu_host;
     ops->upload = cpu_upload;
     ops->download = cpu_download;

@@ -52,9 +52,25 @@ static void d_pstep(const mo_ops *o, double *w, const double *x, double a, const
     DEV(o)->fns.pstep(DEV(o)->ctx, w, x, a, g, d);
 }
 static void d_step_dots(const mo_ops *o, const double *x, const double *y, const double *nx, const double *g,
-                        const double *r, double out[3])
+                        const double *r, const double *x1, double out[4])
 {
-    DEV(o)->fns.step_dots(DEV(o)->ctx, x, y, nx, g, r, out);
+    DEV(o)->fns.step_dots(DEV(o)->ctx, x, y, nx, g, r, x1, out);
+}
+_Static_assert((int)MO_SUM_DOT == (int)MO_CUDA_SUM_DOT && (int)MO_SUM_WDOT == (int)MO_CUDA_SUM_WDOT &&
+                   (int)MO_SUM_IDOT == (int)MO_CUDA_SUM_IDOT && (int)MO_SUM_DIFF == (int)MO_CUDA_SUM_DIFF &&
+                   MO_OPS_MAX_SUMS == MO_CUDA_MAX_SUMS,
+               "ops.h's sum terms are the module's");
+static void d_sums(const mo_ops *o, int k, const mo_sum *t, double *out)
+{
+    int kind[MO_OPS_MAX_SUMS];
+    const double *v[3 * MO_OPS_MAX_SUMS];
+    for (int q = 0; q < k && q < MO_OPS_MAX_SUMS; q++) {
+        kind[q] = t[q].kind;
+        v[3 * q] = t[q].a;
+        v[3 * q + 1] = t[q].b;
+        v[3 * q + 2] = t[q].c;
+    }
+    DEV(o)->fns.sums(DEV(o)->ctx, k, kind, v, out);
 }
 static double d_dot_diff(const mo_ops *o, const double *a, const double *x, const double *y)
 {
@@ -147,6 +163,7 @@ static void fill_ops(mo_ops *ops, mo_device *d, int m, int nvec)
     ops->idot = d_idot;
     ops->step_dots = d_step_dots;
     ops->dot_diff = d_dot_diff;
+    ops->sums = d_sums;
     ops->host = d_host;
     ops->upload = d_upload;
     ops->download = d_download;

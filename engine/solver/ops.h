@@ -28,6 +28,20 @@
 
 typedef struct mo_ops mo_ops;
 
+/* one term of sums(): per element i, with the term's vectors a, b, c (the values match cuda_module.h's
+ * MO_CUDA_SUM_*) */
+enum {
+    MO_SUM_DOT = 0,  /* a_i b_i */
+    MO_SUM_WDOT = 1, /* (a_i b_i) c_i: wdot(a, b, c) */
+    MO_SUM_IDOT = 2, /* (a_i b_i) / c_i: idot(a, b, c) */
+    MO_SUM_DIFF = 3, /* a_i (b_i - c_i): dot_diff(a, b, c) */
+};
+#define MO_OPS_MAX_SUMS 6
+typedef struct mo_sum {
+    int kind;
+    const double *a, *b, *c;
+} mo_sum;
+
 #define MO_OPS_MAX_VECS 16 /* work vectors a solver may ask for */
 
 struct mo_ops {
@@ -67,9 +81,13 @@ struct mo_ops {
                  const double *x3, const double *y3, double out[3]);            /* three dots, one readback */
     double (*wdot)(const mo_ops *o, const double *x, const double *d, const double *y); /* sum (x d) y */
     double (*idot)(const mo_ops *o, const double *x, const double *y, const double *d); /* sum (x y) / d */
-    /* APGD's step test in one pass: d = x - y, e = nx - (g - r); out = (sum d d, sum d e, sum e e) */
+    /* APGD's step test in one pass: d = x - y, e = nx - (g - r); out = (sum d d, sum d e, sum e e,
+     * sum g (x - x1)): the last is the restart test's dot_diff(g, x, x1), 0 when x1 is NULL */
     void (*step_dots)(const mo_ops *o, const double *x, const double *y, const double *nx, const double *g,
-                      const double *r, double out[3]);
+                      const double *r, const double *x1, double out[4]);
+    /* k (1 .. MO_OPS_MAX_SUMS) sums in one pass and one readback: out[t] = the sum of term t[t], each
+     * accumulated in index order on its own (so each equals its single sum: dot, wdot, idot, dot_diff) */
+    void (*sums)(const mo_ops *o, int k, const mo_sum *t, double *out);
     double (*dot_diff)(const mo_ops *o, const double *a, const double *x, const double *y); /* sum a (x - y) */
 
     /* ---- the host ---- */

@@ -53,7 +53,7 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
     if (mo_solve_begin(p, o)) return; /* no rows: nothing to solve */
     mo_ops ops;
     const mo_ops *O = &ops;
-    if (mo_ops_make(&ops, p, o, 9)) {
+    if (mo_ops_make(&ops, p, o, 8)) {
         mo_ops_failed(o);
         return;
     }
@@ -65,7 +65,6 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
     double *pd = mo_ops_vec(O, 5);  /* P (diagonal) */
     double *xt = mo_ops_vec(O, 6);  /* trial / projection buffer */
     double *bx = mo_ops_vec(O, 7);  /* the best iterate */
-    double *u = mo_ops_vec(O, 8);
     const double *r = O->r;
     /* preconditioner: diag(N) averaged per block */
     if (c->preconditioner) {
@@ -122,21 +121,36 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
         it++;
         if (!(dg < 0.0)) {
             /* no descent direction left: x is stationary to rounding */
-            O->copy(O, u, g);
-            res = mo_ops_record(O, x, u, o, &err);
+            res = mo_ops_record(O, x, g, o, &err);
             if (mo_solve_measure(p, res, err) < best.measure)
                 mo_ops_best_take(O, &best, mo_solve_measure(p, res, err), res, err, x);
             break;
         }
         O->apply(O, d, nd);
-        double dnd = O->dot(O, d, nd);
+        /* every sum of this iteration over d and N d in one pass: d^T N d, the three of the line search, and
+         * the BB step's <s, P s> and <y, P^-1 y> where the rule uses them (s = lambda d, y = lambda N d) */
+        const bool want_sps = c->step_rule == MO_SPG_ABBMIN || it % 2 == 0;
+        const bool want_ypy = c->step_rule == MO_SPG_ABBMIN || it % 2 != 0;
+        mo_sum terms[6] = {{MO_SUM_DOT, d, nd, NULL}, {MO_SUM_DOT, d, nxv, NULL}, {MO_SUM_DOT, x, nd, NULL},
+                           {MO_SUM_DOT, d, r, NULL}};
+        int nterms = 4, i_sps = -1, i_ypy = -1;
+        if (want_sps) {
+            i_sps = nterms;
+            terms[nterms++] = (mo_sum){MO_SUM_WDOT, d, pd, d};
+        }
+        if (want_ypy) {
+            i_ypy = nterms;
+            terms[nterms++] = (mo_sum){MO_SUM_IDOT, nd, nd, pd};
+        }
+        double sums[6];
+        O->sums(O, nterms, terms, sums);
+        double dnd = sums[0];
+        const double sps = i_sps >= 0 ? sums[i_sps] : 0.0, ypy = i_ypy >= 0 ? sums[i_ypy] : 0.0;
         double fmax_ = fhist[0];
         for (int i = 1; i < nh; i++)
             if (fhist[i] > fmax_) fmax_ = fhist[i];
         /* GLL line search along d (f(x + l d) = f + l <d, g_sym> + l^2/2 d^T N d) */
-        double t3[3];
-        O->dot3(O, d, nxv, x, nd, d, r, t3);
-        double dgs = 0.5 * (t3[0] + t3[1]) + t3[2]; /* <d, grad of sym f> */
+        double dgs = 0.5 * (sums[1] + sums[2]) + sums[3]; /* <d, grad of sym f> */
         double lambda = 1.0, fnew = f;
         for (int ls = 0; ls < 60; ls++) {
             fnew = f + lambda * dgs + 0.5 * lambda * lambda * dnd;
@@ -160,7 +174,6 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
         double sy = lambda * lambda * dnd;
         double a_new;
         if (c->step_rule == MO_SPG_ABBMIN) {
-            double sps = O->wdot(O, d, pd, d), ypy = O->idot(O, nd, nd, pd);
             double bb1 = sy > 0.0 ? lambda * lambda * sps / sy : c->alpha_max;
             double bb2 = ypy > 0.0 ? sy / (lambda * lambda * ypy) : c->alpha_max;
             bb2hist[nbb2 % 9] = bb2;
@@ -174,16 +187,13 @@ void mo_solver_spg(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
                 abb_tau *= 1.1;
             }
         } else if (it % 2 == 0) { /* j = it - 1 odd: BB1 = <s, P s> / <s, y> */
-            double sps = O->wdot(O, d, pd, d);
             a_new = sy > 0.0 ? lambda * lambda * sps / sy : c->alpha_max;
         } else { /* BB2 = <s, y> / <y, P^-1 y> */
-            double ypy = O->idot(O, nd, nd, pd);
             a_new = ypy > 0.0 ? sy / (lambda * lambda * ypy) : c->alpha_max;
         }
         alpha = fmin(c->alpha_max, fmax(c->alpha_min, a_new));
 
-        O->copy(O, u, g);
-        res = mo_ops_record(O, x, u, o, &err);
+        res = mo_ops_record(O, x, g, o, &err);
         wres = c->tau_g > 0.0 ? grad_residual(O, x, g, tau, xt) : res;
         double meas = p->stop_coulomb ? err : wres;
         if (meas <= best.measure) mo_ops_best_take(O, &best, meas, res, err, x);

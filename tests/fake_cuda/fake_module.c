@@ -295,15 +295,34 @@ static double t_step2(const double *const *v, int i)
 static double t_dot_diff(const double *const *v, int i) { return v[0][i] * (v[1][i] - v[2][i]); }
 
 static void step_dots(void *ctx, const double *x, const double *y, const double *nx, const double *g, const double *r,
-                      double out[3])
+                      const double *x1, double out[4])
 {
     fake *f = F(ctx);
-    out[0] = out[1] = out[2] = 0.0;
+    out[0] = out[1] = out[2] = out[3] = 0.0;
     if (tick(f)) return;
     const double *v[5] = {x, y, nx, g, r};
     out[0] = chunked(f->p.m, t_step0, v);
     out[1] = chunked(f->p.m, t_step1, v);
     out[2] = chunked(f->p.m, t_step2, v);
+    if (x1) {
+        const double *w[3] = {g, x, x1};
+        out[3] = chunked(f->p.m, t_dot_diff, w);
+    }
+}
+
+/* the fused sums, each in the chunked order of its single form */
+static void sums(void *ctx, int k, const int *kind, const double *const *v, double *out)
+{
+    fake *f = F(ctx);
+    for (int t = 0; t < k && t < MO_CUDA_MAX_SUMS; t++) out[t] = 0.0;
+    if (tick(f) || k < 1 || k > MO_CUDA_MAX_SUMS) return;
+    for (int t = 0; t < k; t++) {
+        double (*term)(const double *const *, int) = kind[t] == MO_CUDA_SUM_DOT    ? t_dot
+                                                     : kind[t] == MO_CUDA_SUM_WDOT ? t_wdot
+                                                     : kind[t] == MO_CUDA_SUM_IDOT ? t_idot
+                                                                                   : t_dot_diff;
+        out[t] = chunked(f->p.m, term, v + 3 * t);
+    }
 }
 
 static double dot_diff(void *ctx, const double *a, const double *x, const double *y)
@@ -416,5 +435,6 @@ EXPORT int mo_cuda_solver_fns(mo_cuda_fns *fn, char *err, size_t err_size)
     fn->ediv = ediv;
     fn->step_dots = step_dots;
     fn->dot_diff = dot_diff;
+    fn->sums = sums;
     return MO_CUDA_OK;
 }
