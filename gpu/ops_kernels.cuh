@@ -5,14 +5,15 @@
  * which depends on the sizes only, never on the device or the run, so every
  * result is the same from run to run.
  *
- * Sparse products (k_csr_rows): a group of L lanes per row (L a power of two
+ * Sparse products (k_csr_rows, with MOREAU_CUDA_OWN_KERNELS; else cuSPARSE): a group of L lanes per row (L a power of two
  * from 1 to 32, chosen by the caller from the average entries per row, so a
  * function of the pattern only); lane l adds entries k0 + l, k0 + l + L, ...
  * in order, then the group adds its lanes in a fixed shuffle tree. The
  * epilogue writes y = s, y = sigma x + s or y = add + s (the products of
  * apply and velocity, fused with their vector update).
  *
- * Sums (k_sum): one launch. Block b of G = min(ceil(n / 256), 512) blocks of
+ * Sums: two passes (k_sum_partials, k_sum_final, then a copy to the host),
+ * or with MOREAU_CUDA_OWN_KERNELS one launch (k_sum), in the same order. Block b of G = min(ceil(n / 256), 512) blocks of
  * 256 threads adds its terms as the two-pass sums did (thread t: terms
  * i = b 256 + t, + 256 G, ... in order, then a fixed shared-memory tree) and
  * writes its partials; the last block to finish (an atomic ticket, reset by
@@ -237,6 +238,37 @@ __device__ void block_tree_sum(double (*sh)[RED_THREADS])
             for (int c = 0; c < NS; c++) sh[c][t] += sh[c][t + h];
         __syncthreads();
     }
+}
+
+/* the two-pass sums (the default until the one-launch form has run on a GPU): pass one as k_sum's first
+ * part, launched with RED_THREADS threads and at most RED_MAX_BLOCKS blocks */
+template <int NS, class Term>
+__global__ void k_sum_partials(long n, Term term, double *partials)
+{
+    __shared__ double sh[NS][RED_THREADS];
+    double s[NS];
+    for (int c = 0; c < NS; c++) s[c] = 0.0;
+    GRID_STRIDE(i, n) term(i, s);
+    for (int c = 0; c < NS; c++) sh[c][threadIdx.x] = s[c];
+    block_tree_sum<NS>(sh);
+    if (threadIdx.x == 0)
+        for (int c = 0; c < NS; c++) partials[c * RED_MAX_BLOCKS + (int)blockIdx.x] = sh[c][0];
+}
+
+/* pass two: one block of RED_THREADS threads over nparts partials of each sum, in k_sum's final order */
+template <int NS>
+__global__ void k_sum_final(int nparts, const double *partials, double *out)
+{
+    __shared__ double sh[NS][RED_THREADS];
+    int t = (int)threadIdx.x;
+    for (int c = 0; c < NS; c++) {
+        double s = 0.0;
+        for (int b = t; b < nparts; b += RED_THREADS) s += partials[c * RED_MAX_BLOCKS + b];
+        sh[c][t] = s;
+    }
+    block_tree_sum<NS>(sh);
+    if (t == 0)
+        for (int c = 0; c < NS; c++) out[c] = sh[c][0];
 }
 
 /* the sums of term over 0 .. n-1 into out[0 .. NS-1] (host-mapped), in one launch of at most RED_MAX_BLOCKS

@@ -107,8 +107,11 @@ typedef struct ops_ctx {
     double *pinned;          /* RED_MAX_SUMS: the sums' results, host memory mapped into the device */
     double *d_pinned;        /* the device's address of pinned */
     double *d_partials;      /* RED_MAX_SUMS x RED_MAX_BLOCKS */
+    double *d_sums;          /* RED_MAX_SUMS: the two-pass sums' results */
     unsigned *d_ticket;      /* k_sum's ticket, 0 between launches */
-    int use_cusparse;        /* MOREAU_CUDA_SPMV=cusparse: the products by cusparseSpMV (ALG2), else k_csr_rows */
+    /* MOREAU_CUDA_OWN_KERNELS=1: the products by k_csr_rows and the sums in one launch (k_sum), faster but
+     * not yet run on a GPU; else cusparseSpMV (ALG2) and the two-pass sums, as run on the H200 */
+    int own_kernels;
 
     /* the sticky error: the first failure since upload */
     int code;
@@ -218,8 +221,23 @@ static void ctx_sum(ops_ctx *c, long n, Term term, double *out, const char *op)
         for (int k = 0; k < NS; k++) out[k] = 0.0;
         return;
     }
-    k_sum<NS, Term><<<red_grid_for(n), RED_THREADS, 0, c->stream>>>(n, term, c->d_partials, c->d_ticket, c->d_pinned);
-    if (!ctx_launched(c, op) || !ctx_sync(c, op)) return;
+    if (c->own_kernels) {
+        k_sum<NS, Term><<<red_grid_for(n), RED_THREADS, 0, c->stream>>>(n, term, c->d_partials, c->d_ticket,
+                                                                        c->d_pinned);
+        if (!ctx_launched(c, op) || !ctx_sync(c, op)) return;
+    } else {
+        unsigned grid = red_grid_for(n);
+        k_sum_partials<NS, Term><<<grid, RED_THREADS, 0, c->stream>>>(n, term, c->d_partials);
+        if (!ctx_launched(c, op)) return;
+        k_sum_final<NS><<<1, RED_THREADS, 0, c->stream>>>((int)grid, c->d_partials, c->d_sums);
+        if (!ctx_launched(c, op)) return;
+        cudaError_t e = cudaMemcpyAsync(c->pinned, c->d_sums, sizeof(double) * NS, cudaMemcpyDeviceToHost, c->stream);
+        if (e != cudaSuccess) {
+            ctx_fail_cuda(c, op, e);
+            return;
+        }
+        if (!ctx_sync(c, op)) return;
+    }
     for (int k = 0; k < NS; k++) out[k] = c->pinned[k];
 }
 
@@ -320,6 +338,7 @@ static void ops_destroy(void *ctx)
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) dbuf_free(bufs[i]);
     if (c->d_partials) cudaFree(c->d_partials);
     if (c->d_ticket) cudaFree(c->d_ticket);
+    if (c->d_sums) cudaFree(c->d_sums);
     if (c->pinned) cudaFreeHost(c->pinned);
     if (c->stream) cudaStreamDestroy(c->stream);
     cudaGetLastError(); /* leave no non-sticky error behind for the caller's next call */
@@ -358,11 +377,12 @@ static int ops_create(void **ctx, int device, char *err, size_t err_size)
     CUDA_TRY(cudaHostAlloc((void **)&c->pinned, sizeof(double) * RED_MAX_SUMS, cudaHostAllocMapped));
     CUDA_TRY(cudaHostGetDevicePointer((void **)&c->d_pinned, c->pinned, 0));
     CUDA_TRY(cudaMalloc((void **)&c->d_partials, sizeof(double) * RED_MAX_SUMS * RED_MAX_BLOCKS));
+    CUDA_TRY(cudaMalloc((void **)&c->d_sums, sizeof(double) * RED_MAX_SUMS));
     CUDA_TRY(cudaMalloc((void **)&c->d_ticket, sizeof(unsigned)));
     CUDA_TRY(cudaMemset(c->d_ticket, 0, sizeof(unsigned)));
     {
-        const char *spmv = getenv("MOREAU_CUDA_SPMV");
-        c->use_cusparse = spmv && !strcmp(spmv, "cusparse");
+        const char *own = getenv("MOREAU_CUDA_OWN_KERNELS");
+        c->own_kernels = own && own[0] && strcmp(own, "0");
     }
     *ctx = c;
     return MO_CUDA_OK;
@@ -642,7 +662,7 @@ static void ops_apply(void *ctx, const double *x, double *y)
     if (c->form == FORM_J) {
         /* y = J (W^T x) + Sigma x: t = W^T x into scratch_n, J t into scratch_m, then the kernel (y may be x) */
         const double *jt = NULL;
-        if (c->nnz > 0 && !c->use_cusparse) {
+        if (c->nnz > 0 && c->own_kernels) {
             /* t = W^T x, then y = Sigma x + J t in the product's epilogue */
             double *t = (double *)c->scratch_n.p;
             if (ctx_csr(c, c->n, c->nnz, c->wt_ptr.p, c->wt_col.p, c->wt_val.p, x, t, CSR_PLAIN, NULL, NULL, NULL,
@@ -670,7 +690,7 @@ static void ops_apply(void *ctx, const double *x, double *y)
         }
         /* a product cannot write its input: through scratch_m when y is x */
         double *dst = y == x ? (double *)c->scratch_m.p : y;
-        if (!c->use_cusparse) {
+        if (c->own_kernels) {
             if (!ctx_csr(c, m, c->n_nnz, c->n_ptr.p, c->n_col.p, c->n_val.p, x, dst, CSR_PLAIN, NULL, NULL, NULL,
                          "apply: N x"))
                 return;
@@ -958,7 +978,7 @@ static void ops_velocity(void *ctx, const double *gamma, double *v_host)
     if (!ctx_args(c, "velocity", gamma && (v_host || c->n == 0)) || c->n == 0) return;
     const long n = c->n;
     double *v = (double *)c->scratch_n.p;
-    if (c->nnz > 0 && !c->use_cusparse) {
+    if (c->nnz > 0 && c->own_kernels) {
         if (!ctx_csr(c, n, c->nnz, c->wt_ptr.p, c->wt_col.p, c->wt_val.p, gamma, v, CSR_ADD, NULL, NULL,
                      (const double *)c->v_tilde.p, "velocity: v~ + W^T gamma"))
             return;

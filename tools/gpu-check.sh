@@ -19,13 +19,17 @@
 #     and on the CPU: their claims (--check) and ms per step
 #   7 (only when named in GPU_CHECK_STAGES) the per-operation profile of the
 #     device's solves (MOREAU_CUDA_PROFILE=1) on pile:40000, into profile.txt
+#     (GPU_CHECK_PROFILE_OWN=1: with the module's own kernels)
+# Stages 4 and 5 also run gpu_solvers and the benchmark's device rows with
+# MOREAU_CUDA_OWN_KERNELS=1 (the module's own CSR products and one-launch
+# sums, which have not yet run on a GPU; docs/gpu.md).
 #
 # Usage:
 #   tools/gpu-check.sh --prepare   here, with Debian's apt: fetch the .debs and
 #                                  copy ../shared/data/fclib into .gpudeps/
 #                                  (ignored by git; carry .gpudeps to the machine)
-#   tools/gpu-check.sh OUTDIR      there: summary.md, tests.log, the benchmark's
-#                                  gpu.csv / gpu.svg / bench.txt into OUTDIR
+#   tools/gpu-check.sh OUTDIR      there: summary.md and results.tar.gz (the logs,
+#                                  the benchmark's gpu.csv / gpu.svg / bench.txt)
 # GPU_CHECK_STAGES="4 6" runs only those of stages 4-7 after the build (default 4 5 6; "diag":
 # see below). GPU_CHECK_USE_DEBS=1 unpacks the carried .debs even where the libraries are
 # installed (to try that path on the CPU machine).
@@ -55,6 +59,11 @@ status=0
 stage() { echo "=== [$(date +%H:%M:%S), ${SECONDS}s] $*"; }
 summary() { echo "$*" >> "$out/summary.md"; }
 : > "$out/summary.md"
+# every log, CSV and SVG goes to $res and, after each stage, into OUTDIR/results.tar.gz (a device machine
+# returns 8 files at most)
+res=/tmp/moreau-gpu-check
+rm -rf "$res" && mkdir -p "$res"
+pack() { tar czf "$out/results.tar.gz" -C "$res" . 2>/dev/null; }
 summary "# gpu-check $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 
 stage "1 machine"
@@ -100,11 +109,11 @@ fi
 stage "3 build (-Dcuda=enabled -Dgpu_arch=90)"
 rm -rf build-gpu
 if meson setup build-gpu -Dcuda=enabled -Dgpu_arch=90 -Dviewer=disabled -Dlua=enabled -Durdf=disabled \
-       -Dmeshes=disabled --buildtype=release > "$out/build.log" 2>&1 && ninja -C build-gpu >> "$out/build.log" 2>&1; then
+       -Dmeshes=disabled --buildtype=release > "$res/build.log" 2>&1 && ninja -C build-gpu >> "$res/build.log" 2>&1; then
     echo "built in ${SECONDS}s"
     summary "- build: ok"
 else
-    tail -40 "$out/build.log"
+    tail -40 "$res/build.log"
     summary "- build: FAILED (build.log)"
     exit 1
 fi
@@ -132,10 +141,10 @@ want() { case " ${GPU_CHECK_STAGES:-4 5 6} " in *" $1 "*) return 0 ;; *) return 
 if want 4; then
 stage "4 tests (MOREAU_REQUIRE_GPU=1)"
 MOREAU_REQUIRE_GPU=1 meson test -C build-gpu gpu gpu_solvers gpu_solvers_fake ops --print-errorlogs \
-    > "$out/tests.log" 2>&1
+    > "$res/tests.log" 2>&1
 trc=$?
 # each test once (meson repeats the failures in its summary)
-grep -E "^ *[0-9]+/[0-9]+ " "$out/tests.log" | awk '!seen[$0]++'
+grep -E "^ *[0-9]+/[0-9]+ " "$res/tests.log" | awk '!seen[$0]++'
 # the device's own lines: the agreement figures and the worlds
 grep -hE "^device:|solves on the device|cuda against cpu|max_diff|self-test" build-gpu/meson-logs/testlog.txt | head -20
 if [ $trc -eq 0 ]; then summary "- tests: gpu, gpu_solvers, gpu_solvers_fake, ops passed"; else
@@ -143,26 +152,55 @@ if [ $trc -eq 0 ]; then summary "- tests: gpu, gpu_solvers, gpu_solvers_fake, op
     summary "- tests: FAILED (tests.log)"
 fi
 summary '```'
-grep -E "^ *[0-9]+/[0-9]+ " "$out/tests.log" | awk '!seen[$0]++' >> "$out/summary.md"
+grep -E "^ *[0-9]+/[0-9]+ " "$res/tests.log" | awk '!seen[$0]++' >> "$out/summary.md"
 grep -hE "^device:|solves on the device|cuda against cpu" build-gpu/meson-logs/testlog.txt >> "$out/summary.md"
 summary '```'
-
+# the module's own products and one-launch sums (MOREAU_CUDA_OWN_KERNELS=1), until they become the default
+MOREAU_CUDA_OWN_KERNELS=1 MOREAU_REQUIRE_GPU=1 meson test -C build-gpu gpu_solvers --print-errorlogs \
+    > "$res/tests-own.log" 2>&1
+trc=$?
+echo "with MOREAU_CUDA_OWN_KERNELS=1:"
+grep -E "^ *[0-9]+/[0-9]+ " "$res/tests-own.log" | awk '!seen[$0]++'
+grep -hE "solves on the device|cuda against cpu" build-gpu/meson-logs/testlog.txt | head -20
+if [ $trc -eq 0 ]; then summary "- tests with MOREAU_CUDA_OWN_KERNELS=1: gpu_solvers passed"; else
+    status=1
+    summary "- tests with MOREAU_CUDA_OWN_KERNELS=1: FAILED (tests-own.log)"
+fi
+summary '```'
+grep -hE "solves on the device|cuda against cpu" build-gpu/meson-logs/testlog.txt >> "$out/summary.md"
+summary '```'
+pack
 fi
 
 if want 5; then
 stage "5 moreau-bench gpu"
-if build-gpu/tools/moreau-bench gpu --spheres 1000,4000,40000 --warmup 150 --steps 3 --out "$out" \
-       > "$out/bench.txt" 2> "$out/bench.err"; then
-    cat "$out/bench.txt"
+if build-gpu/tools/moreau-bench gpu --spheres 1000,4000,40000 --warmup 150 --steps 3 --out "$res" \
+       > "$res/bench.txt" 2> "$res/bench.err"; then
+    cat "$res/bench.txt"
     summary '```'
-    cat "$out/bench.txt" >> "$out/summary.md"
+    cat "$res/bench.txt" >> "$out/summary.md"
     summary '```'
 else
-    tail -20 "$out/bench.err"
+    tail -20 "$res/bench.err"
     summary "- moreau-bench gpu: FAILED (bench.err)"
     status=1
 fi
-
+pack
+mkdir -p "$res/own"
+if MOREAU_CUDA_OWN_KERNELS=1 build-gpu/tools/moreau-bench gpu --spheres 1000,4000,40000 --warmup 150 --steps 3 \
+       --backends cuda --out "$res/own" > "$res/bench-own.txt" 2> "$res/bench-own.err"; then
+    echo "with MOREAU_CUDA_OWN_KERNELS=1:"
+    cat "$res/bench-own.txt"
+    summary "with MOREAU_CUDA_OWN_KERNELS=1:"
+    summary '```'
+    cat "$res/bench-own.txt" >> "$out/summary.md"
+    summary '```'
+else
+    tail -20 "$res/bench-own.err"
+    summary "- moreau-bench gpu with MOREAU_CUDA_OWN_KERNELS=1: FAILED (bench-own.err)"
+    status=1
+fi
+pack
 fi
 
 if want 6; then
@@ -172,7 +210,7 @@ for sc in arch heavy_stack; do
     for b in cuda cpu; do
         line=$(build-gpu/tools/moreau-run scenes/$sc.lua --set solver=newton --backend $b --check --quiet 2>&1)
         rc=$?
-        echo "$line" > "build-gpu/scene-$sc-$b.log" # $OUT takes 8 files at most: these stay on the machine
+        echo "$line" > "$res/scene-$sc-$b.log"
         if echo "$line" | grep -qE '^checks:'; then
             msg="$sc newton $b: $(echo "$line" | grep -E '^checks:' | head -1); $(echo "$line" | grep -oE 'ms_per_step median=[0-9.]+'); $(echo "$line" | grep -oE 'steps_solved_on_device=[0-9]+')"
             fails=$(echo "$line" | grep -E '^check FAIL' | head -3 | tr '\n' ' ')
@@ -191,16 +229,18 @@ fi
 if want 7; then
 stage "7 where the device's time goes (MOREAU_CUDA_PROFILE=1, cuda only, pile:40000)"
 mkdir -p build-gpu/profile
-if MOREAU_CUDA_PROFILE=1 build-gpu/tools/moreau-bench gpu --spheres ${GPU_CHECK_PROFILE_SPHERES:-40000} --backends cuda \
-       --warmup 150 --steps 3 --out build-gpu/profile > "$out/profile.txt" 2>&1; then
-    grep -E "^moreau-cuda profile|^  |^gpu: pile" "$out/profile.txt" | head -80
+if MOREAU_CUDA_PROFILE=1 MOREAU_CUDA_OWN_KERNELS=${GPU_CHECK_PROFILE_OWN:-0} build-gpu/tools/moreau-bench gpu --spheres ${GPU_CHECK_PROFILE_SPHERES:-40000} --backends cuda \
+       --warmup 150 --steps 3 --out build-gpu/profile > "$res/profile.txt" 2>&1; then
+    grep -E "^moreau-cuda profile|^  |^gpu: pile" "$res/profile.txt" | head -80
     summary "- profile: profile.txt"
 else
-    tail -20 "$out/profile.txt"
+    tail -20 "$res/profile.txt"
     summary "- profile: FAILED (profile.txt)"
     status=1
 fi
+pack
 fi
 
+pack
 stage "done, status $status"
 exit $status
