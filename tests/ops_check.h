@@ -16,6 +16,8 @@
 #include "moreau/fclib.h"
 #include "scenes_builtin.h"
 #include "solver/ops.h"
+#include "solver/bilateral.h"
+#include "solver/krylov_ops.h"
 #include "step/step.h"
 
 /* ---- problems ---- */
@@ -310,6 +312,26 @@ static void conformance(const mo_ops *O, const char *name, double tol)
     for (int i = 0; i < m; i++) ref[i] = hx[i] / hz[i];
     O->ediv(O, w, x, z);
     OP_CHECK(rel_diff(GOT(w), ref, m) <= tol, "ediv");
+    /* the Krylov solvers' operations: zero, mask_pos (d = y - 1.05, about half the rows positive), the block
+     * Jacobi against solver/bilateral.c's host form on the same problem */
+    O->zero(O, w);
+    for (int i = 0; i < m; i++) ref[i] = 0.0;
+    OP_CHECK(same(GOT(w), ref, m), "zero");
+    for (int i = 0; i < m; i++) hz[i] = hy[i] - 1.05;
+    O->upload(O, z, hz);
+    O->copy(O, w, x);
+    O->mask_pos(O, w, z);
+    for (int i = 0; i < m; i++) ref[i] = hz[i] > 0.0 ? hx[i] : 0.0;
+    OP_CHECK(same(GOT(w), ref, m), "mask_pos");
+    O->upload(O, z, p->diag);
+    O->bil_precond(O, x, w, z);
+    {
+        mo_bil bc;
+        memset(&bc, 0, sizeof bc);
+        bc.p = p;
+        mo_bil_precond(&bc, hx, ref);
+    }
+    OP_CHECK(rel_diff(GOT(w), ref, m) <= tol, "bil_precond");
 #undef GOT
 #undef OP_CHECK
     free(hx);

@@ -149,6 +149,10 @@ static void agree_all(mo_device *dev, const tcase *c)
     t.kind = MO_SOLVER_APGD; /* the scratch is sized for these settings */
     t.coulomb_updates = 3;
     agree(dev, c->name, "apgd, 3 outer Coulomb updates", apgd_updates, &c->p, &t, c->gamma0);
+    if (mo_krylov_ops_applies(&c->p)) { /* joints alone (chain1000): the Krylov solvers run on the device too */
+        agree(dev, c->name, "cg", mo_solver_cg, &c->p, &s, c->gamma0);
+        agree(dev, c->name, "minres", mo_solver_minres, &c->p, &s, c->gamma0);
+    }
 }
 
 /* the device's operations on c against the references (when ops: the dense reference is O(m^2)), then
@@ -366,6 +370,26 @@ static void worlds(void)
         mo_world_destroy(g);
         mo_world_destroy(c);
     }
+    /* CG and MINRES on a chain of joints alone (chain1000: 1000 links, 3000 rows), 20 steps */
+    const mo_solver_kind krylov[] = {MO_SOLVER_CG, MO_SOLVER_MINRES};
+    for (int s = 0; s < 2; s++) {
+        mo_world *g = scene_world("chain1000", MO_BACKEND_CUDA, krylov[s]);
+        mo_world *c = scene_world("chain1000", MO_BACKEND_CPU, krylov[s]);
+        CHECK(g && c);
+        if (g && c) {
+            bool all_cuda = true;
+            for (int i = 0; i < 20; i++) {
+                CHECK(mo_world_step(g) == MO_OK && mo_world_step(c) == MO_OK);
+                all_cuda = all_cuda && mo_world_last_stats(g).backend == MO_BACKEND_CUDA;
+            }
+            double dx = max_pose_diff(g, c);
+            printf("chain1000, %s, 20 steps: cuda against cpu, poses differ by %.3g m\n", mo_solver_name(krylov[s]),
+                   dx);
+            CHECK(all_cuda && poses_agree(mo_solver_name(krylov[s]), dx, "chain1000", krylov[s], 20));
+        }
+        mo_world_destroy(g);
+        mo_world_destroy(c);
+    }
     /* auto: stack20's 240 rows are below MO_BACKEND_AUTO_MIN_ROWS, so the CPU runs them */
     mo_world *a = stack_world(MO_BACKEND_AUTO, MO_SOLVER_APGD);
     CHECK(a && mo_world_step(a) == MO_OK && mo_world_last_stats(a).backend == MO_BACKEND_CPU);
@@ -382,7 +406,7 @@ static void refusals_and_failures(const char *module)
     /* pgs does not run on the device: refused, the world unchanged */
     CHECK(mo_world_set_backend(w, MO_BACKEND_CUDA) == MO_ERR_INVALID_ARGUMENT);
     CHECK(!strcmp(mo_world_last_error(w), "solver 'pgs' runs on the cpu backend only; the cuda backend runs jacobi, "
-                                          "apgd, spg, newton"));
+                                          "apgd, spg, cg, minres, newton"));
     CHECK(mo_world_backend(w) == MO_BACKEND_CPU && mo_world_device_name(w)[0] == '\0');
     mo_solver_settings s = mo_world_solver(w);
     s.kind = MO_SOLVER_APGD;
@@ -426,6 +450,22 @@ static void refusals_and_failures(const char *module)
     if (strncmp(e, want, strlen(want))) fprintf(stderr, "  got: %s\n", e);
     CHECK(mo_world_state_hash(w) == before && mo_world_time(w) == t0);
     CHECK(mo_world_step(w) == MO_OK && mo_world_last_stats(w).backend == MO_BACKEND_CUDA);
+    /* CG on a step with contacts (stack20): the device runs joints alone, so the step fails with the
+     * sentence and the world keeps its state */
+    {
+        mo_solver_settings k = mo_world_solver(w);
+        k.kind = MO_SOLVER_CG;
+        CHECK(mo_world_set_solver(w, &k) == MO_OK);
+        uint64_t h0 = mo_world_state_hash(w);
+        CHECK(mo_world_step(w) == MO_ERR_UNSUPPORTED);
+        e = mo_world_last_error(w);
+        CHECK(strstr(e, "): solver 'cg' runs on the cuda backend for joints alone; with contacts, limits or motor rows "
+                        "in the step it alternates with Gauss-Seidel sweeps, which run on the cpu backend only") != NULL);
+        if (!strstr(e, "solver 'cg' runs on the cuda backend for joints alone")) fprintf(stderr, "  got: %s\n", e);
+        CHECK(mo_world_state_hash(w) == h0);
+        k.kind = MO_SOLVER_APGD;
+        CHECK(mo_world_set_solver(w, &k) == MO_OK);
+    }
     /* back to cpu: the device is closed */
     CHECK(mo_world_set_backend(w, MO_BACKEND_CPU) == MO_OK && mo_world_device_name(w)[0] == '\0');
     CHECK(mo_world_step(w) == MO_OK && mo_world_last_stats(w).backend == MO_BACKEND_CPU);

@@ -121,10 +121,11 @@ static void test_table(void)
         CHECK(mo_solver_caps((mo_solver_kind)k) == r->caps && (r->caps & MO_SOLVER_CAP_CPU));
         /* a velocity entry exactly when the row is not position-level */
         CHECK((r->solve == NULL) == ((r->caps & MO_SOLVER_CAP_POSITION) != 0));
-        /* the CUDA flag only on solvers written over the ops (newton: its inner linear solves) */
+        /* the CUDA flag only on solvers written over the ops (newton: its inner linear solves; cg and minres:
+         * their solves of joints alone, krylov_ops.c) */
         if (r->caps & MO_SOLVER_CAP_CUDA)
             CHECK(r->solve == mo_solver_jacobi || r->solve == mo_solver_apgd || r->solve == mo_solver_spg ||
-                  (mo_solver_kind)k == MO_SOLVER_NEWTON);
+                  r->solve == mo_solver_cg || r->solve == mo_solver_minres || (mo_solver_kind)k == MO_SOLVER_NEWTON);
     }
     CHECK(mo_solver_row_of((mo_solver_kind)MO_SOLVER_COUNT) == NULL && mo_solver_row_of((mo_solver_kind)-1) == NULL);
     CHECK(mo_solver_caps((mo_solver_kind)99) == 0 && !strcmp(mo_solver_name((mo_solver_kind)99), "?"));

@@ -181,6 +181,11 @@ typedef struct mo_cuda_fns {
     /* k (1 .. MO_CUDA_MAX_SUMS) sums in one pass (synchronises, ABI 3): out[t] = the sum over i of term t,
      * kind[t] a MO_CUDA_SUM_*, its vectors v[3 t], v[3 t + 1], v[3 t + 2] (c unused by DOT and may be NULL) */
     void (*sums)(void *ctx, int k, const int *kind, const double *const *v, double *out);
+    /* the bilateral Krylov solvers' operations (ABI 3): x = 0; x_i = 0 where d_i > 0 fails; y = P^-1 x, the
+     * block Jacobi of solver/ops.h's bil_precond with d = diag(N) (y != x) */
+    void (*zero)(void *ctx, double *x);
+    void (*mask_pos)(void *ctx, double *x, const double *d);
+    void (*bil_precond)(void *ctx, const double *x, double *y, const double *d);
 } mo_cuda_fns;
 
 /* the entry points, found with dlsym under these names:

@@ -99,6 +99,42 @@ static void cpu_ediv(const mo_ops *o, double *y, const double *x, const double *
     for (int i = 0; i < o->m; i++) y[i] = x[i] / d[i];
 }
 
+static void cpu_zero(const mo_ops *o, double *x)
+{
+    memset(x, 0, (size_t)o->m * sizeof(double));
+}
+
+static void cpu_mask_pos(const mo_ops *o, double *x, const double *d)
+{
+    for (int i = 0; i < o->m; i++)
+        if (!(d[i] > 0.0)) x[i] = 0.0;
+}
+
+/* mo_bil_precond's arithmetic with o->p's blocks and d for diag(N) */
+static void cpu_bil_precond(const mo_ops *o, const double *in, double *out, const double *d)
+{
+    const mo_problem *p = o->p;
+    for (int k = 0; k < p->nblocks; k++) {
+        int r0 = p->block_row[k], nr = p->block_row[k + 1] - r0;
+        if (p->block_kind[k] != MO_BLOCK_BILATERAL) {
+            for (int i = 0; i < nr; i++) out[r0 + i] = 0.0;
+            continue;
+        }
+        bool all = true;
+        for (int i = 0; i < nr; i++) all = all && d[r0 + i] > 0.0;
+        if (all && nr > 1 && p->block_inv && p->block_inv[k] >= 0 && p->inv) {
+            const double *a = p->inv + p->block_inv[k];
+            for (int i = 0; i < nr; i++) {
+                double s = 0.0;
+                for (int j = 0; j < nr; j++) s += a[i * nr + j] * in[r0 + j];
+                out[r0 + i] = s;
+            }
+            continue;
+        }
+        for (int i = 0; i < nr; i++) out[r0 + i] = d[r0 + i] > 0.0 ? in[r0 + i] / d[r0 + i] : 0.0;
+    }
+}
+
 static double cpu_dot(const mo_ops *o, const double *x, const double *y)
 {
     double s = 0.0;
@@ -212,6 +248,8 @@ void mo_ops_cpu_vectors(mo_ops *ops, int m)
     ops->extrap = cpu_extrap;
     ops->pstep = cpu_pstep;
     ops->ediv = cpu_ediv;
+    ops->zero = cpu_zero;
+    ops->mask_pos = cpu_mask_pos;
     ops->dot = cpu_dot;
     ops->dot3 = cpu_dot3;
     ops->wdot = cpu_wdot;
@@ -236,6 +274,7 @@ void mo_ops_cpu(mo_ops *ops, const mo_problem *p, mo_solve_out *out, int nvec)
     ops->project = cpu_project;
     ops->block_solve = cpu_block_solve;
     ops->block_mean_diag = cpu_block_mean_diag;
+    ops->bil_precond = cpu_bil_precond;
     ops->residuals = cpu_residuals;
     ops->finish = cpu_finish;
 }

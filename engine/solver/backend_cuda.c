@@ -80,6 +80,12 @@ static void d_ediv(const mo_ops *o, double *y, const double *x, const double *d)
 {
     DEV(o)->fns.ediv(DEV(o)->ctx, y, x, d);
 }
+static void d_zero(const mo_ops *o, double *x) { DEV(o)->fns.zero(DEV(o)->ctx, x); }
+static void d_mask_pos(const mo_ops *o, double *x, const double *d) { DEV(o)->fns.mask_pos(DEV(o)->ctx, x, d); }
+static void d_bil_precond(const mo_ops *o, const double *x, double *y, const double *d)
+{
+    DEV(o)->fns.bil_precond(DEV(o)->ctx, x, y, d);
+}
 static double d_dot(const mo_ops *o, const double *x, const double *y)
 {
     double out[3];
@@ -157,6 +163,9 @@ static void fill_ops(mo_ops *ops, mo_device *d, int m, int nvec)
     ops->extrap = d_extrap;
     ops->pstep = d_pstep;
     ops->ediv = d_ediv;
+    ops->zero = d_zero;
+    ops->mask_pos = d_mask_pos;
+    ops->bil_precond = d_bil_precond;
     ops->dot = d_dot;
     ops->dot3 = d_dot3;
     ops->wdot = d_wdot;
@@ -181,6 +190,12 @@ bool mo_device_supports(const mo_problem *p, char *why, size_t why_size)
         return false;
     }
     return true;
+}
+
+void mo_ops_refuse(mo_solve_out *out, const char *why)
+{
+    out->device_failed = true;
+    if (out->device) snprintf(out->device->err, sizeof out->device->err, "%s", why);
 }
 
 int mo_ops_device(mo_ops *ops, mo_device *d, const mo_problem *p, mo_solve_out *out, int nvec)

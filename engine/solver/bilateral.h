@@ -45,8 +45,6 @@ struct mo_bil {
     bool converged;
     bool u_exact;              /* u was computed as N gamma + r (or updated once from such a u): mo_bil_end needs no product */
     void *state;               /* the inner solver's own (the Cholesky factor) */
-    double *best;              /* pure CG / MINRES: (m) the best iterate so far by the recorded measure, or NULL */
-    double best_measure, start_measure;
 };
 
 /* Sets c up for p and checks the warm start: u = N gamma + r, both measures.

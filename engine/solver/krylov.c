@@ -26,12 +26,20 @@
  * (mo_bil_end). Non-symmetric N (outside problems): N is used as given;
  * neither method is guaranteed to converge then, and the true residual tells.
  *
- * Scratch: CG 4 vectors of m (p, N p, z, best gamma), MINRES 12 (r1, r2, y, v, three w,
- * N v, three N w, best gamma). */
+ * Problems of joints alone (every block bilateral) are solved by the same two
+ * methods written over the backend operations (krylov_ops.c: CPU or device,
+ * with the best-iterate safeguards of a pure solve); this file solves the
+ * mixed problems, inner solves of the alternation above, and serves MINRES
+ * as the Cholesky solver's fallback, on the CPU.
+ *
+ * Scratch: CG 3 vectors of m (p, N p, z), MINRES 11 (r1, r2, y, v, three w,
+ * N v, three N w). */
 #include <float.h>
 #include <math.h>
 #include <string.h>
 #include "solver/bilateral.h"
+#include "solver/krylov_ops.h"
+#include "solver/ops.h"
 
 /* after a check asked to stop as converged: the true u; true when it holds */
 static bool confirm(mo_bil *c)
@@ -46,103 +54,14 @@ static bool confirm(mo_bil *c)
     return false;
 }
 
-/* ---- best iterate (pure solves) ----
- *
- * Krylov methods on a singular N_BB (redundant joints, as in b1_net): once
- * the residual is near round-off, the null-space part of gamma grows and the
- * recursive residual can blow up or drift from the true one (b1_net,
- * tolerance 0: CG 2e-6 after 400 iterations, 1e8 after 800; MINRES 2e-10,
- * then 3e5 at 3000). In a pure solve both keep the best iterate by the
- * recorded measure, stop at the round-off floor or once the measure exceeds
- * BLOWUP times the best, check the recursion against the true u every
- * REFRESH iterations, and at the end return the better of the best and the
- * last by their true measures. */
-#define BLOWUP 1e3
-
-/* after a recorded check: true when the solve should stop: blowing up, or at
- * the round-off floor (recorded measure <= 64 eps times the starting one;
- * past it the iterates only wander along the null space while the recursion
- * keeps reporting round-off) */
-static bool track_best(mo_bil *c)
-{
-    if (!c->best) return false;
-    double meas = mo_solve_measure(c->p, c->ccp, c->coulomb);
-    if (meas <= 64.0 * DBL_EPSILON * c->start_measure) {
-        c->best_measure = meas;
-        memcpy(c->best, c->gamma, (size_t)c->p->m * sizeof(double));
-        return true;
-    }
-    if (meas < c->best_measure) {
-        c->best_measure = meas;
-        memcpy(c->best, c->gamma, (size_t)c->p->m * sizeof(double));
-        return false;
-    }
-    return meas > BLOWUP * c->best_measure;
-}
-
-/* every REFRESH iterations of a pure solve, u is recomputed as N gamma + r
- * (one product); when the true measure is more than twice the recorded one
- * the recursion has drifted and the solve restarts from the true u */
-#define REFRESH 64
-
-static bool refresh_drifted(mo_bil *c, int it)
-{
-    if (!c->best || it % REFRESH != 0) return false;
-    double rec = mo_solve_measure(c->p, c->ccp, c->coulomb);
-    mo_problem_u(&c->q, c->gamma, c->u, c->work);
-    c->u_exact = true;
-    mo_problem_residuals(&c->q, c->gamma, c->u, &c->ccp, &c->coulomb);
-    double tru = mo_solve_measure(c->p, c->ccp, c->coulomb);
-    if (tru < c->best_measure) {
-        c->best_measure = tru;
-        memcpy(c->best, c->gamma, (size_t)c->p->m * sizeof(double));
-    }
-    return tru > 2.0 * rec;
-}
-
-/* what a Krylov loop does after an iteration: the stop test (confirmed with a true product, else a
- * restart), the best iterate (a stop), the drift refresh (a restart). True when the inner loop ends,
- * *restart then saying whether the solve restarts (else it stops) */
+/* what a Krylov loop does after an iteration: the stop test, confirmed with a true product (else a
+ * restart). True when the inner loop ends, *restart then saying whether the solve restarts */
 static bool iteration_ends(mo_bil *c, int it, bool *restart)
 {
-    if (mo_bil_check(c)) {
-        *restart = !confirm(c);
-        return true;
-    }
-    if (track_best(c)) return true;
-    *restart = refresh_drifted(c, it);
-    return *restart;
-}
-
-/* the best iterate lives in the last scratch vector */
-static void best_begin(mo_bil *c)
-{
-    if (!c->pure) return;
-    c->best = c->vecs + (size_t)(c->nvecs - 1) * (size_t)c->p->m;
-    memcpy(c->best, c->gamma, (size_t)c->p->m * sizeof(double));
-    c->best_measure = c->start_measure = mo_solve_measure(c->p, c->ccp, c->coulomb);
-}
-
-static void best_end(mo_bil *c)
-{
-    double *best = c->best;
-    c->best = NULL;
-    if (!best || c->converged) return; /* converged: confirmed on the true u */
-    const mo_problem *q = &c->q;
-    const size_t bytes = (size_t)q->m * sizeof(double);
-    double *ub = c->vecs; /* free once the inner solve is done */
-    double ccp_b, coul_b;
-    mo_problem_u(q, best, ub, c->work);
-    mo_problem_residuals(q, best, ub, &ccp_b, &coul_b);
-    mo_problem_u(q, c->gamma, c->u, c->work);
-    mo_problem_residuals(q, c->gamma, c->u, &c->ccp, &c->coulomb);
-    c->u_exact = true;
-    if (mo_solve_measure(c->p, ccp_b, coul_b) < mo_solve_measure(c->p, c->ccp, c->coulomb)) {
-        memcpy(c->gamma, best, bytes);
-        memcpy(c->u, ub, bytes);
-        c->ccp = ccp_b;
-        c->coulomb = coul_b;
-    }
+    (void)it;
+    if (!mo_bil_check(c)) return false;
+    *restart = !confirm(c);
+    return true;
 }
 
 /* ---- conjugate gradients ---- */
@@ -185,22 +104,37 @@ static int cg_inner(mo_bil *c, int max_iterations)
     return it;
 }
 
-/* a Krylov solve: the inner solver with vecs vectors of scratch, keeping the best iterate */
+/* a Krylov solve of a mixed problem: the inner solver with vecs vectors of scratch */
 static void krylov_solve(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o, int vecs,
                          mo_bil_inner_fn inner)
 {
     mo_bil c;
-    if (mo_bil_begin(&c, p, s, o, vecs)) {
-        best_begin(&c);
-        mo_bil_run(&c, inner);
-        best_end(&c);
-    }
+    if (mo_bil_begin(&c, p, s, o, vecs)) mo_bil_run(&c, inner);
     mo_bil_end(&c);
+}
+
+/* a problem with only bilateral blocks goes to the ops form (krylov_ops.c: CPU or device); a mixed one
+ * stays here, on the CPU */
+static bool ops_form(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o, bool minres)
+{
+    if (mo_krylov_ops_applies(p)) {
+        mo_krylov_ops_solve(p, s, o, minres);
+        return true;
+    }
+    if (!o->device) return false;
+    mo_ops_refuse(o, minres ? "solver 'minres' runs on the cuda backend for joints alone; with contacts, limits or "
+                              "motor rows in the step it alternates with Gauss-Seidel sweeps, which run on the cpu "
+                              "backend only"
+                            : "solver 'cg' runs on the cuda backend for joints alone; with contacts, limits or "
+                              "motor rows in the step it alternates with Gauss-Seidel sweeps, which run on the cpu "
+                              "backend only");
+    mo_ops_failed(o);
+    return true;
 }
 
 void mo_solver_cg(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
 {
-    krylov_solve(p, s, o, 4, cg_inner);
+    if (!ops_form(p, s, o, false)) krylov_solve(p, s, o, 3, cg_inner);
 }
 
 /* ---- MINRES ---- */
@@ -289,5 +223,5 @@ int mo_bil_minres_inner(mo_bil *c, int max_iterations)
 
 void mo_solver_minres(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
 {
-    krylov_solve(p, s, o, 12, mo_bil_minres_inner);
+    if (!ops_form(p, s, o, true)) krylov_solve(p, s, o, 11, mo_bil_minres_inner);
 }

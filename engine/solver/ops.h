@@ -75,6 +75,12 @@ struct mo_ops {
     void (*pstep)(const mo_ops *o, double *w, const double *x, double a, const double *g, const double *d);
     /*                                                                             w = x - a * g / d */
     void (*ediv)(const mo_ops *o, double *y, const double *x, const double *d); /* y = x / d */
+    void (*zero)(const mo_ops *o, double *x);                                   /* x = 0 */
+    void (*mask_pos)(const mo_ops *o, double *x, const double *d);              /* x = d > 0 ? x : 0 */
+    /* y = P^-1 x, the bilateral solvers' block Jacobi (mo_bil_precond) with d = diag(N): per bilateral
+     * block, its dense N^-1 when every row has d > 0 and the block has more than one row and an inverse,
+     * else x_i / d_i per row with d_i > 0; 0 on every other row (y != x) */
+    void (*bil_precond)(const mo_ops *o, const double *x, double *y, const double *d);
     /* sums, each over i = 0 .. m-1 in order on the CPU */
     double (*dot)(const mo_ops *o, const double *x, const double *y);           /* x . y */
     void (*dot3)(const mo_ops *o, const double *x1, const double *y1, const double *x2, const double *y2,
@@ -119,6 +125,8 @@ void mo_ops_failed(mo_solve_out *out);
 struct mo_device;
 bool mo_device_supports(const mo_problem *p, char *why, size_t why_size);
 MO_MUST_USE int mo_ops_device(mo_ops *ops, struct mo_device *d, const mo_problem *p, mo_solve_out *out, int nvec);
+/* a solve the device cannot run for this problem: out->device_failed set, why as the device's sentence */
+void mo_ops_refuse(mo_solve_out *out, const char *why);
 /* the ops of a Newton system s (newton.h) on device d: A uploaded as a J-form problem (J and M~^-1 J^T scaled
  * by h, the masked rows empty, Sigma = cd), b as ops->r, x = 0 as ops->gamma, diag(A) as vec[nvec - 1];
  * 0, or -1 with the sentence in d->err */

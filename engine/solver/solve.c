@@ -36,7 +36,7 @@
 
 size_t mo_solver_scratch_size(const mo_problem *p)
 {
-    return 14 * (size_t)p->m + mo_problem_apply_work(p) + 2 * (size_t)p->n + 64;
+    return 15 * (size_t)p->m + mo_problem_apply_work(p) + 2 * (size_t)p->n + 64; /* MINRES over the ops: 14 m + work + r */
 }
 
 /* ---- work space ----

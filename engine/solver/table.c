@@ -29,8 +29,9 @@ static const mo_solver_row rows[MO_SOLVER_COUNT] = {
     [MO_SOLVER_SPG] = {"spg", CONE | MO_SOLVER_CAP_FACETS | MO_SOLVER_CAP_SCALING | MO_SOLVER_CAP_COULOMB_UPDATES |
                                   MO_SOLVER_CAP_CUDA,
                        mo_solver_spg},
-    [MO_SOLVER_CG] = {"cg", KRYLOV, mo_solver_cg},
-    [MO_SOLVER_MINRES] = {"minres", KRYLOV, mo_solver_minres},
+    /* on the device for problems of joints alone (krylov_ops.c); a step with other rows is refused there */
+    [MO_SOLVER_CG] = {"cg", KRYLOV | MO_SOLVER_CAP_CUDA, mo_solver_cg},
+    [MO_SOLVER_MINRES] = {"minres", KRYLOV | MO_SOLVER_CAP_CUDA, mo_solver_minres},
     [MO_SOLVER_CHOLESKY] = {"cholesky", KRYLOV, mo_solver_cholesky, mo_cholesky_available,
                             "solver 'cholesky' needs CHOLMOD, which this build of Moreau does not have (install "
                             "libsuitesparse-dev and configure with -Dcholmod=enabled); use 'minres' or 'cg' instead"},

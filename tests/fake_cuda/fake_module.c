@@ -13,6 +13,7 @@
  * never installed. */
 #include <math.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 #include "backend/cuda_module.h"
 #include "kernels/cone.h"
@@ -333,6 +334,47 @@ static double dot_diff(void *ctx, const double *a, const double *x, const double
     return chunked(f->p.m, t_dot_diff, v);
 }
 
+static void zero(void *ctx, double *x)
+{
+    fake *f = F(ctx);
+    if (tick(f)) return;
+    memset(x, 0, (size_t)f->p.m * sizeof(double));
+}
+
+static void mask_pos(void *ctx, double *x, const double *d)
+{
+    fake *f = F(ctx);
+    if (tick(f)) return;
+    for (int i = 0; i < f->p.m; i++)
+        if (!(d[i] > 0.0)) x[i] = 0.0;
+}
+
+/* the module's block Jacobi, blocks from the last to the first */
+static void bil_precond(void *ctx, const double *x, double *y, const double *d)
+{
+    fake *f = F(ctx);
+    if (tick(f)) return;
+    for (int k = f->p.nblocks - 1; k >= 0; k--) {
+        int r0 = f->block_row[k], nr = f->block_row[k + 1] - r0;
+        if (f->kind[k] != MO_BLOCK_BILATERAL) {
+            for (int i = 0; i < nr; i++) y[r0 + i] = 0.0;
+            continue;
+        }
+        bool all = true;
+        for (int i = 0; i < nr; i++) all = all && d[r0 + i] > 0.0;
+        if (all && nr > 1 && f->block_inv && f->block_inv[k] >= 0) {
+            const double *a = f->inv + f->block_inv[k];
+            for (int i = 0; i < nr; i++) {
+                double s = 0.0;
+                for (int j = 0; j < nr; j++) s += a[i * nr + j] * x[r0 + j];
+                y[r0 + i] = s;
+            }
+            continue;
+        }
+        for (int i = 0; i < nr; i++) y[r0 + i] = d[r0 + i] > 0.0 ? x[r0 + i] / d[r0 + i] : 0.0;
+    }
+}
+
 static void residual_sums(void *ctx, const double *gamma, const double *u, double alpha, double out[4])
 {
     fake *f = F(ctx);
@@ -436,5 +478,8 @@ EXPORT int mo_cuda_solver_fns(mo_cuda_fns *fn, char *err, size_t err_size)
     fn->step_dots = step_dots;
     fn->dot_diff = dot_diff;
     fn->sums = sums;
+    fn->zero = zero;
+    fn->mask_pos = mask_pos;
+    fn->bil_precond = bil_precond;
     return MO_CUDA_OK;
 }
