@@ -1,0 +1,313 @@
+"""moreau: Python bindings of the Moreau multibody engine (docs/python.md).
+
+The C extension ``moreau._moreau`` wraps the public C API; this module gives
+it a Python face: World, Body, Joint, Contact, the shape helpers, load() for
+scene files, and Env (moreau.env) for control and learning loops.
+"""
+from collections import namedtuple
+import os
+
+from ._moreau import Error, _World, settings as _settings_table
+from ._moreau import VERSION_MAJOR, VERSION_MINOR, VERSION_PATCH
+
+__all__ = ["Error", "World", "Body", "Joint", "Contact", "load", "settings", "Sphere", "Box", "Capsule",
+           "Cylinder", "Plane", "ConvexHull", "Env", "version"]
+
+version = "%d.%d.%d" % (VERSION_MAJOR, VERSION_MINOR, VERSION_PATCH)
+
+
+def settings():
+    """The engine's settings table: a list of (name, type, min, max, unit, doc)."""
+    return _settings_table()
+
+
+def _text(value):
+    """A Python value as the text the settings parser reads (docs/settings.md)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(float(value)) if isinstance(value, float) else str(value)
+    if isinstance(value, str):
+        return value
+    try:
+        items = list(value)
+    except TypeError:
+        raise TypeError("setting value %r: expected a number, bool, str or 3 numbers" % (value,)) from None
+    return ",".join(_text(float(x)) for x in items)
+
+
+def _assignments(settings, kwargs):
+    out = []
+    for src in (settings or {}), kwargs:
+        for name, value in src.items():
+            out.append("%s=%s" % (name, _text(value)))
+    return out
+
+
+# ---- shapes: plain dicts the C side reads -------------------------------------------
+
+def _shape(kind, friction, density, margin, position, orientation, **geom):
+    d = {"type": kind, **geom}
+    for k, v in (("friction", friction), ("density", density), ("margin", margin), ("position", position),
+                 ("orientation", orientation)):
+        if v is not None:
+            d[k] = v
+    return d
+
+
+def Sphere(radius, friction=None, density=None, margin=None, position=None, orientation=None):
+    """A sphere of radius (m); position/orientation place it in the body frame."""
+    return _shape("sphere", friction, density, margin, position, orientation, radius=radius)
+
+
+def Box(half_extents, friction=None, density=None, margin=None, position=None, orientation=None):
+    """A box of half extents (hx, hy, hz) in m."""
+    return _shape("box", friction, density, margin, position, orientation, half_extents=half_extents)
+
+
+def Capsule(radius, half_height, friction=None, density=None, margin=None, position=None, orientation=None):
+    """The segment (0, 0, +-half_height) swept by radius (m)."""
+    return _shape("capsule", friction, density, margin, position, orientation, radius=radius,
+                  half_height=half_height)
+
+
+def Cylinder(radius, half_height, friction=None, density=None, margin=None, position=None, orientation=None):
+    """A cylinder along the body's z, caps at +-half_height (m)."""
+    return _shape("cylinder", friction, density, margin, position, orientation, radius=radius,
+                  half_height=half_height)
+
+
+def Plane(friction=None, position=None, orientation=None):
+    """The half-space z <= 0 of the shape frame (static bodies only)."""
+    return _shape("plane", friction, None, None, position, orientation)
+
+
+def ConvexHull(points, friction=None, density=None, margin=None, position=None, orientation=None):
+    """The convex hull of points (>= 4, not coplanar), shape frame."""
+    return _shape("convex_hull", friction, density, margin, position, orientation, points=[tuple(p) for p in points])
+
+
+# ---- objects -----------------------------------------------------------------------
+
+Contact = namedtuple("Contact", "body_a body_b shape_a shape_b point normal gap friction impulse force")
+Contact.__doc__ = ("One contact of the last step (world frame): bodies (Body or None), shape ids, point (m), "
+                   "normal (unit, A to B), gap (m, < 0 penetrating), friction (mu), impulse (normal, t1, t2; N s), "
+                   "force on B (N)")
+
+
+class Body:
+    """A rigid body of a World (an id: stale after destroy, then every call raises moreau.Error)."""
+    __slots__ = ("world", "key", "name")
+
+    def __init__(self, world, key, name=""):
+        self.world, self.key, self.name = world, key, name
+
+    def __eq__(self, other):
+        return isinstance(other, Body) and other.world is self.world and other.key == self.key
+
+    def __hash__(self):
+        return hash(self.key)
+
+    def __repr__(self):
+        return "Body(index=%d, generation=%d%s)" % (self.key & 0xffffffff, self.key >> 32,
+                                                   ", name=%r" % self.name if self.name else "")
+
+    @property
+    def position(self):
+        """centre of mass, world frame (m)"""
+        return self.world._body_state(self.key)[0]
+
+    @property
+    def orientation(self):
+        """unit quaternion (w, x, y, z)"""
+        return self.world._body_state(self.key)[1]
+
+    @property
+    def linear_velocity(self):
+        return self.world._body_state(self.key)[2]
+
+    @property
+    def angular_velocity(self):
+        return self.world._body_state(self.key)[3]
+
+    @property
+    def valid(self):
+        return self.world._body_is_valid(self.key)
+
+    @property
+    def mass(self):
+        return self.world._body_mass(self.key)[0]
+
+    @property
+    def inertia(self):
+        """body-frame inertia about the centre of mass, 3x3 tuple of rows"""
+        return self.world._body_mass(self.key)[1]
+
+    @property
+    def kinetic_energy(self):
+        return self.world._body_kinetic_energy(self.key)
+
+    def set_pose(self, position, orientation=(1.0, 0.0, 0.0, 0.0)):
+        self.world._body_set_pose(self.key, position, orientation)
+
+    def set_velocity(self, linear, angular=(0.0, 0.0, 0.0)):
+        self.world._body_set_velocity(self.key, linear, angular)
+
+    def apply_force(self, force=(0.0, 0.0, 0.0), torque=(0.0, 0.0, 0.0)):
+        """force (N) at the centre of mass and torque (N m), world frame, for the next step"""
+        self.world._body_apply_force(self.key, force, torque)
+
+    def apply_force_at(self, force, world_point):
+        self.world._body_apply_force_at(self.key, force, world_point)
+
+    def contact_force(self):
+        """(force, torque) of the last step's contacts on this body (N, N m)"""
+        return self.world._body_contact_force(self.key)
+
+    def add_shape(self, shape):
+        """another shape (moreau.Sphere(...) etc.); returns its id"""
+        return self.world._shape_create(self.key, shape)
+
+    def set_mass_from_shapes(self):
+        self.world._body_set_mass_from_shapes(self.key)
+
+    def destroy(self):
+        self.world._body_destroy(self.key)
+
+
+class Joint:
+    """A joint of a World (mo_joint_*)."""
+    __slots__ = ("world", "key")
+
+    def __init__(self, world, key):
+        self.world, self.key = world, key
+
+    @property
+    def position(self):
+        """revolute angle (rad), prismatic offset (m), distance length (m)"""
+        return self.world._joint_position(self.key)
+
+    def reaction(self):
+        """(force, torque) on body B from the last step (N, N m, world)"""
+        return self.world._joint_reaction(self.key)
+
+    def set_motor(self, mode, target_velocity=0.0, target_position=0.0, max_force=float("inf")):
+        """mode "off", "velocity" or "position" (PD with the stiffness/damping given at creation)"""
+        self.world._joint_set_motor(self.key, mode, target_velocity, target_position, max_force)
+
+    def destroy(self):
+        self.world._joint_destroy(self.key)
+
+
+class World(_World):
+    """A simulation world.
+
+    World(settings=None, **kwargs): settings by name (docs/settings.md), from the
+    dict settings (dotted names such as "solver.kind") and keyword arguments
+    (undotted names: gravity=(0, 0, -9.81), time_step=0.01). Raises moreau.Error
+    with the engine's sentence for a bad name or value.
+    """
+
+    def __init__(self, settings=None, **kwargs):
+        super().__init__(_assignments(settings, kwargs))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def set(self, settings=None, **kwargs):
+        """Change settings by name, all at once (mo_world_set_settings): unchanged on error."""
+        self._set_settings(_assignments(settings, kwargs))
+
+    def _body(self, key):
+        return Body(self, key) if key & 0xffffffff00000000 else None
+
+    def create_body(self, shape=None, type="dynamic", mass=None, position=None, orientation=None,
+                    linear_velocity=None, angular_velocity=None, inertia=None, linear_damping=None,
+                    angular_damping=None, gyroscopic=None, collision_group=None):
+        """A body (mo_body_create); shape is moreau.Sphere(...), Box, Capsule, Cylinder, Plane, ConvexHull."""
+        d = {k: v for k, v in locals().items() if k != "self" and v is not None}
+        if inertia is not None:
+            d["inertia"] = [float(x) for row in inertia for x in row]
+        return Body(self, self._body_create(d))
+
+    def create_joint(self, type, body_a=None, body_b=None, **kwargs):
+        """A joint (mo_joint_create): type "fixed", "spherical", "revolute", "prismatic", "distance";
+        body_a None = the world; other fields of mo_joint_def by name (anchor_a, axis_a, lower, motor...)."""
+        d = dict(kwargs, type=type, body_a=body_a.key if body_a is not None else 0,
+                 body_b=body_b.key if body_b is not None else 0)
+        return Joint(self, self._joint_create(d))
+
+    def bodies(self):
+        """live bodies in slot order (the order of the bulk arrays)"""
+        names = {k: n for n, k in self._scene_bodies()}
+        return [Body(self, k, names.get(k, "")) for k in self._bodies()]
+
+    def body(self, name):
+        """the scene's body called name (scene worlds); KeyError when none"""
+        for n, k in self._scene_bodies():
+            if n == name:
+                return Body(self, k, n)
+        raise KeyError(name)
+
+    def contacts(self):
+        """the last step's contacts, a list of moreau.Contact"""
+        return [Contact(self._body(c[0]), self._body(c[1]), *c[2:]) for c in self._contacts()]
+
+    # bulk state: new float64 arrays in bodies() order (or written into out, which must have the
+    # current shape: an out sized for another body count is refused with ValueError)
+    def positions(self, out=None):
+        """(n, 3) centres of mass (m)"""
+        return self._body_array(0, out)
+
+    def orientations(self, out=None):
+        """(n, 4) unit quaternions (w, x, y, z)"""
+        return self._body_array(1, out)
+
+    def linear_velocities(self, out=None):
+        """(n, 3) m/s"""
+        return self._body_array(2, out)
+
+    def angular_velocities(self, out=None):
+        """(n, 3) rad/s"""
+        return self._body_array(3, out)
+
+    # scene files
+    def checks(self):
+        """a scene's claims evaluated now: [(name, passed, detail)]"""
+        return self._scene_checks()
+
+    @property
+    def duration(self):
+        """the duration the scene asks for (s), 0 when none"""
+        return self._scene_info()[0]
+
+    @property
+    def done(self):
+        """True once a scene callback called stop()"""
+        return self._scene_info()[1]
+
+
+def load(path, set=None, params=None, paths=None):
+    """Run the scene file at path (scenes/x.lua) and return its World.
+
+    set: NAME=VALUE pairs as moreau-run --set takes them: an engine setting by name
+    (docs/settings.md) is applied over the scene's settings, any other name is a value
+    for param(name, default) in the script; params: more script params (always params);
+    paths: more folders the script may read from (as --path). step() then runs the
+    scene's callbacks too. Raises moreau.Error with the sentence naming file and line.
+    """
+    known = {row[0] for row in _settings_table()}
+    engine = {k: v for k, v in (set or {}).items() if k in known}
+    script = {k: v for k, v in (set or {}).items() if k not in known}
+    script.update(params or {})
+    w = World.__new__(World)
+    _World.__init__(w, _assignments(engine, {}), scene=os.fspath(path),
+                    params=["%s=%s" % (k, _text(v)) for k, v in script.items()],
+                    paths=[os.fspath(p) for p in (paths or [])])
+    return w
+
+
+from .env import Env  # noqa: E402  (needs World)

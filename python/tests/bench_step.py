@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Benchmark (meson test --benchmark python_step_overhead): the cost of a Python
+World.step() on stack20 against the C step it wraps.
+
+Loads scenes/stack20.lua twice, steps one world with step() from a Python loop
+and the other with step(n) (one call, the loop in C), interleaved in rounds so
+that both see the same machine; prints ms/step of each and the overhead, and
+also the fixed cost of a call on an empty world (step() of a world with no bodies).
+"""
+import os
+import sys
+import time
+
+import moreau
+
+SCENES = os.environ.get("MOREAU_SCENES_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "scenes"))
+ROUNDS, STEPS = 10, 60
+
+
+def main():
+    py_world = moreau.load(os.path.join(SCENES, "stack20.lua"))
+    c_world = moreau.load(os.path.join(SCENES, "stack20.lua"))
+    t_py = t_c = 0.0
+    for _ in range(ROUNDS):
+        t0 = time.perf_counter()
+        for _ in range(STEPS):
+            py_world.step()
+        t1 = time.perf_counter()
+        c_world.step(STEPS)
+        t2 = time.perf_counter()
+        t_py += t1 - t0
+        t_c += t2 - t1
+    n = ROUNDS * STEPS
+    assert py_world.state_hash() == c_world.state_hash()
+    empty = moreau.World()
+    t0 = time.perf_counter()
+    for _ in range(100000):
+        empty.step()
+    t_empty = (time.perf_counter() - t0) / 100000
+    print("stack20, %d steps each: Python loop of step() %.4f ms/step, step(n) (loop in C) %.4f ms/step, "
+          "overhead %+.2f %%" % (n, 1e3 * t_py / n, 1e3 * t_c / n, 100.0 * (t_py - t_c) / t_c))
+    print("an empty world's step() from Python: %.3f us per call (the call's fixed cost with the empty step)"
+          % (1e6 * t_empty))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
