@@ -7,10 +7,11 @@ scene files, and Env (moreau.env) for control and learning loops.
 from collections import namedtuple
 import os
 
+from . import _moreau as _c
 from ._moreau import Error, _World, settings as _settings_table
 from ._moreau import VERSION_MAJOR, VERSION_MINOR, VERSION_PATCH
 
-__all__ = ["Error", "World", "Body", "Joint", "Contact", "load", "settings", "Sphere", "Box", "Capsule",
+__all__ = ["Error", "World", "Body", "Joint", "Articulation", "Link", "Contact", "load", "settings", "Sphere", "Box", "Capsule",
            "Cylinder", "Plane", "ConvexHull", "Env", "version"]
 
 version = "%d.%d.%d" % (VERSION_MAJOR, VERSION_MINOR, VERSION_PATCH)
@@ -199,6 +200,134 @@ class Joint:
         self.world._joint_destroy(self.key)
 
 
+class Articulation:
+    """A reduced-coordinate articulation (moreau/articulation.h, docs/articulations.md): joint-space state and
+    inputs as NumPy arrays (new arrays; setters take any float sequence of the right length)."""
+    __slots__ = ("world", "key", "links", "joints", "warnings")
+
+    def __init__(self, world, key, links=(), joints=(), warnings=()):
+        self.world, self.key = world, key
+        self.links = list(links)      # URDF: [(link name, link body key)]
+        self.joints = list(joints)    # URDF: [(joint name, joint key, child link)]
+        self.warnings = list(warnings)
+
+    def _call(self, fn, *args):
+        return fn(self.world, self.key, *args)
+
+    @property
+    def valid(self):
+        return self._call(_c._artic_is_valid)
+
+    @property
+    def size(self):
+        """(links, nq, nv)"""
+        return self._call(_c._artic_size)
+
+    @property
+    def q(self):
+        """joint coordinates (nq,): angles (rad), displacements (m), quaternions (w, x, y, z)"""
+        return self._call(_c._artic_get, 0)
+
+    @q.setter
+    def q(self, values):
+        self._call(_c._artic_set, 0, values)
+
+    @property
+    def qd(self):
+        """joint velocities (nv,)"""
+        return self._call(_c._artic_get, 1)
+
+    @qd.setter
+    def qd(self, values):
+        self._call(_c._artic_set, 1, values)
+
+    def set_torques(self, tau):
+        """joint torques (nv,), N m or N; held for every step until changed or cleared"""
+        self._call(_c._artic_set, 2, tau)
+
+    def clear_torques(self):
+        self._call(_c._artic_clear_torques)
+
+    def constraint_forces(self):
+        """the last step's limit, friction and mimic joint forces (nv,)"""
+        return self._call(_c._artic_get, 2)
+
+    def gravity_compensation(self):
+        """torques (nv,) that hold the articulation still at q against gravity"""
+        return self._call(_c._artic_get, 3)
+
+    def bias_forces(self):
+        """c(q, qd) (nv,): M qdd + c = tau"""
+        return self._call(_c._artic_get, 4)
+
+    def mass_matrix(self):
+        """M(q), (nv, nv)"""
+        return self._call(_c._artic_mass_matrix)
+
+    def inverse_dynamics(self, qdd):
+        """tau = M qdd + c at the current state"""
+        return self._call(_c._artic_inverse_dynamics, qdd)
+
+    def jacobian(self, link, point=(0.0, 0.0, 0.0)):
+        """(jv, jw), each (3, nv): the point's (link frame) world velocity jv qd, the link's angular jw qd"""
+        return self._call(_c._artic_jacobian, self.link_index(link), point)
+
+    def link_index(self, link):
+        """a link by index or name"""
+        return self._call(_c._artic_find_link, link) if isinstance(link, str) else int(link)
+
+    def joint_dofs(self, link):
+        """(q_ofs, nq, v_ofs, nv) of link's joint"""
+        return self._call(_c._artic_joint_dofs, self.link_index(link))
+
+    def link_pose(self, link):
+        """(position, orientation) of link's frame, world"""
+        return self._call(_c._artic_link_pose, self.link_index(link))
+
+    def link_velocity(self, link):
+        """(angular, linear) velocity of link's frame origin, world axes"""
+        return self._call(_c._artic_link_velocity, self.link_index(link))
+
+    def link_body(self, link):
+        """the Body moving with link (give it shapes to make the link collide)"""
+        return Body(self.world, self._call(_c._artic_link_body, self.link_index(link)))
+
+    def set_drive(self, link, **fields):
+        """PD drive of a revolute/prismatic joint: stiffness, damping, target_position, target_velocity, torque,
+        max_effort (fields not given keep their current values)"""
+        self._call(_c._artic_set_drive, self.link_index(link), fields)
+
+    def drive(self, link):
+        """the drive of link's joint as a dict"""
+        return self._call(_c._artic_drive, self.link_index(link))
+
+    def set_limits(self, link, lower, upper):
+        self._call(_c._artic_set_limits, self.link_index(link), lower, upper)
+
+    def limits(self, link):
+        return self._call(_c._artic_limits, self.link_index(link))
+
+    def set_joint_damping(self, link, damping):
+        self._call(_c._artic_set_joint_damping, self.link_index(link), damping)
+
+    def energy(self):
+        """(kinetic, potential) energy, J"""
+        return self._call(_c._artic_energy)
+
+    def destroy(self):
+        self._call(_c._artic_destroy)
+
+
+def Link(parent=-1, joint="revolute", axis=None, joint_position=None, joint_orientation=None, mass=None, com=None,
+         inertia=None, damping=None, armature=None, name=None):
+    """One link of World.create_articulation (mo_link_def): joint "fixed", "revolute", "prismatic",
+    "spherical" or "free" (root only); inertia a 3x3 about the centre of mass (link axes)."""
+    d = {k: v for k, v in locals().items() if v is not None}
+    if inertia is not None:
+        d["inertia"] = [float(x) for row in inertia for x in row]
+    return d
+
+
 class World(_World):
     """A simulation world.
 
@@ -239,6 +368,22 @@ class World(_World):
         d = dict(kwargs, type=type, body_a=body_a.key if body_a is not None else 0,
                  body_b=body_b.key if body_b is not None else 0)
         return Joint(self, self._joint_create(d))
+
+    def create_articulation(self, links, base_position=(0.0, 0.0, 0.0), base_orientation=(1.0, 0.0, 0.0, 0.0),
+                            integrator="midpoint"):
+        """An articulation from a list of moreau.Link(...) (parents before children); integrator "midpoint"
+        or "euler"."""
+        return Articulation(self, _c._artic_create(self, list(links), base_position, base_orientation, integrator))
+
+    def load_urdf(self, path, paths=None, **options):
+        """Load a URDF robot (mo_urdf_load) as one articulation (the default) or, with articulation=False,
+        as bodies and joints. Options by name: fixed_base, base_position, base_orientation, self_collision,
+        drive_stiffness, drive_damping, friction, ignore_damping, ignore_friction; paths: folders for
+        package:// meshes. Returns an Articulation (key 0 when articulation=False) whose links and joints list
+        the model's names with their body and joint ids; warnings the loader's."""
+        key, links, joints, warnings = _c._urdf_load(self, os.fspath(path), options,
+                                                     [os.fspath(p) for p in (paths or [])])
+        return Articulation(self, key, links, joints, warnings)
 
     def bodies(self):
         """live bodies in slot order (the order of the bulk arrays)"""

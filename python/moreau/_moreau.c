@@ -6,56 +6,41 @@
  * the engine's sentence (mo_world_last_error, or the err buffer of the calls
  * that have one) and the status name. Bulk state comes back as new NumPy
  * arrays (copies: the engine's storage is not part of the public API). */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
-#include <numpy/arrayobject.h>
+#define PYMO_NUMPY_OWNER
+#include "_moreau.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "moreau/moreau.h"
-#include "moreau/scene.h"
-
-static PyObject *mo_error_type; /* moreau.Error */
+PyObject *pymo_error_type; /* moreau.Error */
 
 /* raises moreau.Error(sentence) with .status (the mo_status name) and .code */
-static PyObject *raise_status(mo_status s, const char *sentence)
+PyObject *pymo_raise(mo_status s, const char *sentence)
 {
-    PyObject *exc = PyObject_CallFunction(mo_error_type, "s", sentence ? sentence : "");
+    PyObject *exc = PyObject_CallFunction(pymo_error_type, "s", sentence ? sentence : "");
     if (!exc) return NULL;
     PyObject *name = PyUnicode_FromString(mo_status_name(s)), *code = PyLong_FromLong((long)s);
     if (name && code && PyObject_SetAttrString(exc, "status", name) == 0 && PyObject_SetAttrString(exc, "code", code) == 0)
-        PyErr_SetObject(mo_error_type, exc);
+        PyErr_SetObject(pymo_error_type, exc);
     Py_XDECREF(name);
     Py_XDECREF(code);
     Py_DECREF(exc);
     return NULL;
 }
 
-typedef struct {
-    PyObject_HEAD
-    mo_world *w;       /* owned, unless sf is set (then the scene owns it) */
-    mo_scene_file *sf; /* the scene file the world came from, or NULL */
-} world_object;
+PyObject *pymo_world_fail(world_object *self, mo_status s) { return pymo_raise(s, mo_world_last_error(self->w)); }
 
-static PyObject *world_fail(world_object *self, mo_status s) { return raise_status(s, mo_world_last_error(self->w)); }
-
-static int world_live(world_object *self)
+int pymo_live(world_object *self)
 {
     if (self->w) return 1;
     PyErr_SetString(PyExc_RuntimeError, "moreau: the world is closed");
     return 0;
 }
-#define LIVE(self)                                                                                                   \
-    do {                                                                                                             \
-        if (!world_live(self)) return NULL;                                                                          \
-    } while (0)
 
 /* ---- conversions ---------------------------------------------------------- */
 
-static int get_doubles(PyObject *o, double *out, Py_ssize_t n, const char *what)
+int pymo_doubles(PyObject *o, double *out, Py_ssize_t n, const char *what)
 {
     PyObject *seq = PySequence_Fast(o, what);
     if (!seq) return -1;
@@ -74,33 +59,30 @@ static int get_doubles(PyObject *o, double *out, Py_ssize_t n, const char *what)
     Py_DECREF(seq);
     return 0;
 }
-static int get_vec3(PyObject *o, mo_vec3 *v, const char *what)
+int pymo_vec3(PyObject *o, mo_vec3 *v, const char *what)
 {
     double d[3];
-    if (get_doubles(o, d, 3, what)) return -1;
+    if (pymo_doubles(o, d, 3, what)) return -1;
     *v = (mo_vec3){d[0], d[1], d[2]};
     return 0;
 }
-static int get_quat(PyObject *o, mo_quat *q, const char *what)
+int pymo_quat(PyObject *o, mo_quat *q, const char *what)
 {
     double d[4];
-    if (get_doubles(o, d, 4, what)) return -1;
+    if (pymo_doubles(o, d, 4, what)) return -1;
     *q = (mo_quat){d[0], d[1], d[2], d[3]};
     return 0;
 }
-static PyObject *vec3_out(mo_vec3 v) { return Py_BuildValue("(ddd)", v.x, v.y, v.z); }
-static PyObject *quat_out(mo_quat q) { return Py_BuildValue("(dddd)", q.w, q.x, q.y, q.z); }
+PyObject *pymo_vec3_out(mo_vec3 v) { return Py_BuildValue("(ddd)", v.x, v.y, v.z); }
+PyObject *pymo_quat_out(mo_quat q) { return Py_BuildValue("(dddd)", q.w, q.x, q.y, q.z); }
 
-/* ids cross as one integer: generation << 32 | index */
-static unsigned long long key_of(uint32_t index, uint32_t generation)
+unsigned long long pymo_key(uint32_t index, uint32_t generation)
 {
     return ((unsigned long long)generation << 32) | index;
 }
-#define KEY(id) key_of((id).index, (id).generation)
-#define ID_FROM(T, k) ((T){(uint32_t)((k) & 0xffffffffu), (uint32_t)((k) >> 32)})
 
 /* optional dict entries: 0 when absent or read, -1 on a conversion error */
-static int dict_double(PyObject *d, const char *key, double *out)
+int pymo_dict_double(PyObject *d, const char *key, double *out)
 {
     PyObject *v = PyDict_GetItemString(d, key);
     if (!v || v == Py_None) return 0;
@@ -109,17 +91,17 @@ static int dict_double(PyObject *d, const char *key, double *out)
     *out = x;
     return 0;
 }
-static int dict_vec3(PyObject *d, const char *key, mo_vec3 *out)
+int pymo_dict_vec3(PyObject *d, const char *key, mo_vec3 *out)
 {
     PyObject *v = PyDict_GetItemString(d, key);
-    return (!v || v == Py_None) ? 0 : get_vec3(v, out, key);
+    return (!v || v == Py_None) ? 0 : pymo_vec3(v, out, key);
 }
-static int dict_quat(PyObject *d, const char *key, mo_quat *out)
+int pymo_dict_quat(PyObject *d, const char *key, mo_quat *out)
 {
     PyObject *v = PyDict_GetItemString(d, key);
-    return (!v || v == Py_None) ? 0 : get_quat(v, out, key);
+    return (!v || v == Py_None) ? 0 : pymo_quat(v, out, key);
 }
-static int dict_bool(PyObject *d, const char *key, bool *out)
+int pymo_dict_bool(PyObject *d, const char *key, bool *out)
 {
     PyObject *v = PyDict_GetItemString(d, key);
     if (!v || v == Py_None) return 0;
@@ -128,7 +110,7 @@ static int dict_bool(PyObject *d, const char *key, bool *out)
     *out = t != 0;
     return 0;
 }
-static int dict_int(PyObject *d, const char *key, int *out)
+int pymo_dict_int(PyObject *d, const char *key, int *out)
 {
     PyObject *v = PyDict_GetItemString(d, key);
     if (!v || v == Py_None) return 0;
@@ -137,7 +119,7 @@ static int dict_int(PyObject *d, const char *key, int *out)
     *out = (int)x;
     return 0;
 }
-static int dict_key(PyObject *d, const char *key, unsigned long long *out)
+static int pymo_dict_key(PyObject *d, const char *key, unsigned long long *out)
 {
     PyObject *v = PyDict_GetItemString(d, key);
     if (!v || v == Py_None) return 0;
@@ -147,7 +129,7 @@ static int dict_key(PyObject *d, const char *key, unsigned long long *out)
     return 0;
 }
 /* a name among names[] (NULL-terminated) into *out; absent: unchanged */
-static int dict_choice(PyObject *d, const char *key, const char *const *names, int *out)
+static int pymo_dict_choice(PyObject *d, const char *key, const char *const *names, int *out)
 {
     PyObject *v = PyDict_GetItemString(d, key);
     if (!v || v == Py_None) return 0;
@@ -178,11 +160,11 @@ static int shape_def_from(PyObject *d, mo_shape_def *s, mo_vec3 **pts)
         return -1;
     }
     int type = (int)s->type;
-    if (dict_choice(d, "type", shape_names, &type) || dict_double(d, "radius", &s->radius) ||
-        dict_vec3(d, "half_extents", &s->half_extents) || dict_double(d, "half_height", &s->half_height) ||
-        dict_double(d, "friction", &s->friction) || dict_double(d, "density", &s->density) ||
-        dict_double(d, "margin", &s->margin) || dict_vec3(d, "position", &s->position) ||
-        dict_quat(d, "orientation", &s->orientation))
+    if (pymo_dict_choice(d, "type", shape_names, &type) || pymo_dict_double(d, "radius", &s->radius) ||
+        pymo_dict_vec3(d, "half_extents", &s->half_extents) || pymo_dict_double(d, "half_height", &s->half_height) ||
+        pymo_dict_double(d, "friction", &s->friction) || pymo_dict_double(d, "density", &s->density) ||
+        pymo_dict_double(d, "margin", &s->margin) || pymo_dict_vec3(d, "position", &s->position) ||
+        pymo_dict_quat(d, "orientation", &s->orientation))
         return -1;
     s->type = (mo_shape_type)type;
     PyObject *p = PyDict_GetItemString(d, "points");
@@ -197,7 +179,7 @@ static int shape_def_from(PyObject *d, mo_shape_def *s, mo_vec3 **pts)
             return -1;
         }
         for (Py_ssize_t i = 0; i < n; i++)
-            if (get_vec3(PySequence_Fast_GET_ITEM(seq, i), &(*pts)[i], "points")) {
+            if (pymo_vec3(PySequence_Fast_GET_ITEM(seq, i), &(*pts)[i], "points")) {
                 Py_DECREF(seq);
                 return -1;
             }
@@ -279,12 +261,12 @@ static int world_init(world_object *self, PyObject *args, PyObject *kw)
         opt.search_path_count = nsp;
         mo_status s = mo_scene_file_load(scene, &opt, &self->sf, err, sizeof err);
         if (s != MO_OK) {
-            raise_status(s, err);
+            pymo_raise(s, err);
             goto done;
         }
         self->w = mo_scene_file_world(self->sf);
         if ((s = mo_world_set_settings(self->w, as, na)) != MO_OK) {
-            raise_status(s, mo_world_last_error(self->w));
+            pymo_raise(s, mo_world_last_error(self->w));
             world_close_impl(self);
             goto done;
         }
@@ -295,20 +277,20 @@ static int world_init(world_object *self, PyObject *args, PyObject *kw)
             const char *eq = strchr(as[i], '=');
             size_t len = eq ? (size_t)(eq - as[i]) : 0;
             if (!eq || len >= sizeof name) {
-                raise_status(MO_ERR_INVALID_ARGUMENT, "setting: expected NAME=VALUE");
+                pymo_raise(MO_ERR_INVALID_ARGUMENT, "setting: expected NAME=VALUE");
                 goto done;
             }
             memcpy(name, as[i], len);
             name[len] = 0;
             mo_status s = mo_world_def_set(&def, name, eq + 1, err, sizeof err);
             if (s != MO_OK) {
-                raise_status(s, err);
+                pymo_raise(s, err);
                 goto done;
             }
         }
         mo_status s = mo_world_create(&def, &self->w, err, sizeof err);
         if (s != MO_OK) {
-            raise_status(s, err);
+            pymo_raise(s, err);
             goto done;
         }
     }
@@ -340,10 +322,10 @@ static PyObject *world_step(world_object *self, PyObject *const *args, Py_ssize_
     for (long i = 0; i < n; i++) {
         if (self->sf) {
             mo_status s = mo_scene_file_step(self->sf);
-            if (s != MO_OK) return raise_status(s, mo_scene_file_last_error(self->sf));
+            if (s != MO_OK) return pymo_raise(s, mo_scene_file_last_error(self->sf));
         } else {
             mo_status s = mo_world_step(self->w);
-            if (s != MO_OK) return world_fail(self, s);
+            if (s != MO_OK) return pymo_world_fail(self, s);
         }
     }
     Py_RETURN_NONE;
@@ -359,7 +341,7 @@ static PyObject *world_set_settings(world_object *self, PyObject *list)
     mo_status s = mo_world_set_settings(self->w, as, n);
     free(as);
     Py_XDECREF(keep);
-    if (s != MO_OK) return world_fail(self, s);
+    if (s != MO_OK) return pymo_world_fail(self, s);
     Py_RETURN_NONE;
 }
 
@@ -371,7 +353,7 @@ static PyObject *world_get_setting(world_object *self, PyObject *arg)
     if (!name) return NULL;
     char out[256];
     mo_status s = mo_world_get_setting(self->w, name, out, sizeof out);
-    if (s != MO_OK) return world_fail(self, s);
+    if (s != MO_OK) return pymo_world_fail(self, s);
     const mo_setting_info *info = mo_setting_find(name);
     switch (info ? info->type : MO_SETTING_CHOICE) {
     case MO_SETTING_INT: return PyLong_FromString(out, NULL, 10);
@@ -405,12 +387,12 @@ static PyObject *world_get_time_step(world_object *self, void *c)
 static int world_set_time_step(world_object *self, PyObject *v, void *c)
 {
     (void)c;
-    if (!world_live(self)) return -1;
+    if (!pymo_live(self)) return -1;
     double h = v ? PyFloat_AsDouble(v) : -1.0;
     if (h == -1.0 && PyErr_Occurred()) return -1;
     mo_status s = mo_world_set_time_step(self->w, h);
     if (s != MO_OK) {
-        world_fail(self, s);
+        pymo_world_fail(self, s);
         return -1;
     }
     return 0;
@@ -419,21 +401,21 @@ static PyObject *world_get_gravity(world_object *self, void *c)
 {
     (void)c;
     LIVE(self);
-    return vec3_out(mo_world_gravity(self->w));
+    return pymo_vec3_out(mo_world_gravity(self->w));
 }
 static int world_set_gravity(world_object *self, PyObject *v, void *c)
 {
     (void)c;
-    if (!world_live(self)) return -1;
+    if (!pymo_live(self)) return -1;
     mo_vec3 g;
     if (!v) {
         PyErr_SetString(PyExc_TypeError, "gravity cannot be deleted");
         return -1;
     }
-    if (get_vec3(v, &g, "gravity")) return -1;
+    if (pymo_vec3(v, &g, "gravity")) return -1;
     mo_status s = mo_world_set_gravity(self->w, g);
     if (s != MO_OK) {
-        world_fail(self, s);
+        pymo_world_fail(self, s);
         return -1;
     }
     return 0;
@@ -538,8 +520,8 @@ static PyObject *world_contacts(world_object *self, PyObject *unused)
     PyObject *list = PyList_New(n);
     for (int i = 0; list && i < n; i++) {
         PyObject *t = Py_BuildValue("(KKKKNNddNN)", KEY(c[i].body_a), KEY(c[i].body_b), KEY(c[i].shape_a),
-                                    KEY(c[i].shape_b), vec3_out(c[i].point), vec3_out(c[i].normal), c[i].gap,
-                                    c[i].friction, vec3_out(c[i].impulse), vec3_out(c[i].force));
+                                    KEY(c[i].shape_b), pymo_vec3_out(c[i].point), pymo_vec3_out(c[i].normal), c[i].gap,
+                                    c[i].friction, pymo_vec3_out(c[i].impulse), pymo_vec3_out(c[i].force));
         if (!t) Py_CLEAR(list);
         else PyList_SET_ITEM(list, i, t);
     }
@@ -558,19 +540,19 @@ static PyObject *world_body_create(world_object *self, PyObject *d)
     mo_vec3 *pts = NULL;
     double inertia[9];
     PyObject *in = PyDict_GetItemString(d, "inertia"), *shape = PyDict_GetItemString(d, "shape");
-    if (dict_choice(d, "type", body_type_names, &type) || dict_vec3(d, "position", &def.position) ||
-        dict_quat(d, "orientation", &def.orientation) || dict_vec3(d, "linear_velocity", &def.linear_velocity) ||
-        dict_vec3(d, "angular_velocity", &def.angular_velocity) || dict_double(d, "mass", &def.mass) ||
-        dict_double(d, "linear_damping", &def.linear_damping) ||
-        dict_double(d, "angular_damping", &def.angular_damping) || dict_bool(d, "gyroscopic", &def.gyroscopic))
+    if (pymo_dict_choice(d, "type", body_type_names, &type) || pymo_dict_vec3(d, "position", &def.position) ||
+        pymo_dict_quat(d, "orientation", &def.orientation) || pymo_dict_vec3(d, "linear_velocity", &def.linear_velocity) ||
+        pymo_dict_vec3(d, "angular_velocity", &def.angular_velocity) || pymo_dict_double(d, "mass", &def.mass) ||
+        pymo_dict_double(d, "linear_damping", &def.linear_damping) ||
+        pymo_dict_double(d, "angular_damping", &def.angular_damping) || pymo_dict_bool(d, "gyroscopic", &def.gyroscopic))
         return NULL;
     def.type = (mo_body_type)type;
     if (in && in != Py_None) {
-        if (get_doubles(in, inertia, 9, "inertia (9 numbers, row-major)")) return NULL;
+        if (pymo_doubles(in, inertia, 9, "inertia (9 numbers, row-major)")) return NULL;
         memcpy(def.inertia.m, inertia, sizeof inertia);
     }
     int group = 0;
-    if (dict_int(d, "collision_group", &group)) return NULL;
+    if (pymo_dict_int(d, "collision_group", &group)) return NULL;
     def.collision_group = (uint32_t)group;
     if (shape && shape != Py_None && shape_def_from(shape, &def.shape, &pts)) {
         free(pts);
@@ -579,7 +561,7 @@ static PyObject *world_body_create(world_object *self, PyObject *d)
     mo_body_id id;
     mo_status s = mo_body_create(self->w, &def, &id);
     free(pts);
-    if (s != MO_OK) return world_fail(self, s);
+    if (s != MO_OK) return pymo_world_fail(self, s);
     return PyLong_FromUnsignedLongLong(KEY(id));
 }
 
@@ -593,7 +575,7 @@ static PyObject *world_body_destroy(world_object *self, PyObject *args)
 {
     BODY_ARG(args, key);
     mo_status s = mo_body_destroy(self->w, ID_FROM(mo_body_id, key));
-    if (s != MO_OK) return world_fail(self, s);
+    if (s != MO_OK) return pymo_world_fail(self, s);
     Py_RETURN_NONE;
 }
 static PyObject *world_body_is_valid(world_object *self, PyObject *args)
@@ -612,8 +594,8 @@ static PyObject *world_body_state(world_object *self, PyObject *args)
     if (s == MO_OK) s = mo_body_orientation(self->w, id, &q);
     if (s == MO_OK) s = mo_body_linear_velocity(self->w, id, &v);
     if (s == MO_OK) s = mo_body_angular_velocity(self->w, id, &om);
-    if (s != MO_OK) return world_fail(self, s);
-    return Py_BuildValue("(NNNN)", vec3_out(p), quat_out(q), vec3_out(v), vec3_out(om));
+    if (s != MO_OK) return pymo_world_fail(self, s);
+    return Py_BuildValue("(NNNN)", pymo_vec3_out(p), pymo_quat_out(q), pymo_vec3_out(v), pymo_vec3_out(om));
 }
 static PyObject *world_body_set_pose(world_object *self, PyObject *args)
 {
@@ -623,9 +605,9 @@ static PyObject *world_body_set_pose(world_object *self, PyObject *args)
     LIVE(self);
     mo_vec3 p;
     mo_quat q;
-    if (get_vec3(po, &p, "position") || get_quat(qo, &q, "orientation")) return NULL;
+    if (pymo_vec3(po, &p, "position") || pymo_quat(qo, &q, "orientation")) return NULL;
     mo_status s = mo_body_set_pose(self->w, ID_FROM(mo_body_id, key), p, q);
-    if (s != MO_OK) return world_fail(self, s);
+    if (s != MO_OK) return pymo_world_fail(self, s);
     Py_RETURN_NONE;
 }
 /* two vectors into a body call: set_velocity, apply_force */
@@ -637,9 +619,9 @@ static PyObject *body_two_vec3(world_object *self, PyObject *args,
     if (!PyArg_ParseTuple(args, "KOO", &key, &ao, &bo)) return NULL;
     LIVE(self);
     mo_vec3 a, b;
-    if (get_vec3(ao, &a, "first vector") || get_vec3(bo, &b, "second vector")) return NULL;
+    if (pymo_vec3(ao, &a, "first vector") || pymo_vec3(bo, &b, "second vector")) return NULL;
     mo_status s = fn(self->w, ID_FROM(mo_body_id, key), a, b);
-    if (s != MO_OK) return world_fail(self, s);
+    if (s != MO_OK) return pymo_world_fail(self, s);
     Py_RETURN_NONE;
 }
 static PyObject *world_body_set_velocity(world_object *self, PyObject *args)
@@ -661,7 +643,7 @@ static PyObject *world_body_mass(world_object *self, PyObject *args)
     double m;
     mo_mat3 I;
     mo_status s = mo_body_mass(self->w, ID_FROM(mo_body_id, key), &m, &I);
-    if (s != MO_OK) return world_fail(self, s);
+    if (s != MO_OK) return pymo_world_fail(self, s);
     return Py_BuildValue("(d((ddd)(ddd)(ddd)))", m, I.m[0][0], I.m[0][1], I.m[0][2], I.m[1][0], I.m[1][1], I.m[1][2],
                          I.m[2][0], I.m[2][1], I.m[2][2]);
 }
@@ -670,7 +652,7 @@ static PyObject *world_body_kinetic_energy(world_object *self, PyObject *args)
     BODY_ARG(args, key);
     double e;
     mo_status s = mo_body_kinetic_energy(self->w, ID_FROM(mo_body_id, key), &e);
-    if (s != MO_OK) return world_fail(self, s);
+    if (s != MO_OK) return pymo_world_fail(self, s);
     return PyFloat_FromDouble(e);
 }
 /* body_contact_force(key): (force, torque) of the last step's contacts */
@@ -679,14 +661,14 @@ static PyObject *world_body_contact_force(world_object *self, PyObject *args)
     BODY_ARG(args, key);
     mo_vec3 f, t;
     mo_status s = mo_body_contact_force(self->w, ID_FROM(mo_body_id, key), &f, &t);
-    if (s != MO_OK) return world_fail(self, s);
-    return Py_BuildValue("(NN)", vec3_out(f), vec3_out(t));
+    if (s != MO_OK) return pymo_world_fail(self, s);
+    return Py_BuildValue("(NN)", pymo_vec3_out(f), pymo_vec3_out(t));
 }
 static PyObject *world_body_set_mass_from_shapes(world_object *self, PyObject *args)
 {
     BODY_ARG(args, key);
     mo_status s = mo_body_set_mass_from_shapes(self->w, ID_FROM(mo_body_id, key));
-    if (s != MO_OK) return world_fail(self, s);
+    if (s != MO_OK) return pymo_world_fail(self, s);
     Py_RETURN_NONE;
 }
 static PyObject *world_shape_create(world_object *self, PyObject *args)
@@ -704,14 +686,14 @@ static PyObject *world_shape_create(world_object *self, PyObject *args)
     mo_shape_id id;
     mo_status s = mo_shape_create(self->w, ID_FROM(mo_body_id, key), &def, &id);
     free(pts);
-    if (s != MO_OK) return world_fail(self, s);
+    if (s != MO_OK) return pymo_world_fail(self, s);
     return PyLong_FromUnsignedLongLong(KEY(id));
 }
 static PyObject *world_shape_destroy(world_object *self, PyObject *args)
 {
     BODY_ARG(args, key);
     mo_status s = mo_shape_destroy(self->w, ID_FROM(mo_shape_id, key));
-    if (s != MO_OK) return world_fail(self, s);
+    if (s != MO_OK) return pymo_world_fail(self, s);
     Py_RETURN_NONE;
 }
 static PyObject *world_bodies(world_object *self, PyObject *unused)
@@ -741,15 +723,15 @@ static PyObject *world_joint_create(world_object *self, PyObject *d)
     mo_joint_def def = mo_default_joint_def();
     int type = (int)def.type, motor = (int)def.motor;
     unsigned long long a = 0, b = 0;
-    if (dict_choice(d, "type", joint_type_names, &type) || dict_key(d, "body_a", &a) || dict_key(d, "body_b", &b) ||
-        dict_vec3(d, "anchor_a", &def.anchor_a) || dict_vec3(d, "anchor_b", &def.anchor_b) ||
-        dict_vec3(d, "axis_a", &def.axis_a) || dict_vec3(d, "axis_b", &def.axis_b) ||
-        dict_double(d, "length", &def.length) || dict_bool(d, "enable_limit", &def.enable_limit) ||
-        dict_double(d, "lower", &def.lower) || dict_double(d, "upper", &def.upper) ||
-        dict_choice(d, "motor", motor_names, &motor) || dict_double(d, "target_velocity", &def.target_velocity) ||
-        dict_double(d, "target_position", &def.target_position) || dict_double(d, "stiffness", &def.stiffness) ||
-        dict_double(d, "damping", &def.damping) || dict_double(d, "max_force", &def.max_force) ||
-        dict_double(d, "compliance", &def.compliance) || dict_bool(d, "collide_connected", &def.collide_connected))
+    if (pymo_dict_choice(d, "type", joint_type_names, &type) || pymo_dict_key(d, "body_a", &a) || pymo_dict_key(d, "body_b", &b) ||
+        pymo_dict_vec3(d, "anchor_a", &def.anchor_a) || pymo_dict_vec3(d, "anchor_b", &def.anchor_b) ||
+        pymo_dict_vec3(d, "axis_a", &def.axis_a) || pymo_dict_vec3(d, "axis_b", &def.axis_b) ||
+        pymo_dict_double(d, "length", &def.length) || pymo_dict_bool(d, "enable_limit", &def.enable_limit) ||
+        pymo_dict_double(d, "lower", &def.lower) || pymo_dict_double(d, "upper", &def.upper) ||
+        pymo_dict_choice(d, "motor", motor_names, &motor) || pymo_dict_double(d, "target_velocity", &def.target_velocity) ||
+        pymo_dict_double(d, "target_position", &def.target_position) || pymo_dict_double(d, "stiffness", &def.stiffness) ||
+        pymo_dict_double(d, "damping", &def.damping) || pymo_dict_double(d, "max_force", &def.max_force) ||
+        pymo_dict_double(d, "compliance", &def.compliance) || pymo_dict_bool(d, "collide_connected", &def.collide_connected))
         return NULL;
     def.type = (mo_joint_type)type;
     def.motor = (mo_motor_mode)motor;
@@ -757,14 +739,14 @@ static PyObject *world_joint_create(world_object *self, PyObject *d)
     def.body_b = ID_FROM(mo_body_id, b);
     mo_joint_id id;
     mo_status s = mo_joint_create(self->w, &def, &id);
-    if (s != MO_OK) return world_fail(self, s);
+    if (s != MO_OK) return pymo_world_fail(self, s);
     return PyLong_FromUnsignedLongLong(KEY(id));
 }
 static PyObject *world_joint_destroy(world_object *self, PyObject *args)
 {
     BODY_ARG(args, key);
     mo_status s = mo_joint_destroy(self->w, ID_FROM(mo_joint_id, key));
-    if (s != MO_OK) return world_fail(self, s);
+    if (s != MO_OK) return pymo_world_fail(self, s);
     Py_RETURN_NONE;
 }
 static PyObject *world_joint_position(world_object *self, PyObject *args)
@@ -772,7 +754,7 @@ static PyObject *world_joint_position(world_object *self, PyObject *args)
     BODY_ARG(args, key);
     double x = 0.0;
     mo_status s = mo_joint_position(self->w, ID_FROM(mo_joint_id, key), &x);
-    if (s != MO_OK) return world_fail(self, s);
+    if (s != MO_OK) return pymo_world_fail(self, s);
     return PyFloat_FromDouble(x);
 }
 static PyObject *world_joint_reaction(world_object *self, PyObject *args)
@@ -780,8 +762,8 @@ static PyObject *world_joint_reaction(world_object *self, PyObject *args)
     BODY_ARG(args, key);
     mo_vec3 f, t;
     mo_status s = mo_joint_reaction(self->w, ID_FROM(mo_joint_id, key), &f, &t);
-    if (s != MO_OK) return world_fail(self, s);
-    return Py_BuildValue("(NN)", vec3_out(f), vec3_out(t));
+    if (s != MO_OK) return pymo_world_fail(self, s);
+    return Py_BuildValue("(NN)", pymo_vec3_out(f), pymo_vec3_out(t));
 }
 /* joint_set_motor(key, mode, target_velocity, target_position, max_force) */
 static PyObject *world_joint_set_motor(world_object *self, PyObject *args)
@@ -796,7 +778,7 @@ static PyObject *world_joint_set_motor(world_object *self, PyObject *args)
         if (!strcmp(motor_names[i], mode)) m = i;
     if (m < 0) return PyErr_Format(PyExc_ValueError, "motor: unknown mode '%s' (off, velocity, position)", mode);
     mo_status s = mo_joint_set_motor(self->w, ID_FROM(mo_joint_id, key), (mo_motor_mode)m, tv, tp, mf);
-    if (s != MO_OK) return world_fail(self, s);
+    if (s != MO_OK) return pymo_world_fail(self, s);
     Py_RETURN_NONE;
 }
 
@@ -874,7 +856,7 @@ static PyObject *world_save_state(world_object *self, PyObject *unused)
     mo_status s = mo_world_save_state(self->w, PyBytes_AS_STRING(b), n);
     if (s != MO_OK) {
         Py_DECREF(b);
-        return world_fail(self, s);
+        return pymo_world_fail(self, s);
     }
     return b;
 }
@@ -885,7 +867,7 @@ static PyObject *world_restore_state(world_object *self, PyObject *arg)
     if (PyObject_GetBuffer(arg, &buf, PyBUF_SIMPLE)) return NULL;
     mo_status s = mo_world_restore_state(self->w, buf.buf, (size_t)buf.len);
     PyBuffer_Release(&buf);
-    if (s != MO_OK) return world_fail(self, s);
+    if (s != MO_OK) return pymo_world_fail(self, s);
     Py_RETURN_NONE;
 }
 
@@ -985,7 +967,7 @@ static PyGetSetDef world_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-static PyTypeObject world_type = {
+PyTypeObject pymo_world_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "moreau._moreau._World",
     .tp_basicsize = sizeof(world_object),
     .tp_dealloc = (destructor)world_dealloc,
@@ -1030,22 +1012,26 @@ PyMODINIT_FUNC PyInit__moreau(void);
 PyMODINIT_FUNC PyInit__moreau(void)
 {
     import_array();
-    if (PyType_Ready(&world_type) < 0) return NULL;
+    if (PyType_Ready(&pymo_world_type) < 0) return NULL;
     PyObject *m = PyModule_Create(&module_def);
     if (!m) return NULL;
-    mo_error_type = PyErr_NewExceptionWithDoc("moreau.Error",
+    pymo_error_type = PyErr_NewExceptionWithDoc("moreau.Error",
                                               "an engine call failed: str() is the engine's sentence, .status the "
                                               "mo_status name (MO_ERR_...), .code its number",
                                               NULL, NULL);
-    if (!mo_error_type || PyModule_AddObject(m, "Error", mo_error_type) < 0) {
-        Py_XDECREF(mo_error_type);
+    if (!pymo_error_type || PyModule_AddObject(m, "Error", pymo_error_type) < 0) {
+        Py_XDECREF(pymo_error_type);
         Py_DECREF(m);
         return NULL;
     }
-    Py_INCREF(mo_error_type); /* the module holds one reference, this file the other */
-    Py_INCREF(&world_type);
-    if (PyModule_AddObject(m, "_World", (PyObject *)&world_type) < 0) {
-        Py_DECREF(&world_type);
+    Py_INCREF(pymo_error_type); /* the module holds one reference, this file the other */
+    Py_INCREF(&pymo_world_type);
+    if (PyModule_AddObject(m, "_World", (PyObject *)&pymo_world_type) < 0) {
+        Py_DECREF(&pymo_world_type);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyModule_AddFunctions(m, pymo_artic_functions) < 0) {
         Py_DECREF(m);
         return NULL;
     }
