@@ -11,7 +11,7 @@ from . import _moreau as _c
 from ._moreau import Error, _World, settings as _settings_table
 from ._moreau import VERSION_MAJOR, VERSION_MINOR, VERSION_PATCH
 
-__all__ = ["Error", "World", "Body", "Joint", "Articulation", "Link", "Contact", "load", "settings", "Sphere", "Box", "Capsule",
+__all__ = ["Error", "World", "Body", "Joint", "Articulation", "Link", "Contact", "FcProblem", "fc_read", "load", "settings", "Sphere", "Box", "Capsule",
            "Cylinder", "Plane", "ConvexHull", "Env", "version"]
 
 version = "%d.%d.%d" % (VERSION_MAJOR, VERSION_MINOR, VERSION_PATCH)
@@ -318,6 +318,36 @@ class Articulation:
         self._call(_c._artic_destroy)
 
 
+class FcProblem(_c._FcProblem):
+    """An FCLIB frictional contact problem (moreau/fclib.h, docs/fclib.md): find r and u = W r + q with
+    u, r in the Coulomb cones of mu. FcProblem(W, q, mu) from a dense W (3nc, 3nc); moreau.fc_read(path)
+    from an FCLIB HDF5 or Siconos .dat file; World.contact_problem() from the last step. W, q, mu: copies."""
+
+    def solve(self, r0=None, history=False, **settings):
+        """Solve with one solver (mo_fc_solve): solver settings by name without the "solver." prefix
+        (kind="apgd", iterations=..., tolerance=..., coulomb_updates=...) over mo_fc_default_settings().
+        Returns (r, u, result) with result a dict: iterations, converged, error (Siconos), ccp_residual,
+        seconds, stages, error_history and ccp_history (arrays after every iteration with history=True, else None)."""
+        return self._solve([_setting(k, v) for k, v in settings.items()], r0, False, history)
+
+    def solve_auto(self, r0=None, **settings):
+        """Solve with the default configuration (mo_fc_solve_auto: APGD, then Newton, then PGS)."""
+        return self._solve([_setting(k, v) for k, v in settings.items()], r0, True, False)
+
+    def write(self, path, dat=False):
+        """Write FCLIB HDF5 (mo_fc_write) or, with dat=True, the Siconos .dat text form."""
+        self._write(os.fspath(path), dat)
+
+
+def _setting(name, value):
+    return "%s=%s" % (name, _text(value))
+
+
+def fc_read(path):
+    """Read an FCLIB HDF5 or Siconos .dat problem (mo_fc_read)."""
+    return _c._fc_read(FcProblem, os.fspath(path))
+
+
 def Link(parent=-1, joint="revolute", axis=None, joint_position=None, joint_orientation=None, mass=None, com=None,
          inertia=None, damping=None, armature=None, name=None):
     """One link of World.create_articulation (mo_link_def): joint "fixed", "revolute", "prismatic",
@@ -384,6 +414,10 @@ class World(_World):
         key, links, joints, warnings = _c._urdf_load(self, os.fspath(path), options,
                                                      [os.fspath(p) for p in (paths or [])])
         return Articulation(self, key, links, joints, warnings)
+
+    def contact_problem(self):
+        """The last step's contact problem as an FcProblem (mo_world_contact_problem)."""
+        return _c._fc_world_problem(FcProblem, self)
 
     def bodies(self):
         """live bodies in slot order (the order of the bulk arrays)"""

@@ -1031,7 +1031,7 @@ PyMODINIT_FUNC PyInit__moreau(void)
         Py_DECREF(m);
         return NULL;
     }
-    if (PyModule_AddFunctions(m, pymo_artic_functions) < 0) {
+    if (PyModule_AddFunctions(m, pymo_artic_functions) < 0 || pymo_fclib_init(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }
