@@ -275,6 +275,8 @@ def test_save_and_restore_state_give_the_same_bits():
     assert e.value.status == "MO_ERR_INVALID_ARGUMENT"
 
 
+@pytest.mark.skipif(os.environ.get("MOREAU_SANITIZED") == "1",
+                    reason="ASan keeps freed memory in quarantine (RSS grows without a leak); the plain build checks")
 def test_no_leak_across_create_destroy():
     def rss_kib():
         with open("/proc/self/statm") as f:
