@@ -46,6 +46,7 @@ def test_urdf_arm_holds_still_under_gravity_compensation():
 
 def test_pendulum_dynamics_queries():
     w, a = pendulum()
+    assert isinstance(a, moreau.Articulation)
     assert a.size == (1, 1, 1) and a.link_index("rod") == 0 and a.joint_dofs("rod") == (0, 1, 0, 1)
     Mq = a.mass_matrix()
     assert Mq.shape == (1, 1) and Mq[0, 0] == pytest.approx(IYY + M * R * R)

@@ -131,6 +131,9 @@ def test_env_is_seeded_and_reproducible():
     b, _ = rollout(env, 7)
     c, _ = rollout(env, 8)
     assert n == 5 and np.array_equal(a, b) and not np.array_equal(a, c)
+    # the default observation: positions then linear velocities, flattened
+    assert np.array_equal(env.observation(env.world), np.concatenate([env.world.positions().ravel(),
+                                                                      env.world.linear_velocities().ravel()]))
     assert env.world.time == pytest.approx(5 * 4 * 0.01)
     env.close()
     with pytest.raises(RuntimeError):

@@ -175,6 +175,8 @@ def test_contacts_and_stats_of_a_resting_sphere():
     assert abs(c.normal[2]) == pytest.approx(1.0)
     assert c.gap == pytest.approx(0.0, abs=1e-3)
     assert c.friction == pytest.approx(math.sqrt(0.5 * 0.5))
+    assert abs(c.point[2]) < 1e-3 and c.shape_a != c.shape_b and c.shape_a and c.shape_b
+    assert abs(c.impulse[0]) == pytest.approx(3.0 * 9.81 * 0.01, rel=1e-6)  # normal impulse over the step
     assert abs(c.force[2]) == pytest.approx(3.0 * 9.81, rel=1e-6)
     f, t = ball.contact_force()
     assert f[2] == pytest.approx(3.0 * 9.81, rel=1e-6)
@@ -194,6 +196,7 @@ def test_revolute_pendulum_joint():
     bob = w.create_body(shape=moreau.Sphere(0.05), mass=1.0, position=(1.0, 0, 0))
     j = w.create_joint("revolute", None, bob, anchor_a=(0, 0, 0), anchor_b=(-1.0, 0, 0), axis_a=(0, 1, 0),
                        axis_b=(0, 1, 0))
+    assert isinstance(j, moreau.Joint)
     w.step(100)
     assert j.position != 0.0
     p = bob.position
