@@ -41,7 +41,8 @@ def main(argv):
         print("  %-7s error %.2e after %d iterations; <= %g first at %s" %
               (kind, res["error"], res["iterations"], TOL, hit[0] if len(hit) else "never"))
     r, u, res = p.solve_auto()
-    print("  auto    error %.2e after %d iterations (%s)" % (res["error"], res["iterations"], " -> ".join(res["stages"])))
+    print("  auto    error %.2e after %d iterations (%s)" %
+          (res["error"], res["iterations"], " -> ".join(res["stages"])))
     try:
         import matplotlib
         matplotlib.use("Agg")

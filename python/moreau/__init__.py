@@ -11,8 +11,8 @@ from . import _moreau as _c
 from ._moreau import Error, _World, settings as _settings_table
 from ._moreau import VERSION_MAJOR, VERSION_MINOR, VERSION_PATCH
 
-__all__ = ["Error", "World", "Body", "Joint", "Articulation", "Link", "Contact", "FcProblem", "fc_read", "load", "settings", "Sphere", "Box", "Capsule",
-           "Cylinder", "Plane", "ConvexHull", "Env", "version"]
+__all__ = ["Error", "World", "Body", "Joint", "Articulation", "Link", "Contact", "FcProblem", "fc_read", "load",
+           "settings", "Sphere", "Box", "Capsule", "Cylinder", "Plane", "ConvexHull", "Env", "version"]
 
 version = "%d.%d.%d" % (VERSION_MAJOR, VERSION_MINOR, VERSION_PATCH)
 

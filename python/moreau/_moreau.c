@@ -21,7 +21,8 @@ PyObject *pymo_raise(mo_status s, const char *sentence)
     PyObject *exc = PyObject_CallFunction(pymo_error_type, "s", sentence ? sentence : "");
     if (!exc) return NULL;
     PyObject *name = PyUnicode_FromString(mo_status_name(s)), *code = PyLong_FromLong((long)s);
-    if (name && code && PyObject_SetAttrString(exc, "status", name) == 0 && PyObject_SetAttrString(exc, "code", code) == 0)
+    if (name && code && PyObject_SetAttrString(exc, "status", name) == 0 &&
+        PyObject_SetAttrString(exc, "code", code) == 0)
         PyErr_SetObject(pymo_error_type, exc);
     Py_XDECREF(name);
     Py_XDECREF(code);
@@ -312,7 +313,8 @@ static PyObject *world_close(world_object *self, PyObject *unused)
     Py_RETURN_NONE;
 }
 
-/* step(n=1): n steps (a scene's callbacks too); stops at the first failure */
+/* step(n=1): n steps (a scene's callbacks too); stops at the first failure (or a pending signal:
+ * KeyboardInterrupt between two steps) */
 static PyObject *world_step(world_object *self, PyObject *const *args, Py_ssize_t nargs)
 {
     LIVE(self);
@@ -320,6 +322,7 @@ static PyObject *world_step(world_object *self, PyObject *const *args, Py_ssize_
     if (nargs > 1) return PyErr_Format(PyExc_TypeError, "step() takes at most 1 argument");
     if (nargs == 1 && (n = PyLong_AsLong(args[0])) == -1 && PyErr_Occurred()) return NULL;
     for (long i = 0; i < n; i++) {
+        if (i > 0 && PyErr_CheckSignals()) return NULL; /* Ctrl-C ends a long step(n) between steps */
         if (self->sf) {
             mo_status s = mo_scene_file_step(self->sf);
             if (s != MO_OK) return pymo_raise(s, mo_scene_file_last_error(self->sf));
@@ -541,10 +544,12 @@ static PyObject *world_body_create(world_object *self, PyObject *d)
     double inertia[9];
     PyObject *in = PyDict_GetItemString(d, "inertia"), *shape = PyDict_GetItemString(d, "shape");
     if (pymo_dict_choice(d, "type", body_type_names, &type) || pymo_dict_vec3(d, "position", &def.position) ||
-        pymo_dict_quat(d, "orientation", &def.orientation) || pymo_dict_vec3(d, "linear_velocity", &def.linear_velocity) ||
+        pymo_dict_quat(d, "orientation", &def.orientation) ||
+        pymo_dict_vec3(d, "linear_velocity", &def.linear_velocity) ||
         pymo_dict_vec3(d, "angular_velocity", &def.angular_velocity) || pymo_dict_double(d, "mass", &def.mass) ||
         pymo_dict_double(d, "linear_damping", &def.linear_damping) ||
-        pymo_dict_double(d, "angular_damping", &def.angular_damping) || pymo_dict_bool(d, "gyroscopic", &def.gyroscopic))
+        pymo_dict_double(d, "angular_damping", &def.angular_damping) ||
+        pymo_dict_bool(d, "gyroscopic", &def.gyroscopic))
         return NULL;
     def.type = (mo_body_type)type;
     if (in && in != Py_None) {
@@ -723,15 +728,17 @@ static PyObject *world_joint_create(world_object *self, PyObject *d)
     mo_joint_def def = mo_default_joint_def();
     int type = (int)def.type, motor = (int)def.motor;
     unsigned long long a = 0, b = 0;
-    if (pymo_dict_choice(d, "type", joint_type_names, &type) || pymo_dict_key(d, "body_a", &a) || pymo_dict_key(d, "body_b", &b) ||
-        pymo_dict_vec3(d, "anchor_a", &def.anchor_a) || pymo_dict_vec3(d, "anchor_b", &def.anchor_b) ||
-        pymo_dict_vec3(d, "axis_a", &def.axis_a) || pymo_dict_vec3(d, "axis_b", &def.axis_b) ||
-        pymo_dict_double(d, "length", &def.length) || pymo_dict_bool(d, "enable_limit", &def.enable_limit) ||
-        pymo_dict_double(d, "lower", &def.lower) || pymo_dict_double(d, "upper", &def.upper) ||
-        pymo_dict_choice(d, "motor", motor_names, &motor) || pymo_dict_double(d, "target_velocity", &def.target_velocity) ||
-        pymo_dict_double(d, "target_position", &def.target_position) || pymo_dict_double(d, "stiffness", &def.stiffness) ||
-        pymo_dict_double(d, "damping", &def.damping) || pymo_dict_double(d, "max_force", &def.max_force) ||
-        pymo_dict_double(d, "compliance", &def.compliance) || pymo_dict_bool(d, "collide_connected", &def.collide_connected))
+    if (pymo_dict_choice(d, "type", joint_type_names, &type) || pymo_dict_key(d, "body_a", &a) ||
+        pymo_dict_key(d, "body_b", &b) || pymo_dict_vec3(d, "anchor_a", &def.anchor_a) ||
+        pymo_dict_vec3(d, "anchor_b", &def.anchor_b) || pymo_dict_vec3(d, "axis_a", &def.axis_a) ||
+        pymo_dict_vec3(d, "axis_b", &def.axis_b) || pymo_dict_double(d, "length", &def.length) ||
+        pymo_dict_bool(d, "enable_limit", &def.enable_limit) || pymo_dict_double(d, "lower", &def.lower) ||
+        pymo_dict_double(d, "upper", &def.upper) || pymo_dict_choice(d, "motor", motor_names, &motor) ||
+        pymo_dict_double(d, "target_velocity", &def.target_velocity) ||
+        pymo_dict_double(d, "target_position", &def.target_position) ||
+        pymo_dict_double(d, "stiffness", &def.stiffness) || pymo_dict_double(d, "damping", &def.damping) ||
+        pymo_dict_double(d, "max_force", &def.max_force) || pymo_dict_double(d, "compliance", &def.compliance) ||
+        pymo_dict_bool(d, "collide_connected", &def.collide_connected))
         return NULL;
     def.type = (mo_joint_type)type;
     def.motor = (mo_motor_mode)motor;
