@@ -5,7 +5,10 @@ it a Python face: World, Body, Joint, Contact, the shape helpers, load() for
 scene files, and Env (moreau.env) for control and learning loops.
 """
 from collections import namedtuple
+import numbers
 import os
+
+import numpy as _np
 
 from . import _moreau as _c
 from ._moreau import Error, _World, settings as _settings_table
@@ -24,10 +27,12 @@ def settings():
 
 def _text(value):
     """A Python value as the text the settings parser reads (docs/settings.md)."""
-    if isinstance(value, bool):
+    if isinstance(value, (bool, _np.bool_)):
         return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(float(value)) if isinstance(value, float) else str(value)
+    if isinstance(value, numbers.Integral):  # int, numpy integers
+        return str(int(value))
+    if isinstance(value, numbers.Real):  # float, numpy floats: repr gives the shortest text that reads back exactly
+        return repr(float(value))
     if isinstance(value, str):
         return value
     try:

@@ -44,6 +44,9 @@ def test_settings_by_name_kwargs_and_dict():
     assert w.get("gravity") == (0.0, 0.0, -3.0) and w.gravity == (0.0, 0.0, -3.0)
     w.set({"solver.kind": "pgs"}, substeps=2)
     assert w.get("solver.kind") == "pgs" and w.get("substeps") == 2
+    # NumPy scalars as values
+    w2 = moreau.World(time_step=np.float64(0.004), substeps=np.int64(3), settings={"solver.warm_start": np.bool_(0)})
+    assert w2.time_step == 0.004 and w2.get("substeps") == 3 and w2.get("solver.warm_start") is False
     w.time_step = 0.02
     w.gravity = (1, 2, 3)
     assert w.time_step == 0.02 and w.gravity == (1.0, 2.0, 3.0)
