@@ -15,6 +15,7 @@ from ._moreau import Error, _World, settings as _settings_table
 from ._moreau import VERSION_MAJOR, VERSION_MINOR, VERSION_PATCH
 
 __all__ = ["Error", "World", "Body", "Joint", "Articulation", "Link", "Contact", "FcProblem", "fc_read", "load",
+           "Particle", "FemMesh", "Material", "load_tetmesh",
            "settings", "Sphere", "Box", "Capsule", "Cylinder", "Plane", "ConvexHull", "Env", "version"]
 
 version = "%d.%d.%d" % (VERSION_MAJOR, VERSION_MINOR, VERSION_PATCH)
@@ -323,6 +324,97 @@ class Articulation:
         self._call(_c._artic_destroy)
 
 
+class Particle:
+    """A point mass (mo_particle_*): collides with shapes through its radius, not with other particles."""
+    __slots__ = ("world", "key")
+
+    def __init__(self, world, key):
+        self.world, self.key = world, key
+
+    @property
+    def position(self):
+        return _c._particle_state(self.world, self.key)[0]
+
+    @property
+    def velocity(self):
+        return _c._particle_state(self.world, self.key)[1]
+
+    def set_velocity(self, v):
+        _c._particle_set(self.world, self.key, 0, v)
+
+    def apply_force(self, force):
+        """force (N, world) for the next step"""
+        _c._particle_set(self.world, self.key, 1, force)
+
+    def destroy(self):
+        _c._particle_destroy(self.world, self.key)
+
+
+def Material(young, poisson, density, model="corotational"):
+    """An FEM material: Young's modulus (Pa), Poisson's ratio, density (kg/m^3), model "corotational",
+    "neo_hookean" or "neo_hookean_2row" (docs/fem.md)."""
+    return {"young": young, "poisson": poisson, "density": density, "model": model}
+
+
+def load_tetmesh(path):
+    """A TetGen (.node/.ele) or Gmsh (.msh) tetrahedral mesh: (nodes (n, 3), tets (m, 4), regions (m,))."""
+    return _c._tetmesh_load(os.fspath(path))
+
+
+class FemMesh:
+    """An FEM tetrahedral mesh in a world (mo_fem_mesh_*; worlds with solver.kind = newton)."""
+    __slots__ = ("world", "key")
+
+    def __init__(self, world, key):
+        self.world, self.key = world, key
+
+    @property
+    def valid(self):
+        return _c._fem_is_valid(self.world, self.key)
+
+    @property
+    def counts(self):
+        """(nodes, elements)"""
+        return _c._fem_counts(self.world, self.key)
+
+    @property
+    def positions(self):
+        """node positions (n, 3), a new array"""
+        return _c._fem_nodes(self.world, self.key, 0)
+
+    @property
+    def velocities(self):
+        """node velocities (n, 3), a new array"""
+        return _c._fem_nodes(self.world, self.key, 1)
+
+    @property
+    def volume(self):
+        """(current, rest) volume, m^3"""
+        return _c._fem_volume(self.world, self.key)
+
+    def node_particle(self, node):
+        """the Particle that is this node"""
+        return Particle(self.world, _c._fem_node_particle(self.world, self.key, node))
+
+    def attach(self, node, body, compliance=0.0):
+        """pin node to body where it is now (m/N compliance)"""
+        _c._fem_attach(self.world, self.key, node, body.key, compliance)
+
+    def detach(self, node):
+        _c._fem_detach(self.world, self.key, node)
+
+    def set_activation(self, element, a):
+        """rest volume of element scaled by 1 + a"""
+        _c._fem_set_activation(self.world, self.key, element, a)
+
+    def set_fixed_velocity(self, node, v):
+        """velocity of a fixed node (it moves by it each step)"""
+        _c._fem_set_fixed_velocity(self.world, self.key, node, v)
+
+    def destroy(self):
+        _c._fem_destroy(self.world, self.key)
+
+
 class FcProblem(_c._FcProblem):
     """An FCLIB frictional contact problem (moreau/fclib.h, docs/fclib.md): find r and u = W r + q with
     u, r in the Coulomb cones of mu. FcProblem(W, q, mu) from a dense W (3nc, 3nc); moreau.fc_read(path)
@@ -419,6 +511,24 @@ class World(_World):
         key, links, joints, warnings = _c._urdf_load(self, os.fspath(path), options,
                                                      [os.fspath(p) for p in (paths or [])])
         return Articulation(self, key, links, joints, warnings)
+
+    def create_particle(self, position=None, velocity=None, mass=None, radius=None, friction=None):
+        """A particle (mo_particle_create)."""
+        d = {k: v for k, v in locals().items() if k != "self" and v is not None}
+        return Particle(self, _c._particle_create(self, d))
+
+    def create_fem_mesh(self, nodes, tets, materials, element_material=None, activation=None, position=None,
+                        orientation=None, velocity=None, fixed_nodes=None, friction=None, radius=None):
+        """An FEM mesh (mo_fem_mesh_create): nodes (n, 3) rest positions, tets (m, 4) node indices (positively
+        oriented), materials a list of moreau.Material(...) (or one), element_material per tet; fixed_nodes held
+        in place. The world's solver must be newton."""
+        if isinstance(materials, dict):
+            materials = [materials]
+        d = {k: v for k, v in (("element_material", element_material), ("activation", activation),
+                               ("position", position), ("orientation", orientation), ("velocity", velocity),
+                               ("fixed_nodes", fixed_nodes), ("friction", friction), ("radius", radius))
+             if v is not None}
+        return FemMesh(self, _c._fem_create(self, nodes, tets, list(materials), d))
 
     def contact_problem(self):
         """The last step's contact problem as an FcProblem (mo_world_contact_problem)."""

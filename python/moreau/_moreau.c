@@ -1038,7 +1038,8 @@ PyMODINIT_FUNC PyInit__moreau(void)
         Py_DECREF(m);
         return NULL;
     }
-    if (PyModule_AddFunctions(m, pymo_artic_functions) < 0 || pymo_fclib_init(m) < 0) {
+    if (PyModule_AddFunctions(m, pymo_artic_functions) < 0 || PyModule_AddFunctions(m, pymo_fem_functions) < 0 ||
+        pymo_fclib_init(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -1,5 +1,6 @@
 /* _moreau.h: what the extension's files (_moreau.c: the world, bodies, joints,
- * scenes; _artic.c: articulations and URDF; _fclib.c: FCLIB problems) share. Private to the extension;
+ * scenes; _artic.c: articulations and URDF; _fem.c: particles and FEM meshes;
+ * _fclib.c: FCLIB problems) share. Private to the extension;
  * every name here starts with pymo_ so that none meets a name of the engine
  * linked into the same module. */
 #ifndef PYMO_MOREAU_H
@@ -61,6 +62,8 @@ unsigned long long pymo_key(uint32_t index, uint32_t generation);
 
 /* the articulation and URDF functions (_artic.c), added to the module */
 extern PyMethodDef pymo_artic_functions[];
+/* the particle and FEM functions (_fem.c), added to the module */
+extern PyMethodDef pymo_fem_functions[];
 /* the FCLIB type and functions (_fclib.c): adds them to the module; 0, or -1 with an exception */
 int pymo_fclib_init(PyObject *module);
 
