@@ -245,7 +245,8 @@ static PyObject *fem_nodes(PyObject *m, PyObject *args)
         mo_vec3 v;
         mo_particle_id pid;
         mo_status s = which ? mo_fem_mesh_node_particle(w->w, MID(k), i, &pid) : MO_OK;
-        if (s == MO_OK) s = which ? mo_particle_velocity(w->w, pid, &v) : mo_fem_mesh_node_position(w->w, MID(k), i, &v);
+        if (s == MO_OK)
+            s = which ? mo_particle_velocity(w->w, pid, &v) : mo_fem_mesh_node_position(w->w, MID(k), i, &v);
         if (s != MO_OK) {
             Py_DECREF(a);
             return pymo_world_fail(w, s);
