@@ -2,7 +2,9 @@
 
 The C extension ``moreau._moreau`` wraps the public C API; this module gives
 it a Python face: World, Body, Joint, Contact, the shape helpers, load() for
-scene files, and Env (moreau.env) for control and learning loops.
+scene files, Articulation and Link (with URDF loading), Particle, FemMesh and
+Material, FcProblem and fc_read for FCLIB problems, and Env (moreau.env) for
+control and learning loops.
 """
 from collections import namedtuple
 import numbers
