@@ -310,3 +310,34 @@ def test_no_leak_across_create_destroy():
     growth = rss_kib() - before
     # 1000 worlds and 1000 scenes: a leak of one world or Lua state each would be tens of MiB
     assert growth < 4096, "RSS grew by %d KiB over 1000 create/destroy cycles" % growth
+
+
+@pytest.mark.skipif(os.environ.get("MOREAU_SANITIZED") == "1",
+                    reason="ASan keeps freed memory in quarantine (RSS grows without a leak); the plain build checks")
+def test_no_leak_across_urdf_fem_fclib_cycles():
+    def rss_kib():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+
+    arm = os.path.join(SCENES, "models", "arm", "arm.urdf")
+    bar = os.path.join(SCENES, "models", "tet", "bar.msh")
+
+    def cycle(n):
+        for _ in range(n):
+            w = moreau.World()
+            a = w.load_urdf(arm)
+            a.q, a.mass_matrix(), a.jacobian(1)
+            w.step()
+            p = moreau.FcProblem(np.eye(3), [-1.0, 0.2, 0.0], [0.5])
+            p.solve(kind="pgs", iterations=10, history=True)
+            nodes, tets, _ = moreau.load_tetmesh(bar)
+            w2 = moreau.World(settings={"solver.kind": "newton"})
+            w2.create_fem_mesh(nodes, tets, moreau.Material(1e6, 0.3, 1000.0)).positions
+            w.close()
+            w2.close()
+
+    cycle(20)
+    before = rss_kib()
+    cycle(200)
+    growth = rss_kib() - before
+    assert growth < 4096, "RSS grew by %d KiB over 200 URDF/FEM/FCLIB cycles" % growth
