@@ -15,7 +15,7 @@ the headers of its own folder and of the layers below it, never above:
   6     engine/io/                  FCLIB problems
 
 Above the engine, scene/ (scene files, URDF, meshes, tet meshes), tools/,
-viewer/, examples/ and fuzz/ use only the public API (rank 0) and their own folder;
+viewer/, examples/, fuzz/ and python/ (the Python package's C extension) use only the public API (rank 0) and their own folder;
 gpu/ (the CUDA module) only kernels/ and backend/cuda_module.h; tests/ may
 include anything. Quoted and <...> includes that name a file of the tree count; every quoted
 include must resolve to one,
@@ -44,7 +44,8 @@ RANK = [
     ("engine/io/", "io", 6),
 ]
 # folders above the engine: the public API and their own folder only
-API_USERS = {"scene/": "scene", "tools/": "tools", "viewer/": "viewer", "examples/": "examples", "fuzz/": "fuzz"}
+API_USERS = {"scene/": "scene", "tools/": "tools", "viewer/": "viewer", "examples/": "examples", "fuzz/": "fuzz",
+             "python/": "python"}
 SOURCE_EXT = (".c", ".h", ".cu")
 INCLUDE = re.compile(r'^\s*#\s*include\s+(?:"([^"]+)"|<([^>]+)>)')
 # where a quoted include is looked for after the including file's own folder (the build's -I list)
@@ -68,7 +69,7 @@ def unit_of(path):
 
 def sources(root):
     out = []
-    for top in ["engine", "collision", "scene", "tools", "viewer", "examples", "gpu", "tests", "fuzz"]:
+    for top in ["engine", "collision", "scene", "tools", "viewer", "examples", "gpu", "tests", "fuzz", "python"]:
         for d, dirs, files in os.walk(os.path.join(root, top)):
             dirs[:] = sorted(x for x in dirs if not x.startswith("."))
             for f in sorted(files):

@@ -16,6 +16,8 @@ pkgs=(
   liblua5.4-dev libxml2-dev libassimp-dev
   # moreau-view: GLFW, an OpenGL loader, cglm, PNG screenshots; Xvfb + Mesa for headless GL in CI
   libglfw3-dev libepoxy-dev libcglm-dev libpng-dev xvfb xauth libgl1-mesa-dri
+  # the Python package moreau (optional: -Dpython): headers, NumPy; pytest for its tests
+  python3-dev python3-numpy python3-pytest
   # tests and CI helpers
   valgrind
   # fuzzing (tools/fuzz.sh, CI's third stage): clang and its libFuzzer + sanitizer runtimes
