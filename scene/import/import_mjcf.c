@@ -215,48 +215,6 @@ static const char *const act_attrs[] = {"name", "class", "joint", "gear", "ctrlr
 
 static double angle(const mj_ctx *c, double a) { return c->degree ? a * (MJ_PI / 180.0) : a; }
 
-static mo_quat axis_angle(mo_vec3 ax, double a)
-{
-    double s = sin(0.5 * a);
-    return (mo_quat){cos(0.5 * a), ax.x * s, ax.y * s, ax.z * s};
-}
-
-static mo_quat mat_quat(double R[3][3])
-{
-    double t = R[0][0] + R[1][1] + R[2][2];
-    mo_quat q;
-    if (t > 0) {
-        double s = 2 * sqrt(1 + t);
-        q = (mo_quat){0.25 * s, (R[2][1] - R[1][2]) / s, (R[0][2] - R[2][0]) / s, (R[1][0] - R[0][1]) / s};
-    } else if (R[0][0] > R[1][1] && R[0][0] > R[2][2]) {
-        double s = 2 * sqrt(1 + R[0][0] - R[1][1] - R[2][2]);
-        q = (mo_quat){(R[2][1] - R[1][2]) / s, 0.25 * s, (R[0][1] + R[1][0]) / s, (R[0][2] + R[2][0]) / s};
-    } else if (R[1][1] > R[2][2]) {
-        double s = 2 * sqrt(1 + R[1][1] - R[0][0] - R[2][2]);
-        q = (mo_quat){(R[0][2] - R[2][0]) / s, (R[0][1] + R[1][0]) / s, 0.25 * s, (R[1][2] + R[2][1]) / s};
-    } else {
-        double s = 2 * sqrt(1 + R[2][2] - R[0][0] - R[1][1]);
-        q = (mo_quat){(R[1][0] - R[0][1]) / s, (R[0][2] + R[2][0]) / s, (R[1][2] + R[2][1]) / s, 0.25 * s};
-    }
-    return ur_qnorm(q);
-}
-
-static double vlen(mo_vec3 v) { return sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
-static mo_vec3 vscale(mo_vec3 v, double s) { return ur_v(v.x * s, v.y * s, v.z * s); }
-static mo_vec3 vcross(mo_vec3 a, mo_vec3 b)
-{
-    return ur_v(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
-}
-
-/* the rotation taking +z onto unit z */
-static mo_quat z_to(mo_vec3 z)
-{
-    mo_vec3 a = vcross(ur_v(0, 0, 1), z);
-    double s = vlen(a), cth = z.z;
-    if (s < 1e-14) return cth > 0 ? (mo_quat){1, 0, 0, 0} : (mo_quat){0, 1, 0, 0};
-    return axis_angle(vscale(a, 1 / s), atan2(s, cth));
-}
-
 /* the frame orientation of el (quat, axisangle, euler, xyaxes or zaxis; at most one): 0 or -1 */
 static int orientation(mj_ctx *c, const xmlNode *el, int cls, mo_quat *q, const char *who)
 {
@@ -282,37 +240,37 @@ static int orientation(mj_ctx *c, const xmlNode *el, int cls, mo_quat *q, const 
         *q = (mo_quat){v[0] / n, v[1] / n, v[2] / n, v[3] / n};
     } else if (found == 1) {
         mo_vec3 ax = ur_v(v[0], v[1], v[2]);
-        double n = vlen(ax);
+        double n = mj_vlen(ax);
         if (!(n > 1e-10)) return fail(c, el, "%s: axisangle axis (%g %g %g) is zero", who, v[0], v[1], v[2]);
-        *q = axis_angle(vscale(ax, 1 / n), angle(c, v[3]));
+        *q = mj_axis_angle(mj_vscale(ax, 1 / n), angle(c, v[3]));
     } else if (found == 2) {
         mo_quat r = {1, 0, 0, 0};
         for (int i = 0; i < 3; i++) {
             char a = c->eulerseq[i];
             int ax = tolower((unsigned char)a) - 'x';
             mo_vec3 e = ur_v(ax == 0, ax == 1, ax == 2);
-            mo_quat qi = axis_angle(e, angle(c, v[i]));
+            mo_quat qi = mj_axis_angle(e, angle(c, v[i]));
             r = islower((unsigned char)a) ? ur_qmul(r, qi) : ur_qmul(qi, r); /* moving (intrinsic) or fixed axes */
         }
         *q = ur_qnorm(r);
     } else if (found == 3) {
         mo_vec3 x = ur_v(v[0], v[1], v[2]), y = ur_v(v[3], v[4], v[5]);
-        double nx = vlen(x);
+        double nx = mj_vlen(x);
         if (!(nx > 1e-10)) return fail(c, el, "%s: xyaxes x axis is zero", who);
-        x = vscale(x, 1 / nx);
+        x = mj_vscale(x, 1 / nx);
         double d = x.x * y.x + x.y * y.y + x.z * y.z;
-        y = ur_sub(y, vscale(x, d));
-        double ny = vlen(y);
+        y = ur_sub(y, mj_vscale(x, d));
+        double ny = mj_vlen(y);
         if (!(ny > 1e-10)) return fail(c, el, "%s: xyaxes y axis is parallel to x", who);
-        y = vscale(y, 1 / ny);
-        mo_vec3 z = vcross(x, y);
+        y = mj_vscale(y, 1 / ny);
+        mo_vec3 z = mj_vcross(x, y);
         double R[3][3] = {{x.x, y.x, z.x}, {x.y, y.y, z.y}, {x.z, y.z, z.z}};
-        *q = mat_quat(R);
+        *q = mj_mat_quat(R);
     } else if (found == 4) {
         mo_vec3 z = ur_v(v[0], v[1], v[2]);
-        double n = vlen(z);
+        double n = mj_vlen(z);
         if (!(n > 1e-10)) return fail(c, el, "%s: zaxis (%g %g %g) is zero", who, v[0], v[1], v[2]);
-        *q = z_to(vscale(z, 1 / n));
+        *q = mj_z_to(mj_vscale(z, 1 / n));
     }
     return 0;
 }
@@ -472,27 +430,9 @@ static int parse_assets(mj_ctx *c, const xmlNode *asset)
 
 /* ---- geoms ---- */
 
-typedef struct mass_acc { double m; mo_vec3 mc; mo_mat3 I; } mass_acc; /* I about the body origin */
-
-static void acc_add(mass_acc *a, double m, mo_vec3 p, mo_quat q, mo_mat3 Ic)
-{
-    double R[3][3];
-    ur_qmat(q, R);
-    double d[3] = {p.x, p.y, p.z}, dd = p.x * p.x + p.y * p.y + p.z * p.z;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) {
-            double s = 0;
-            for (int k = 0; k < 3; k++)
-                for (int l = 0; l < 3; l++) s += R[i][k] * Ic.m[k][l] * R[j][l];
-            a->I.m[i][j] += s + m * ((i == j ? dd : 0) - d[i] * d[j]);
-        }
-    a->m += m;
-    a->mc = ur_add(a->mc, vscale(p, m));
-}
-
 /* a <geom> of a body (link li; off: the link frame's origin in the body frame; on_world: directly in the
    worldbody); appended to the collisions or visuals (or d->world), its mass into acc when acc */
-static int parse_geom(mj_ctx *c, const xmlNode *el, int cls, int li, mo_vec3 off, bool on_world, mass_acc *acc)
+static int parse_geom(mj_ctx *c, const xmlNode *el, int cls, int li, mo_vec3 off, bool on_world, mj_mass_acc *acc)
 {
     char gname[UR_NAME], who[UR_NAME + 16];
     if (text(c, el, -1, "name", gname, sizeof gname, "geom") < 0) return -1;
@@ -531,10 +471,10 @@ static int parse_geom(mj_ctx *c, const xmlNode *el, int cls, int li, mo_vec3 off
         if (type != 1 && type != 2 && type != 3)
             return fail(c, el, "%s: fromto applies to capsules, cylinders and boxes, not %ss", who, types[type]);
         mo_vec3 a = ur_v(ft[0], ft[1], ft[2]), b = ur_v(ft[3], ft[4], ft[5]), dv = ur_sub(b, a);
-        double len = vlen(dv);
+        double len = mj_vlen(dv);
         if (!(len > 0)) return fail(c, el, "%s: fromto's two points are the same", who);
-        pos = vscale(ur_add(a, b), 0.5);
-        q = z_to(vscale(dv, 1 / len));
+        pos = mj_vscale(ur_add(a, b), 0.5);
+        q = mj_z_to(mj_vscale(dv, 1 / len));
         if (type == 3) size[2] = 0.5 * len;
         else size[1] = 0.5 * len;
     }
@@ -628,7 +568,7 @@ static int parse_geom(mj_ctx *c, const xmlNode *el, int cls, int li, mo_vec3 off
         double m = has_mass ? mass : density * vol, s = m / vol;
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++) Ic.m[i][j] *= s;
-        acc_add(acc, m, ur_add(pos, ur_rot(q, com)), q, Ic);
+        mj_acc_add(acc, m, ur_add(pos, ur_rot(q, com)), q, Ic);
     }
     g.pos = ur_sub(pos, off);
     g.q = q;
@@ -701,8 +641,8 @@ static int parse_inertial(mj_ctx *c, const xmlNode *in, ur_link *l, mo_vec3 off,
         Ic = (mo_mat3){{{fi[0], fi[3], fi[4]}, {fi[3], fi[1], fi[5]}, {fi[4], fi[5], fi[2]}}};
     }
     if (mass == 0) return 0; /* massless: as URDF's */
-    mass_acc acc = {0, {0, 0, 0}, {{{0}}}};
-    acc_add(&acc, 0, p, q, Ic); /* rotated only */
+    mj_mass_acc acc = {0, {0, 0, 0}, {{{0}}}};
+    mj_acc_add(&acc, 0, p, q, Ic); /* rotated only */
     double ev0 = acc.I.m[0][0], ev1 = acc.I.m[1][1], ev2 = acc.I.m[2][2];
     if (!(ev0 > 0 && ev1 > 0 && ev2 > 0))
         return fail(c, in, "%s: inertia is not positive (diagonal %g %g %g)", who, ev0, ev1, ev2);
@@ -743,9 +683,9 @@ static int parse_joint(mj_ctx *c, const xmlNode *jn, int cls, const char *body, 
     if (vec3(c, jn, cls, "pos", ur_v(0, 0, 0), jpos, who) < 0) return -1;
     mo_vec3 ax;
     if (vec3(c, jn, cls, "axis", ur_v(0, 0, 1), &ax, who) < 0) return -1;
-    double n = vlen(ax);
+    double n = mj_vlen(ax);
     if (!(n > 1e-10)) return fail(c, jn, "%s: axis (%g %g %g) is zero", who, ax.x, ax.y, ax.z);
-    j->axis = vscale(ax, 1 / n);
+    j->axis = mj_vscale(ax, 1 / n);
     double range[2] = {0, 0}, stiff, ref, sref;
     int nr = nums(c, jn, cls, "range", range, 2, 2, who);
     if (nr < 0) return -1;
@@ -841,7 +781,7 @@ static int parse_body(mj_ctx *c, const xmlNode *el, int parent, mo_vec3 poff, in
         }
     bool from_geoms = c->inertia_from_geom == 2 || (c->inertia_from_geom == 1 && !in);
     if (in && !from_geoms && parse_inertial(c, in, &r->links[li], off, who) < 0) return -1;
-    mass_acc acc = {0, {0, 0, 0}, {{{0}}}};
+    mj_mass_acc acc = {0, {0, 0, 0}, {{{0}}}};
     for (const xmlNode *t = el->children; t; t = t->next) {
         if (t->type != XML_ELEMENT_NODE) continue;
         if (is_el(t, "geom")) {
@@ -857,7 +797,7 @@ static int parse_body(mj_ctx *c, const xmlNode *el, int parent, mo_vec3 poff, in
     }
     if (from_geoms && acc.m > 0) {
         ur_link *l = &r->links[li];
-        mo_vec3 com = vscale(acc.mc, 1 / acc.m);
+        mo_vec3 com = mj_vscale(acc.mc, 1 / acc.m);
         double d[3] = {com.x, com.y, com.z}, dd = com.x * com.x + com.y * com.y + com.z * com.z;
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++) l->inertia.m[i][j] = acc.I.m[i][j] - acc.m * ((i == j ? dd : 0) - d[i] * d[j]);

@@ -48,4 +48,15 @@ double mj_geom_volume(int t, mo_vec3 size, mo_vec3 *inertia);
 /* volume, centre and inertia about it (density 1) of a closed triangle mesh; false when its volume is not > 0 */
 bool mj_mesh_mass(const mo_mesh_data *m, double *volume, mo_vec3 *com, mo_mat3 *inertia);
 
+/* small frame math */
+mo_quat mj_axis_angle(mo_vec3 unit_axis, double angle);
+mo_quat mj_mat_quat(double R[3][3]);   /* the unit quaternion of a rotation matrix (row-major) */
+double mj_vlen(mo_vec3 v);
+mo_vec3 mj_vscale(mo_vec3 v, double s);
+mo_vec3 mj_vcross(mo_vec3 a, mo_vec3 b);
+mo_quat mj_z_to(mo_vec3 unit_z);        /* the rotation taking +z onto unit_z */
+typedef struct mj_mass_acc { double m; mo_vec3 mc; mo_mat3 I; } mj_mass_acc; /* I about the body origin */
+/* adds a solid of mass m, centre p and orientation q (inertia Ic about its centre, its axes) to a */
+void mj_acc_add(mj_mass_acc *a, double m, mo_vec3 p, mo_quat q, mo_mat3 Ic);
+
 #endif

@@ -24,6 +24,66 @@ mo_mjcf_options mo_default_mjcf_options(void)
     return o;
 }
 
+/* ---- small frame math (import_mjcf.h) ---- */
+
+mo_quat mj_axis_angle(mo_vec3 ax, double a)
+{
+    double s = sin(0.5 * a);
+    return (mo_quat){cos(0.5 * a), ax.x * s, ax.y * s, ax.z * s};
+}
+
+mo_quat mj_mat_quat(double R[3][3])
+{
+    double t = R[0][0] + R[1][1] + R[2][2];
+    mo_quat q;
+    if (t > 0) {
+        double s = 2 * sqrt(1 + t);
+        q = (mo_quat){0.25 * s, (R[2][1] - R[1][2]) / s, (R[0][2] - R[2][0]) / s, (R[1][0] - R[0][1]) / s};
+    } else if (R[0][0] > R[1][1] && R[0][0] > R[2][2]) {
+        double s = 2 * sqrt(1 + R[0][0] - R[1][1] - R[2][2]);
+        q = (mo_quat){(R[2][1] - R[1][2]) / s, 0.25 * s, (R[0][1] + R[1][0]) / s, (R[0][2] + R[2][0]) / s};
+    } else if (R[1][1] > R[2][2]) {
+        double s = 2 * sqrt(1 + R[1][1] - R[0][0] - R[2][2]);
+        q = (mo_quat){(R[0][2] - R[2][0]) / s, (R[0][1] + R[1][0]) / s, 0.25 * s, (R[1][2] + R[2][1]) / s};
+    } else {
+        double s = 2 * sqrt(1 + R[2][2] - R[0][0] - R[1][1]);
+        q = (mo_quat){(R[1][0] - R[0][1]) / s, (R[0][2] + R[2][0]) / s, (R[1][2] + R[2][1]) / s, 0.25 * s};
+    }
+    return ur_qnorm(q);
+}
+
+double mj_vlen(mo_vec3 v) { return sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
+mo_vec3 mj_vscale(mo_vec3 v, double s) { return ur_v(v.x * s, v.y * s, v.z * s); }
+mo_vec3 mj_vcross(mo_vec3 a, mo_vec3 b)
+{
+    return ur_v(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+
+/* the rotation taking +z onto unit z */
+mo_quat mj_z_to(mo_vec3 z)
+{
+    mo_vec3 a = mj_vcross(ur_v(0, 0, 1), z);
+    double s = mj_vlen(a), cth = z.z;
+    if (s < 1e-14) return cth > 0 ? (mo_quat){1, 0, 0, 0} : (mo_quat){0, 1, 0, 0};
+    return mj_axis_angle(mj_vscale(a, 1 / s), atan2(s, cth));
+}
+
+void mj_acc_add(mj_mass_acc *a, double m, mo_vec3 p, mo_quat q, mo_mat3 Ic)
+{
+    double R[3][3];
+    ur_qmat(q, R);
+    double d[3] = {p.x, p.y, p.z}, dd = p.x * p.x + p.y * p.y + p.z * p.z;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            double s = 0;
+            for (int k = 0; k < 3; k++)
+                for (int l = 0; l < 3; l++) s += R[i][k] * Ic.m[k][l] * R[j][l];
+            a->I.m[i][j] += s + m * ((i == j ? dd : 0) - d[i] * d[j]);
+        }
+    a->m += m;
+    a->mc = ur_add(a->mc, mj_vscale(p, m));
+}
+
 double mj_geom_volume(int t, mo_vec3 s, mo_vec3 *I)
 {
     double r = s.x, v;
