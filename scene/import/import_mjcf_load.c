@@ -154,13 +154,13 @@ void mj_desc_free(mj_desc *d)
     memset(d, 0, sizeof *d);
 }
 
+#ifdef MO_HAVE_URDF
 static void set_world_error(mo_world *w, char *err, size_t n, mo_status st)
 {
     if (st == MO_ERR_OUT_OF_MEMORY && err[0] == '\0') snprintf(err, n, "out of memory");
     ur_set_world_error(w, err);
 }
 
-#ifdef MO_HAVE_URDF
 /* the <worldbody> geoms under a free root: a static body of their own */
 static mo_status world_body(mo_world *w, const char *path, const mj_desc *d, const mo_mjcf_options *opt,
                             mo_body_id *out, char *err, size_t n)
