@@ -9,6 +9,8 @@
  *             the product of the rotations; zaxis; a joint off the body origin moves the link frame there
  *   inertia   inertia from geoms (box + capsule + a mass= sphere) against the analytic sums; a body's
  *             <inertial> wins over its geoms
+ *   mesh      <compiler meshdir>, <asset><mesh scale>: an OBJ box's mass and inertia from its volume, a hull on
+ *             the moving body, a binary STL as triangles on the world
  *   free      a free root above a worldbody plane: it falls and rests on the plane (box half height)
  *   actuators position/velocity -> drives (kp, kv, forcerange), motor -> effort; <contact><exclude>
  *   errors    each refusal's exact sentence (file:line, element); the world unchanged */
@@ -365,6 +367,58 @@ static void test_inertia(void)
     mo_world_destroy(w);
 }
 
+static void test_mesh(void)
+{
+    /* meshdir (absolute here), mesh scale, a mesh's mass by its volume; a hull on the moving body, triangles on
+       the world */
+    char xml[2048];
+    snprintf(xml, sizeof xml,
+             "<mujoco>\n"
+             "  <compiler meshdir='%s'/>\n"
+             "  <asset>\n"
+             "    <mesh file='box.obj' scale='2 1 1'/>\n"
+             "    <mesh name='floor' file='box_binary.stl'/>\n"
+             "  </asset>\n"
+             "  <worldbody>\n"
+             "    <geom type='mesh' mesh='floor' pos='0 0 -1'/>\n"
+             "    <body name='m'>\n"
+             "      <joint name='j' axis='0 0 1'/>\n"
+             "      <geom type='mesh' mesh='box' pos='0.1 0 0'/>\n"
+             "    </body>\n"
+             "  </worldbody>\n"
+             "</mujoco>\n", DATA);
+    mo_world *w = new_world();
+    mo_urdf_model m;
+    char err[1024];
+    mo_status st = load(w, put("mesh.xml", xml), true, &m, err, sizeof err);
+    if (st == MO_ERR_UNSUPPORTED) { /* built without Assimp */
+        mo_world_destroy(w);
+        return;
+    }
+    CHECK(st == MO_OK);
+    if (st != MO_OK) {
+        fprintf(stderr, "%s\n", err);
+        mo_world_destroy(w);
+        return;
+    }
+    int b = mo_urdf_find_link(&m, "m");
+    double mass = 1000 * 2 * 0.5 * 0.2; /* the 1 x 0.5 x 0.2 box, x doubled */
+    /* Assimp's vertices are floats (0.2f = 0.2 + 3e-9): 1e-7 relative */
+    CHECK_NEAR(m.links[b].mass, mass, 1e-7 * mass);
+    CHECK_NEAR(m.links[b].com.x, 0.1, 1e-7);
+    double Mq[1];
+    CHECK(mo_articulation_mass_matrix(w, m.articulation, Mq, 1) == MO_OK);
+    CHECK_NEAR(Mq[0], mass / 12 * (4 + 0.25) + mass * 0.01, 1e-7 * Mq[0]);
+    CHECK(m.ncollisions == 2);
+    if (m.ncollisions == 2) {
+        CHECK(m.collisions[0].shape_type == MO_SHAPE_MESH && m.collisions[0].link == 0);
+        CHECK(m.collisions[1].shape_type == MO_SHAPE_CONVEX_HULL && m.collisions[1].link == b);
+        CHECK(strstr(m.collisions[1].mesh_path, "box.obj") != NULL);
+    }
+    mo_urdf_model_free(&m);
+    mo_world_destroy(w);
+}
+
 static void test_free(void)
 {
     static const char *xml =
@@ -573,6 +627,7 @@ int main(void)
     test_classes();
     test_angles();
     test_inertia();
+    test_mesh();
     test_free();
     test_actuators();
     test_errors();
