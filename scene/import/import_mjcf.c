@@ -536,9 +536,9 @@ static int parse_geom(mj_ctx *c, const xmlNode *el, int cls, int li, mo_vec3 off
     if (margin != 0 || gap != 0) return fail(c, el, "%s: margin and gap are not supported (must be 0)", who);
     /* mass */
     double mass = -1, density = 1000;
-    if (num(c, el, cls, "mass", -1, &mass, who) < 0 || num(c, el, cls, "density", 1000, &density, who) < 0)
-        return -1;
-    bool has_mass = mass != -1;
+    int am_ = num(c, el, cls, "mass", 0, &mass, who);
+    if (am_ < 0 || num(c, el, cls, "density", 1000, &density, who) < 0) return -1;
+    bool has_mass = am_ > 0;
     if (has_mass && !(mass >= 0)) return fail(c, el, "%s: mass %g is negative", who, mass);
     if (!(density >= 0)) return fail(c, el, "%s: density %g is negative", who, density);
     bool weigh = acc && type != 4 && (has_mass ? mass > 0 : density > 0);
@@ -574,7 +574,11 @@ static int parse_geom(mj_ctx *c, const xmlNode *el, int cls, int li, mo_vec3 off
     g.q = q;
     ur_robot *r = &c->d->r;
     ur_geom *dst;
-    if (on_world && c->d->free_root) dst = visual ? &r->visuals[r->nvisuals++] : &c->d->world[c->d->nworld++];
+    if (on_world && c->d->free_root && visual) { /* no link to show it on: left out (cosmetic) */
+        mo_mesh_free(&g.mesh);
+        return 0;
+    }
+    if (on_world && c->d->free_root) dst = &c->d->world[c->d->nworld++];
     else dst = visual ? &r->visuals[r->nvisuals++] : &r->collisions[r->ncollisions++];
     if (visual) mo_mesh_free(&g.mesh);
     *dst = g;

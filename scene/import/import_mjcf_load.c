@@ -288,6 +288,16 @@ mo_status mo_mjcf_load(mo_world *w, const char *path, const mo_mjcf_options *opt
         set_world_error(w, err, err_size, st);
         return st;
     }
+    /* a free body beside others: no articulation holds it (its free joint would be below the world link) */
+    for (int k = 0; k < d.r.njoints && opt->articulation; k++)
+        if (d.r.joints[k].type == MO_URDF_JOINT_FLOATING) {
+            snprintf(err, err_size, "%s:%d: joint '%s': a free body beside other top-level bodies cannot be part of "
+                     "an articulation (a free root must be the <worldbody>'s only body): load with articulation = "
+                     "false", path, d.r.joints[k].line, d.r.joints[k].name);
+            ur_set_world_error(w, err);
+            mj_desc_free(&d);
+            return MO_ERR_INVALID_ARGUMENT;
+        }
     /* the URDF builders' options */
     static const char *const no_names[1] = {""};
     mo_urdf_options uo = mo_default_urdf_options();

@@ -561,6 +561,12 @@ static void test_errors(void)
         {"<mujoco>\n<worldbody>\n<body name='a'>\n<geom size='1'>\n</worldbody>\n</mujoco>\n",
          NULL /* libxml2's words: checked by prefix below */},
         {"<robot name='r'/>\n", "bad.xml:1: the root element is <robot>, not <mujoco>"},
+        {"<mujoco>\n<worldbody>\n<body name='a'>\n<freejoint/>\n<geom size='1'/>\n</body>\n<body name='b'/>\n"
+         "</worldbody>\n</mujoco>\n",
+         "bad.xml:4: joint 'a_joint': a free body beside other top-level bodies cannot be part of an articulation (a "
+         "free root must be the <worldbody>'s only body): load with articulation = false"},
+        {"<mujoco>\n<worldbody>\n<body name='a'>\n<geom size='1' mass='-2'/>\n</body>\n</worldbody>\n</mujoco>\n",
+         "bad.xml:4: geom: mass -2 is negative"},
     };
     mo_world *w = new_world();
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
