@@ -91,7 +91,7 @@ static xmlChar *get(const mj_ctx *c, const xmlNode *el, int cls, const char *nam
     }
     if (cls < 0) return NULL;
     for (int k = cls; k >= 0; k = c->cls[k].parent)
-        for (const xmlNode *t = c->cls[k].node->children; t; t = t->next)
+        for (const xmlNode *t = c->cls[k].node ? c->cls[k].node->children : NULL; t; t = t->next)
             if (is_el(t, nm(el)) && (v = xmlGetProp(t, (const xmlChar *)name))) {
                 if (from) *from = t;
                 return v;
@@ -1057,7 +1057,7 @@ static int parse_mujoco(mj_ctx *c, const xmlNode *root)
     }
     if (c->ncls == 0) { /* an empty main class */
         snprintf(c->cls[0].name, sizeof c->cls[0].name, "main");
-        c->cls[0].node = root; /* no <joint>, <geom>... children of its own */
+        c->cls[0].node = NULL; /* no templates */
         c->cls[0].parent = -1;
         c->ncls = 1;
     }
