@@ -71,6 +71,10 @@ int main(void)
     CHECK(mo_urdf_find_link(NULL, "base") == -1 && mo_urdf_find_joint(NULL, "j") == -1);
     CHECK(mo_urdf_link_pose(NULL, NULL, 0, NULL, NULL) == MO_ERR_INVALID_ARGUMENT);
     CHECK(mo_urdf_link_pose(w, NULL, 0, NULL, NULL) == MO_ERR_INVALID_ARGUMENT);
+    mo_mjcf_options jo = mo_default_mjcf_options();
+    REFUSED(mo_mjcf_load(NULL, "r.xml", &jo, &um, err, sizeof err), "mo_mjcf_load: world, path and out must not be NULL");
+    REFUSED(mo_mjcf_load(w, NULL, &jo, &um, err, sizeof err), "mo_mjcf_load: world, path and out must not be NULL");
+    REFUSED(mo_mjcf_load(w, "r.xml", &jo, NULL, err, sizeof err), "mo_mjcf_load: world, path and out must not be NULL");
 
     /* ---- tetmesh.h ---- */
     mo_tetmesh tm;

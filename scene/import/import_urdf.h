@@ -66,6 +66,8 @@ typedef struct ur_geom {
     float rgba[4];
     mo_mesh_data mesh;         /* collision meshes: loaded at validation */
     bool flat;                 /* collision mesh without volume: no convex hull */
+    bool has_friction;         /* MJCF: friction below, else the options' */
+    double friction;
 } ur_geom;
 
 typedef struct ur_link {
@@ -91,6 +93,7 @@ typedef struct ur_joint {
     char mimic_name[UR_NAME];  /* <mimic joint>, "" when none */
     int mimic, mimic_line;     /* parse-order index of that joint (-1 none), the <mimic> line */
     double mimic_multiplier, mimic_offset;
+    double armature;           /* MJCF: rotor inertia (articulation only), 0 for URDF */
 } ur_joint;
 
 typedef struct ur_robot {

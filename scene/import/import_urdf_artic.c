@@ -148,6 +148,7 @@ mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r
             if (d->joint != MO_LINK_FIXED) {
                 d->axis = j->axis;
                 d->damping = opt->ignore_damping ? 0.0 : j->damping;
+                d->armature = j->armature; /* MJCF's; 0 for URDF */
             }
         }
         if (is_static[li]) {

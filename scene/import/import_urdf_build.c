@@ -183,8 +183,16 @@ mo_status ur_link_collisions(mo_world *w, const ur_robot *r, int li, int k, mo_b
         mo_urdf_collision *mc = &m->collisions[*nc];
         sd.position = ur_sub(g->pos, com);
         sd.orientation = g->q;
-        sd.friction = opt->friction;
+        sd.friction = g->has_friction ? g->friction : opt->friction;
         switch (g->type) {
+        case MO_URDF_GEOM_CAPSULE: /* MJCF */
+            sd.type = MO_SHAPE_CAPSULE;
+            sd.radius = g->size.x;
+            sd.half_height = 0.5 * g->size.z;
+            break;
+        case MO_URDF_GEOM_PLANE: /* MJCF, static links only (checked by the parser) */
+            sd.type = MO_SHAPE_PLANE;
+            break;
         case MO_URDF_GEOM_BOX:
             sd.type = MO_SHAPE_BOX;
             sd.half_extents = ur_v(0.5 * g->size.x, 0.5 * g->size.y, 0.5 * g->size.z);

@@ -214,6 +214,9 @@ static void push_warnings(lua_State *L, mo_scene_file *s, const mo_urdf_model *m
     lua_setfield(L, -2, "warnings");
 }
 
+static int push_robot(lua_State *L, mo_scene_file *s, mo_world *w, mo_urdf_model *m, const char *display,
+                      const char *who);
+
 /* moreau.urdf(path [, {fixed_base, position, orientation, search_paths, meshes, self_collision,
    exclude_adjacent, exclude_pairs, drive_stiffness, drive_damping, friction, ignore_damping, ignore_friction,
    lock_zero_limits, max_hull_vertices, articulation, maximal}]) -> by default (mo_urdf_options.articulation) one
@@ -337,7 +340,13 @@ static int l_urdf(lua_State *L)
     lua_setmetatable(L, -2);
     char err[768];
     if (mo_urdf_load(w, abs, &o, &u->m, err, sizeof err) != MO_OK) mo_lua_fail(L, "urdf", "%s", err);
-    mo_urdf_model *m = &u->m;
+    return push_robot(L, s, w, &u->m, display, "urdf");
+}
+
+/* the loaded robot m (URDF or MJCF) as the Lua table moreau.urdf describes; who names the call in errors */
+static int push_robot(lua_State *L, mo_scene_file *s, mo_world *w, mo_urdf_model *m, const char *display,
+                      const char *who)
+{
     /* every file it read must be inside the allowed folders */
     const char *bad = NULL;
     for (int i = 0; i < m->ncollisions && !bad; i++)
@@ -350,8 +359,9 @@ static int l_urdf(lua_State *L)
         char b[600];
         snprintf(b, sizeof b, "%s", bad ? bad : "");
         if (artic) mo_articulation_destroy(w, m->articulation);
+        if (!mo_body_id_is_null(m->world_body)) mo_body_destroy(w, m->world_body);
         for (int i = 0; i < m->nlinks && !artic; i++) mo_body_destroy(w, m->links[i].body); /* also their joints */
-        if (bad) mo_lua_fail(L, "urdf", "%s: mesh '%s' is outside the scene's folder and the search paths", display, b);
+        if (bad) mo_lua_fail(L, who, "%s: mesh '%s' is outside the scene's folder and the search paths", display, b);
         mo_lua_fail(L, "", "object limit of %d bodies, shapes, joints and particles reached", s->opt.max_objects);
     }
     lua_createtable(L, 0, 4);
@@ -391,6 +401,7 @@ static int l_urdf(lua_State *L)
     for (int i = 0; i < m->nvisuals; i++) {
         const mo_urdf_visual *v = &m->visuals[i];
         const mo_urdf_link *l = &m->links[v->link];
+        if (v->type > MO_URDF_GEOM_MESH) continue; /* MJCF's capsules and planes: no scene visual kind */
         mo_scene_visual sv;
         memset(&sv, 0, sizeof sv);
         sv.body = l->body;
@@ -413,6 +424,73 @@ static int l_urdf(lua_State *L)
     push_warnings(L, s, m);
     return 1;
 }
+
+/* moreau.mjcf(path [, {articulation, maximal, meshes, self_collision, friction, apply_option}]) or
+   moreau.mjcf{file = path, ...the same keys}: an MJCF file (mo_mjcf_load) -> the table moreau.urdf returns
+   (its links are the MJCF bodies, "world" first unless the root is free); mesh files only inside the scene's
+   folders */
+static int l_mjcf(lua_State *L)
+{
+    static const char *const keys[] = {"file", "articulation", "maximal", "meshes", "self_collision", "friction",
+                                       "apply_option", NULL};
+    lua_settop(L, 2);
+    mo_scene_file *s = mo_lua_scene(L);
+    mo_world *w = mo_lua_world(L);
+    int opts = 2;
+    if (lua_istable(L, 1)) { /* moreau.mjcf{file = ..., ...} */
+        if (!lua_isnoneornil(L, 2)) mo_lua_fail(L, "mjcf", "give the options in the one table: mjcf{file = ..., ...}");
+        lua_getfield(L, 1, "file");
+        if (lua_type(L, -1) != LUA_TSTRING) mo_lua_fail(L, "mjcf", "file must be the MJCF file's name");
+        lua_replace(L, 2);
+        lua_pushvalue(L, 1);
+        lua_pushvalue(L, 2);
+        lua_replace(L, 1);
+        lua_replace(L, 2);
+    } else if (!lua_isnoneornil(L, 2) && !lua_istable(L, 2))
+        mo_lua_fail(L, "mjcf", "options must be a table, got %s", luaL_typename(L, 2));
+    size_t len;
+    const char *path = luaL_checklstring(L, 1, &len);
+    char abs[MO_LUA_PATH_MAX], display[MO_LUA_PATH_MAX];
+    mo_lua_resolve_path(L, "mjcf", path, len, abs, display);
+    mo_mjcf_options o = mo_default_mjcf_options();
+    o.allow_file = urdf_allow_file;
+    o.allow_user = s;
+    o.search_paths = (const char *const *)s->roots;
+    o.nsearch_paths = s->nroots < 64 ? s->nroots : 64;
+    if (lua_istable(L, opts)) {
+        mo_lua_check_keys(L, opts, "mjcf", keys);
+        bool has_artic = lua_getfield(L, opts, "articulation") != LUA_TNIL;
+        bool has_maximal = lua_getfield(L, opts, "maximal") != LUA_TNIL;
+        lua_pop(L, 2);
+        bool artic = mo_lua_bool_field(L, opts, "articulation", o.articulation, "mjcf");
+        bool maximal = mo_lua_bool_field(L, opts, "maximal", !o.articulation, "mjcf");
+        if (has_artic && has_maximal && artic == maximal)
+            mo_lua_fail(L, "mjcf", "maximal = %s and articulation = %s contradict each other (give one of them)",
+                        maximal ? "true" : "false", artic ? "true" : "false");
+        o.articulation = has_maximal ? !maximal : artic;
+        o.self_collision = mo_lua_bool_field(L, opts, "self_collision", o.self_collision, "mjcf");
+        o.apply_option = mo_lua_bool_field(L, opts, "apply_option", o.apply_option, "mjcf");
+        o.friction = mo_lua_num_field(L, opts, "friction", o.friction, "mjcf");
+        if (lua_getfield(L, opts, "meshes") != LUA_TNIL) {
+            const char *mm = lua_tostring(L, -1);
+            int k = -1;
+            for (int i = 0; mm && mesh_modes[i]; i++)
+                if (!strcmp(mm, mesh_modes[i])) k = i;
+            if (k < 0) mo_lua_fail(L, "mjcf", "meshes must be auto, hull or triangles");
+            o.collision_meshes = (mo_urdf_mesh_mode)k;
+        }
+        lua_pop(L, 1);
+    }
+    lurdf *u = (lurdf *)lua_newuserdatauv(L, sizeof *u, 0);
+    memset(u, 0, sizeof *u);
+    lua_createtable(L, 0, 1);
+    lua_pushcfunction(L, urdf_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_setmetatable(L, -2);
+    char err[768];
+    if (mo_mjcf_load(w, abs, &o, &u->m, err, sizeof err) != MO_OK) mo_lua_fail(L, "mjcf", "%s", err);
+    return push_robot(L, s, w, &u->m, display, "mjcf");
+}
 #endif
 
 void mo_lua_open_import(lua_State *L)
@@ -424,6 +502,8 @@ void mo_lua_open_import(lua_State *L)
 #ifdef MO_HAVE_URDF
     lua_pushcfunction(L, l_urdf);
     lua_setfield(L, -2, "urdf");
+    lua_pushcfunction(L, l_mjcf);
+    lua_setfield(L, -2, "mjcf");
 #endif
     (void)L;
 }

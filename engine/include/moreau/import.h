@@ -158,6 +158,8 @@ typedef enum mo_urdf_geometry_type {
     MO_URDF_GEOM_CYLINDER,   /* size.x = radius, size.z = length (along z) */
     MO_URDF_GEOM_SPHERE,     /* size.x = radius */
     MO_URDF_GEOM_MESH,       /* mesh_path (resolved, readable), size = scale */
+    MO_URDF_GEOM_CAPSULE,    /* MJCF only: size.x = radius, size.z = length of the segment (along z) */
+    MO_URDF_GEOM_PLANE,      /* MJCF only: the half-space z <= 0 of its frame (static links only) */
 } mo_urdf_geometry_type;
 
 /* one URDF <link> as built */
@@ -243,6 +245,8 @@ typedef struct mo_urdf_model {
     mo_articulation_id articulation; /* options.articulation: the robot (joints[].joint are then null,
                                         links[].body the link bodies, collisions the shapes on them);
                                         else the null id */
+    mo_body_id world_body;    /* mo_mjcf_load with a free-floating root: the static body holding the
+                                 <worldbody> geoms (null when there are none, and for URDF) */
 } mo_urdf_model;
 
 /* Loads a URDF file into w. By default (options.articulation) as one
@@ -296,6 +300,48 @@ MO_API int mo_urdf_find_joint(const mo_urdf_model *m, const char *name);
  * NULL or link is out of range; MO_ERR_STALE_ID when the link's body was destroyed. */
 MO_API mo_status mo_urdf_link_pose(const mo_world *w, const mo_urdf_model *m, int link, mo_vec3 *position,
                                    mo_quat *orientation);
+
+/* ---- MJCF (MuJoCo's XML) --------------------------------------------------- */
+
+/* How mo_mjcf_load builds a model. Start from mo_default_mjcf_options(). */
+typedef struct mo_mjcf_options {
+    const char *const *search_paths; /* folders for relative mesh files (after <compiler meshdir> and the
+                                        file's folder); may be NULL when nsearch_paths is 0 */
+    int nsearch_paths;
+    bool articulation;               /* default true: one articulation (as mo_urdf_options.articulation);
+                                        false: bodies and joints ("maximal") */
+    mo_urdf_mesh_mode collision_meshes; /* default MO_URDF_MESH_AUTO */
+    int max_hull_vertices;           /* as mo_urdf_options; default 44 */
+    bool self_collision;             /* default true (MuJoCo's): bodies of the model collide with each other,
+                                        except a body with its parent and the <contact><exclude> pairs;
+                                        false: no two bodies of the model collide */
+    double friction;                 /* mu of geoms without a friction attribute (in the file or its
+                                        defaults); default 1 (MuJoCo's) */
+    double massless_link_mass;       /* as mo_urdf_options (moving bodies with no mass); default 0.01 */
+    bool apply_option;               /* default true: <option timestep gravity> are set on the world after
+                                        a successful load; false: left out (the world's own are kept) */
+    bool (*allow_file)(void *user, const char *path); /* as mo_urdf_options.allow_file; default NULL */
+    void *allow_user;
+    int internal_value;              /* set by mo_default_mjcf_options(); do not touch */
+} mo_mjcf_options;
+
+/* The default options (above); the only valid start for mo_mjcf_options. */
+MO_API mo_mjcf_options mo_default_mjcf_options(void);
+
+/* Loads an MJCF file (MuJoCo's XML) into w as a mo_urdf_model: the same robot
+ * description, build, articulation and result as mo_urdf_load (links = MJCF
+ * bodies, joints = the joint of each body; free with mo_urdf_model_free). The
+ * subset read, the mapping and the refusals are in docs/import.md ("MJCF").
+ * Links: link 0 is "world" (the <worldbody>, static) unless the <worldbody>
+ * holds a single body whose joint is free: that body is then the root, free
+ * (its <worldbody> geoms on model.world_body). A link's frame is its body's,
+ * moved to the body's joint position (MJCF joints may sit off the body
+ * origin; URDF joints may not). Everything is validated before anything is
+ * created; on failure the world is unchanged, *out zeroed, err holds
+ * "FILE:LINE: what" (also the world's last error). Status as mo_urdf_load.
+ * Same bounded cost as mo_urdf_load (MO_URDF_MAX_FILE_BYTES, libxml2's caps). */
+MO_API mo_status mo_mjcf_load(mo_world *w, const char *path, const mo_mjcf_options *opt, mo_urdf_model *out,
+                              char *err, size_t err_size);
 
 #ifdef __cplusplus
 }
