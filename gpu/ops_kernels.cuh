@@ -40,6 +40,16 @@ __global__ void k_copy(long m, double *y, const double *x)
     GRID_STRIDE(i, m) y[i] = x[i];
 }
 
+__global__ void k_zero(long m, double *x)
+{
+    GRID_STRIDE(i, m) x[i] = 0.0;
+}
+
+__global__ void k_mask_pos(long m, double *x, const double *d)
+{
+    GRID_STRIDE(i, m) if (!(d[i] > 0.0)) x[i] = 0.0;
+}
+
 __global__ void k_scale(long m, double *y, double a, const double *x)
 {
     GRID_STRIDE(i, m) y[i] = a * x[i];
@@ -126,6 +136,31 @@ __global__ void k_block_solve(long nblocks, const int *block_row, const int *blo
             double d = block_scale[k];
             for (int i = 0; i < nr; i++) y[r0 + i] = d > 0.0 ? in[i] / d : 0.0;
         }
+    }
+}
+
+/* mo_bil_precond (solver/bilateral.c) with d = diag(N); the block's input is read as it goes (y != x) */
+__global__ void k_bil_precond(long nblocks, const int *block_row, const unsigned char *block_kind, const int *block_inv,
+                              const double *inv, const double *d, const double *x, double *y)
+{
+    GRID_STRIDE(k, nblocks) {
+        int r0 = block_row[k], nr = block_row[k + 1] - r0;
+        if ((int)block_kind[k] != MO_BLOCK_BILATERAL) {
+            for (int i = 0; i < nr; i++) y[r0 + i] = 0.0;
+            continue;
+        }
+        bool all = true;
+        for (int i = 0; i < nr; i++) all = all && d[r0 + i] > 0.0;
+        if (all && nr > 1 && block_inv && block_inv[k] >= 0) {
+            const double *a = inv + block_inv[k];
+            for (int i = 0; i < nr; i++) {
+                double s = 0.0;
+                for (int j = 0; j < nr; j++) s += a[i * nr + j] * x[r0 + j];
+                y[r0 + i] = s;
+            }
+            continue;
+        }
+        for (int i = 0; i < nr; i++) y[r0 + i] = d[r0 + i] > 0.0 ? x[r0 + i] / d[r0 + i] : 0.0;
     }
 }
 

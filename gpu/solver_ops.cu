@@ -727,6 +727,17 @@ static void ops_block_solve(void *ctx, const double *x, double *y)
     ctx_launched(c, "block_solve: launch of k_block_solve");
 }
 
+static void ops_bil_precond(void *ctx, const double *x, double *y, const double *d)
+{
+    ops_ctx *c = (ops_ctx *)ctx;
+    PROF("bil_precond");
+    if (!ctx_enter(c, "bil_precond") || !ctx_args(c, "bil_precond", x && y && d && x != y) || c->nblocks == 0) return;
+    k_bil_precond<<<grid_for(c->nblocks), OPS_THREADS, 0, c->stream>>>(
+        c->nblocks, (const int *)c->block_row.p, (const unsigned char *)c->block_kind.p,
+        c->has_inv ? (const int *)c->block_inv.p : NULL, c->has_inv ? (const double *)c->inv.p : NULL, d, x, y);
+    ctx_launched(c, "bil_precond: launch of k_bil_precond");
+}
+
 static void ops_block_mean_diag(void *ctx, double *y)
 {
     ops_ctx *c = (ops_ctx *)ctx;
@@ -816,6 +827,16 @@ static void ops_extrap(void *ctx, double *w, const double *x, double b, const do
 static void ops_pstep(void *ctx, double *w, const double *x, double a, const double *g, const double *d)
 {
     ELEMENTWISE("pstep", w && x && g && d, k_pstep, w, x, a, g, d);
+}
+
+static void ops_zero(void *ctx, double *x)
+{
+    ELEMENTWISE("zero", x, k_zero, x);
+}
+
+static void ops_mask_pos(void *ctx, double *x, const double *d)
+{
+    ELEMENTWISE("mask_pos", x && d, k_mask_pos, x, d);
 }
 
 static void ops_ediv(void *ctx, double *y, const double *x, const double *d)
@@ -1044,5 +1065,8 @@ MO_CUDA_EXPORT int mo_cuda_solver_fns(mo_cuda_fns *f, char *err, size_t err_size
     f->step_dots = ops_step_dots;
     f->dot_diff = ops_dot_diff;
     f->sums = ops_sums;
+    f->zero = ops_zero;
+    f->mask_pos = ops_mask_pos;
+    f->bil_precond = ops_bil_precond;
     return MO_CUDA_OK;
 }
