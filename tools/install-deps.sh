@@ -20,6 +20,9 @@ pkgs=(
   python3-dev python3-numpy python3-pytest
   # tests and CI helpers
   valgrind
+  # moreau-bench peers: the outside engines' benchmark programs in ../shared/tools/peers
+  # (make -C ../shared/tools/peers; MuJoCo 2.2.2, Bullet 3.24, ODE 0.16)
+  libmujoco-dev libbullet-dev libode-dev g++ make
   # fuzzing (tools/fuzz.sh, CI's third stage): clang and its libFuzzer + sanitizer runtimes
   # (libclang_rt.fuzzer-x86_64.a is in libclang-rt-14-dev)
   clang clang-14 libclang-rt-14-dev

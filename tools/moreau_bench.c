@@ -23,6 +23,11 @@
  *       with the Newton solver and with PGS, APGD, P-SPG-FB, beside the paper's
  *       figures; CSV and markdown tables.
  *
+ *   moreau-bench peers [options]
+ *       Moreau beside MuJoCo, Bullet and ODE on the five shared scenes, one
+ *       process per run, interleaved rounds (bench_peers.c); CSV, a markdown
+ *       table with the ratios and a bar chart (SVG).
+ *
  *   moreau-bench gpu [options]
  *       the solvers over the backend operations on the CPU (one thread, all
  *       threads) and the CUDA device, per step and per iteration, on sphere
@@ -50,6 +55,7 @@
 
 #include "bench_table2.h"
 #include "bench_gpu.h"
+#include "bench_peers.h"
 #include "bench_util.h"
 #include "cli_settings.h"
 #include "bench_cantilever.h"
@@ -105,6 +111,8 @@ static void usage(FILE *f)
     bench_table2_usage(f);
     fprintf(f, "\n");
     bench_gpu_usage(f);
+    fprintf(f, "\n");
+    bench_peers_usage(f);
     fprintf(f, "\n");
     bench_cantilever_usage(f);
 }
@@ -1038,7 +1046,9 @@ int main(int argc, char **argv)
         cli_cuda_module_default();
         return bench_gpu(argc - 2, argv + 2);
     }
-    fprintf(stderr, "moreau-bench: unknown benchmark '%s' (fclib, convergence, scenes, table2, cantilever)\n", argv[1]);
+    if (!strcmp(argv[1], "peers")) return bench_peers(argc - 2, argv + 2, argv[0]);
+    fprintf(stderr, "moreau-bench: unknown benchmark '%s' (fclib, convergence, scenes, table2, cantilever, gpu, peers)\n",
+            argv[1]);
     usage(stderr);
     return 2;
 }

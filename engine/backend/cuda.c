@@ -417,6 +417,48 @@ MO_API mo_status mo_gpu_selftest(int n, double *max_diff, char *err, size_t err_
 
 /* ---- a world's device context (device.h) ---------------------------------- */
 
+/* the name of the first function the module left unset in f, or NULL when every one is set (a module
+ * built against another header would otherwise crash at the first call of the missing one) */
+static const char *fns_missing(const mo_cuda_fns *f)
+{
+#define NEED_FN(x) \
+    if (!f->x) return #x;
+    NEED_FN(create)
+    NEED_FN(destroy)
+    NEED_FN(upload)
+    NEED_FN(vec)
+    NEED_FN(error)
+    NEED_FN(apply)
+    NEED_FN(project)
+    NEED_FN(block_solve)
+    NEED_FN(block_mean_diag)
+    NEED_FN(residual_sums)
+    NEED_FN(copy)
+    NEED_FN(seed)
+    NEED_FN(scale)
+    NEED_FN(divide)
+    NEED_FN(axpy)
+    NEED_FN(waxpy)
+    NEED_FN(sub)
+    NEED_FN(extrap)
+    NEED_FN(pstep)
+    NEED_FN(dot3)
+    NEED_FN(wdot)
+    NEED_FN(idot)
+    NEED_FN(to_host)
+    NEED_FN(to_device)
+    NEED_FN(velocity)
+    NEED_FN(ediv)
+    NEED_FN(step_dots)
+    NEED_FN(dot_diff)
+    NEED_FN(sums)
+    NEED_FN(zero)
+    NEED_FN(mask_pos)
+    NEED_FN(bil_precond)
+#undef NEED_FN
+    return NULL;
+}
+
 mo_status mo_device_open(mo_device **out, char *err, size_t err_size)
 {
     cuda_module m;
@@ -438,6 +480,12 @@ mo_status mo_device_open(mo_device **out, char *err, size_t err_size)
         return MO_ERR_UNSUPPORTED;
     }
     int rc = m.solver_fns(&d->fns, msg, sizeof msg);
+    const char *missing = rc == MO_CUDA_OK ? fns_missing(&d->fns) : NULL;
+    if (missing) {
+        snprintf(msg, sizeof msg, "the solver function '%s' is not set (ABI %d): rebuild the module", missing,
+                 MO_CUDA_ABI_VERSION);
+        rc = MO_CUDA_BADARG;
+    }
     if (rc == MO_CUDA_OK) rc = d->fns.create(&d->ctx, 0, msg, sizeof msg);
     if (rc != MO_CUDA_OK) {
         mo_cuda_set_err(err, err_size, "CUDA module at %s: %s", m.path, msg[0] ? msg : "no reason given");
