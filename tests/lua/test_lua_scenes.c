@@ -233,7 +233,7 @@ static void test_errors(void)
      * refused with the engine's sentence, cuda without a module an error naming the module (never a CPU run) */
     expect_error("backend name", "world{ backend = \"gpu\" }\n", "t.lua:1: world: backend 'gpu' is not one of cpu, cuda, auto");
     expect_error("backend solver", "world{ backend = \"cuda\" }\n",
-                 "t.lua:1: world: solver 'pgs' runs on the cpu backend only; the cuda backend runs jacobi, apgd, spg, newton");
+                 "t.lua:1: world: solver 'pgs' runs on the cpu backend only; the cuda backend runs jacobi, apgd, spg, cg, minres, newton");
     setenv("MOREAU_CUDA_MODULE", "/nonexistent/libmoreau_cuda.so", 1);
     expect_error("backend module", "world{ backend = \"cuda\", solver = { kind = \"apgd\" } }\n",
                  "t.lua:1: world: backend 'cuda': CUDA module not found at /nonexistent/libmoreau_cuda.so");

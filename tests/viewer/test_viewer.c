@@ -558,7 +558,7 @@ static void test_backend(void)
                "solver.kind=pgs", NULL);
     CHECK(code == 0);
     CHECK(strstr(err_text, "moreau-view: solver 'pgs' runs on the cpu backend only; the cuda backend runs jacobi, "
-                           "apgd, spg, newton") != NULL);
+                           "apgd, spg, cg, minres, newton") != NULL);
     CHECK(!strcmp(word("solver", 0, "backend "), "cpu"));
     unsetenv("MOREAU_CUDA_MODULE");
 }
