@@ -112,6 +112,20 @@ fail:
     return MO_ERR_INVALID_ARGUMENT;
 }
 
+/* world 1 gets a third box: a structure unlike world 0's */
+static mo_status build_uneven(void *user, int i, mo_world *w, char *err, size_t err_size)
+{
+    mo_status st = build_box(user, i, w, err, err_size);
+    if (st != MO_OK || i != 1) return st;
+    mo_body_def d = mo_default_body_def();
+    d.position = (mo_vec3){2, 0, 1};
+    d.shape = mo_default_shape_def();
+    d.shape.type = MO_SHAPE_SPHERE;
+    d.shape.radius = 0.1;
+    mo_body_id id;
+    return mo_body_create(w, &d, &id);
+}
+
 static mo_vec3 gravity_of(int i) { return (mo_vec3){0.2 * i, 0.0, -9.81 + 0.5 * i}; }
 
 static mo_batch *box_batch(int n, int threads)
@@ -275,6 +289,13 @@ static void test_errors(void)
     d.setting_count = 1;
     CHECK(mo_batch_create(&d, &b, err, sizeof err) == MO_ERR_INVALID_ARGUMENT && b == NULL);
     CHECK(strncmp(err, "mo_batch_create: world 0: ", 26) == 0);
+    d.settings = NULL;
+    d.setting_count = 0;
+    d.build = build_uneven;
+    d.worlds = 3;
+    CHECK(mo_batch_create(&d, &b, err, sizeof err) == MO_ERR_INVALID_ARGUMENT && b == NULL);
+    CHECK_STR(err, "mo_batch_create: world 1 has 3 dynamic bodies and 0 articulations, world 0 has 2 and 0: every "
+                   "world must have the same structure");
     mo_batch_def raw;
     memset(&raw, 0, sizeof raw);
     CHECK(mo_batch_create(&raw, &b, err, sizeof err) == MO_ERR_INVALID_ARGUMENT);
