@@ -162,10 +162,13 @@ MO_API mo_status mo_batch_set_gravity(mo_batch *b, int index, mo_vec3 g);
 MO_API mo_status mo_batch_set_settings(mo_batch *b, int index, const char *const *assignments, int count);
 /* Restores world index (or every world) to its initial state (mo_world_restore_state): the worlds are then
  * bit-identical to what they were at the mark and step on identically. The Lua variables of a scene's callbacks
- * are not part of a world's state and are not reset (nor a stop() a callback called). */
+ * are not part of a world's state and are not reset (nor a stop() a callback called). MO_ERR_OUT_OF_MEMORY when
+ * room for a world's cached contacts cannot be made: that world is unchanged (with MO_BATCH_ALL the worlds before
+ * it were reset). */
 MO_API mo_status mo_batch_reset(mo_batch *b, int index);
 /* Takes world index's (or every world's) current state as its initial state, for example after setting
- * per-world initial poses. MO_ERR_OUT_OF_MEMORY leaves the old initial states. */
+ * per-world initial poses. MO_ERR_OUT_OF_MEMORY keeps the named world's old initial state (with MO_BATCH_ALL the
+ * worlds before it took their new one). */
 MO_API mo_status mo_batch_mark_initial(mo_batch *b, int index);
 
 #ifdef __cplusplus
