@@ -3,7 +3,7 @@
  *  1  N identical quadrupeds (scenes/quadruped.lua, Lua callbacks, one articulation each) stay bit-identical
  *     across worlds, equal one scene stepped alone, with 1 and 2 threads
  *  2  N different worlds (per-world friction, initial velocity, gravity and a setting by name) equal N
- *     single-world runs bit for bit, with 1 and 2 threads
+ *     single-world runs bit for bit, with 1 thread (mo_batch_step) and 2 (mo_batch_step_n)
  *  3  bulk get/set round-trips (bodies and joints), contact counts, reset restores the initial state exactly
  *     and steps on identically, mark_initial
  *  4  errors: the exact sentence, the batch unchanged */
@@ -171,7 +171,10 @@ static void test_different(void)
             CHECK(mo_batch_set_gravity(b, i, gravity_of(i)) == MO_OK);
             CHECK(mo_batch_set_settings(b, i, &iters[i % 2], 1) == MO_OK);
         }
-        for (int s = 0; s < steps; s++) CHECK(mo_batch_step(b) == MO_OK);
+        if (t == 1)
+            for (int s = 0; s < steps; s++) CHECK(mo_batch_step(b) == MO_OK);
+        else
+            CHECK(mo_batch_step_n(b, steps) == MO_OK); /* the same states as steps calls of mo_batch_step */
         uint64_t h[5];
         CHECK(mo_batch_state_hashes(b, h, n) == MO_OK);
         for (int i = 0; i < n; i++) CHECK(h[i] == alone[i]);
@@ -346,6 +349,8 @@ static void test_errors(void)
     const char *later[] = {"solver.iterations=-4"};
     CHECK(mo_batch_set_settings(b, MO_BATCH_ALL, later, 1) == MO_ERR_INVALID_ARGUMENT);
     CHECK(strncmp(mo_batch_last_error(b), "mo_batch_set_settings: world 0: ", 32) == 0);
+    CHECK(mo_batch_step_n(b, 0) == MO_ERR_INVALID_ARGUMENT);
+    CHECK_STR(mo_batch_last_error(b), "mo_batch_step_n: steps must be >= 1, got 0");
     CHECK(mo_batch_set_threads(b, -1) == MO_ERR_INVALID_ARGUMENT);
     CHECK(mo_batch_threads(b) == 1);
     double jq[1];

@@ -1,6 +1,7 @@
 /* bench_batch.c: `moreau-bench batch`. For each scene file: one world stepped
  * alone (mo_scene_file_step, the baseline), then batches of N copies
- * (mo_batch_step) on one thread and on all threads. The figure is world-steps
+ * (mo_batch_step) on one thread and on all threads, and on all threads with
+ * each world taking its steps in a row (mo_batch_step_n, "all/row"). The figure is world-steps
  * per second: N x steps over the wall time of the steps (building the worlds
  * is not timed), and the cost of one world-step against the world alone;
  * with --repeat R the fastest of R runs (on a shared machine the others'
@@ -68,7 +69,7 @@ static double single_us(const char *path, int steps)
 
 /* a batch of n copies of path on threads threads: microseconds per world-step, -1 on failure; *same: all
  * worlds ended in one state */
-static double batch_us(const char *path, int n, int threads, int steps, bool *same)
+static double batch_us(const char *path, int n, int threads, int steps, bool row, bool *same)
 {
     mo_batch_def d = mo_default_batch_def();
     d.worlds = n;
@@ -81,7 +82,12 @@ static double batch_us(const char *path, int n, int threads, int steps, bool *sa
         return -1.0;
     }
     double t0 = bench_now_s();
-    for (int s = 0; s < steps; s++)
+    if (row && mo_batch_step_n(b, steps) != MO_OK) {
+        fprintf(stderr, "moreau-bench: %s: %s\n", path, mo_batch_last_error(b));
+        mo_batch_destroy(b);
+        return -1.0;
+    }
+    for (int s = 0; !row && s < steps; s++)
         if (mo_batch_step(b) != MO_OK) {
             fprintf(stderr, "moreau-bench: %s: step %d: %s\n", path, s, mo_batch_last_error(b));
             mo_batch_destroy(b);
@@ -164,14 +170,14 @@ int bench_batch(int argc, char **argv)
         }
         printf("%-28s %7s %8s %12.2f %16.0f %10s %9s\n", base, "alone", "1", one, 1e6 / one, "1.00", "-");
         fprintf(csv, "%s,1,alone,%d,%.4f,%.1f,%.4f,1.0000,\n", base, steps, one, 1e6 / one, one);
-        double xs[MAX_LIST], ys[2][MAX_LIST], flat[MAX_LIST];
-        for (int c = 0; c < 2; c++) {
+        double xs[MAX_LIST], ys[3][MAX_LIST], flat[MAX_LIST];
+        for (int c = 0; c < 3; c++) {
             int t = c == 0 ? 1 : threads;
             for (int j = 0; j < nw; j++) {
                 bool same = false;
-                double us = batch_us(scenes[si], worlds[j], t, steps, &same);
+                double us = batch_us(scenes[si], worlds[j], t, steps, c == 2, &same);
                 for (int r = 1; r < repeat && us >= 0.0 && same; r++) {
-                    double x = batch_us(scenes[si], worlds[j], t, steps, &same);
+                    double x = batch_us(scenes[si], worlds[j], t, steps, c == 2, &same);
                     if (x >= 0.0 && x < us) us = x;
                 }
                 xs[j] = worlds[j];
@@ -182,8 +188,9 @@ int bench_batch(int argc, char **argv)
                     continue;
                 }
                 char tn[16];
-                snprintf(tn, sizeof tn, "%s", c == 0 ? "1" : "all");
-                if (c == 1 && threads) snprintf(tn, sizeof tn, "%d", threads);
+                if (c == 0) snprintf(tn, sizeof tn, "1");
+                else if (threads) snprintf(tn, sizeof tn, "%d%s", threads, c == 2 ? "/row" : "");
+                else snprintf(tn, sizeof tn, "all%s", c == 2 ? "/row" : "");
                 printf("%-28s %7d %8s %12.2f %16.0f %10.2f %9s\n", base, worlds[j], tn, us, 1e6 / us, us / one,
                        same ? "yes" : "NO");
                 fprintf(csv, "%s,%d,%s,%d,%.4f,%.1f,%.4f,%.4f,%s\n", base, worlds[j], tn, steps, us, 1e6 / us, one,
@@ -197,6 +204,8 @@ int bench_batch(int argc, char **argv)
         mo_plot_add_series(plot, name, xs, ys[0], nw, false);
         snprintf(name, sizeof name, "%s, all threads", base);
         mo_plot_add_series(plot, name, xs, ys[1], nw, false);
+        snprintf(name, sizeof name, "%s, all threads, steps in a row", base);
+        mo_plot_add_series(plot, name, xs, ys[2], nw, false);
         snprintf(name, sizeof name, "%s, one world alone", base);
         mo_plot_add_series(plot, name, xs, flat, nw, false);
     }

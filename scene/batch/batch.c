@@ -371,22 +371,46 @@ int mo_batch_threads(const mo_batch *b) { return b ? b->threads : 0; }
 
 /* ---- stepping ---- */
 
-mo_status mo_batch_step(mo_batch *b)
+/* world i's steps in a row, stopping at a failure; its status */
+static mo_status world_steps(mo_batch *b, int i, int steps)
 {
-    if (!b) return MO_ERR_INVALID_ARGUMENT;
+    mo_status st = MO_OK;
+    for (int s = 0; s < steps && st == MO_OK; s++) st = b->sf ? mo_scene_file_step(b->sf[i]) : mo_world_step(b->w[i]);
+    return st;
+}
+
+/* every world's `steps` steps, worlds over threads; the first failure's status with the sentence (fn) */
+static mo_status step_all(mo_batch *b, int steps, const char *fn)
+{
     const int n = b->n;
 #ifdef _OPENMP
     const int nt = b->threads > 0 ? b->threads : omp_get_max_threads();
 #  pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1 && n > 1)
 #endif
-    for (int i = 0; i < n; i++) b->status[i] = b->sf ? mo_scene_file_step(b->sf[i]) : mo_world_step(b->w[i]);
+    for (int i = 0; i < n; i++) b->status[i] = world_steps(b, i, steps);
     for (int i = 0; i < n; i++)
         if (b->status[i] != MO_OK) {
-            set_err(b, "mo_batch_step: world %d: %s", i,
+            set_err(b, "%s: world %d: %s", fn, i,
                     b->sf ? mo_scene_file_last_error(b->sf[i]) : mo_world_last_error(b->w[i]));
             return b->status[i];
         }
     return MO_OK;
+}
+
+mo_status mo_batch_step(mo_batch *b)
+{
+    if (!b) return MO_ERR_INVALID_ARGUMENT;
+    return step_all(b, 1, __func__);
+}
+
+mo_status mo_batch_step_n(mo_batch *b, int steps)
+{
+    if (!b) return MO_ERR_INVALID_ARGUMENT;
+    if (steps < 1) {
+        set_err(b, "mo_batch_step_n: steps must be >= 1, got %d", steps);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    return step_all(b, steps, __func__);
 }
 
 mo_status mo_batch_world_status(const mo_batch *b, int index)

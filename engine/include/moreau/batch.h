@@ -119,7 +119,14 @@ MO_API int mo_batch_threads(const mo_batch *b);
  * the status of the failed world of lowest index, and the sentence names it
  * ("mo_batch_step: world 7: ..."); mo_batch_world_status tells which failed. */
 MO_API mo_status mo_batch_step(mo_batch *b);
-/* The status of world `index` in the last mo_batch_step (MO_OK before the first);
+/* steps (>= 1) steps of every world, each world taking its steps in a row (one OpenMP loop over worlds): the
+ * states are bit-identical to those of `steps` calls of mo_batch_step, with one parallel region instead of
+ * `steps` and each world's data hot in its thread's caches across its steps; for sweeps and Monte Carlo runs
+ * where nothing is read or set between steps. A world whose step fails stops there (rolled back to before that
+ * step); the others take all their steps; the status and sentence are mo_batch_step's.
+ * MO_ERR_INVALID_ARGUMENT for steps < 1. */
+MO_API mo_status mo_batch_step_n(mo_batch *b, int steps);
+/* The status of world `index` in the last mo_batch_step or mo_batch_step_n (MO_OK before the first);
  * MO_ERR_INVALID_ARGUMENT for a NULL b or an index out of range (with the sentence). */
 MO_API mo_status mo_batch_world_status(const mo_batch *b, int index);
 
