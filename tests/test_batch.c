@@ -6,7 +6,8 @@
  *     single-world runs bit for bit, with 1 thread (mo_batch_step) and 2 (mo_batch_step_n)
  *  3  bulk get/set round-trips (bodies and joints), contact counts, reset restores the initial state exactly
  *     and steps on identically, mark_initial
- *  4  errors: the exact sentence, the batch unchanged */
+ *  4  drive targets of articulations: per-world targets equal single-world runs bit for bit, get/set, errors
+ *  5  errors: the exact sentence, the batch unchanged */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,6 +181,88 @@ static void test_different(void)
         for (int i = 0; i < n; i++) CHECK(h[i] == alone[i]);
         mo_batch_destroy(b);
     }
+}
+
+/* ---- drive targets: a two-link arm with PD drives (axis y, gravity pulls), per-world targets ---- */
+static mo_status build_arm(void *user, int i, mo_world *w, char *err, size_t err_size)
+{
+    (void)user;
+    (void)i;
+    mo_link_def l[2] = {mo_default_link_def(), mo_default_link_def()};
+    for (int k = 0; k < 2; k++) {
+        l[k].axis = (mo_vec3){0, 1, 0};
+        l[k].com = (mo_vec3){0.25, 0, 0};
+    }
+    l[1].parent = 0;
+    l[1].joint_position = (mo_vec3){0.5, 0, 0};
+    mo_articulation_def ad = mo_default_articulation_def();
+    ad.links = l;
+    ad.link_count = 2;
+    mo_articulation_id id;
+    mo_joint_drive d = mo_default_joint_drive();
+    d.stiffness = 80.0;
+    d.damping = 4.0;
+    if (mo_articulation_create(w, &ad, &id) != MO_OK || mo_articulation_set_drive(w, id, 0, &d) != MO_OK ||
+        mo_articulation_set_drive(w, id, 1, &d) != MO_OK) {
+        snprintf(err, err_size, "%s", mo_world_last_error(w));
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    return MO_OK;
+}
+
+static void test_drives(void)
+{
+    const int n = 4, steps = 90;
+    double pos[8], vel[8], pos2[8], vel2[8];
+    for (int j = 0; j < 2 * n; j++) {
+        pos[j] = 0.1 * (j + 1) * (j % 2 ? -1 : 1);
+        vel[j] = 0.01 * j;
+    }
+    uint64_t alone[4];
+    for (int i = 0; i < n; i++) {
+        mo_world_def wd = mo_default_world_def();
+        mo_world *w = NULL;
+        char err[512];
+        CHECK(mo_world_create(&wd, &w, err, sizeof err) == MO_OK);
+        CHECK(build_arm(NULL, i, w, err, sizeof err) == MO_OK);
+        mo_articulation_id id;
+        CHECK(mo_world_articulations(w, &id, 1) == 1);
+        for (int k = 0; k < 2; k++) {
+            mo_joint_drive d;
+            CHECK(mo_articulation_drive(w, id, k, &d) == MO_OK);
+            d.target_position = pos[2 * i + k];
+            d.target_velocity = vel[2 * i + k];
+            CHECK(mo_articulation_set_drive(w, id, k, &d) == MO_OK);
+        }
+        for (int s = 0; s < steps; s++) CHECK(mo_world_step(w) == MO_OK);
+        alone[i] = mo_world_state_hash(w);
+        mo_world_destroy(w);
+    }
+    CHECK(alone[1] != alone[0] && alone[3] != alone[2]); /* the targets matter */
+    mo_batch_def bd = mo_default_batch_def();
+    bd.worlds = n;
+    bd.build = build_arm;
+    bd.threads = 2;
+    mo_batch *b = NULL;
+    char err[512];
+    CHECK(mo_batch_create(&bd, &b, err, sizeof err) == MO_OK);
+    if (!b) return;
+    CHECK(mo_batch_drive_count(b) == 2);
+    CHECK(mo_batch_set_drive_targets(b, pos, vel, 2 * n) == MO_OK);
+    CHECK(mo_batch_get_drive_targets(b, pos2, vel2, 2 * n) == MO_OK);
+    CHECK(memcmp(pos, pos2, sizeof pos) == 0 && memcmp(vel, vel2, sizeof vel) == 0);
+    pos2[5] = NAN;
+    CHECK(mo_batch_set_drive_targets(b, pos2, NULL, 2 * n) == MO_ERR_INVALID_ARGUMENT);
+    CHECK_STR(mo_batch_last_error(b),
+              "mo_batch_set_drive_targets: world 2, drive 1: target position must be finite and within 1e+09, got nan");
+    CHECK(mo_batch_set_drive_targets(b, pos, NULL, 3) == MO_ERR_INVALID_ARGUMENT);
+    CHECK_STR(mo_batch_last_error(b),
+              "mo_batch_set_drive_targets: arrays of 3 entries, the batch has 4 worlds x 2 drives = 8");
+    CHECK(mo_batch_step_n(b, steps) == MO_OK);
+    uint64_t h[4];
+    CHECK(mo_batch_state_hashes(b, h, n) == MO_OK);
+    for (int i = 0; i < n; i++) CHECK(h[i] == alone[i]);
+    mo_batch_destroy(b);
 }
 
 /* ---- 3: bulk state, reset ---- */
@@ -390,6 +473,7 @@ int main(void)
     if (have_lua) test_identical();
     test_different();
     test_state();
+    test_drives();
     test_errors();
     return check_result("batch");
 }

@@ -128,7 +128,9 @@ int main(void)
     CHECK(mo_batch_world(NULL, 0) == NULL && mo_batch_scene(NULL, 0) == NULL);
     CHECK(mo_batch_body(NULL, 0, 0).generation == 0 && mo_batch_articulation(NULL, 0, 0).generation == 0);
     CHECK(mo_batch_set_threads(NULL, 1) == MO_ERR_INVALID_ARGUMENT && mo_batch_step(NULL) == MO_ERR_INVALID_ARGUMENT);
-    CHECK(mo_batch_step_n(NULL, 1) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(mo_batch_step_n(NULL, 1) == MO_ERR_INVALID_ARGUMENT && mo_batch_drive_count(NULL) == 0);
+    CHECK(mo_batch_get_drive_targets(NULL, NULL, NULL, 0) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(mo_batch_set_drive_targets(NULL, NULL, NULL, 0) == MO_ERR_INVALID_ARGUMENT);
     CHECK(mo_batch_world_status(NULL, 0) == MO_ERR_INVALID_ARGUMENT);
     CHECK(mo_batch_get_bodies(NULL, NULL, NULL, NULL, NULL, 0) == MO_ERR_INVALID_ARGUMENT);
     CHECK(mo_batch_set_bodies(NULL, NULL, NULL, NULL, NULL, 0) == MO_ERR_INVALID_ARGUMENT);

@@ -36,6 +36,8 @@ struct mo_batch {
     mo_articulation_id *art;     /* (n x nart) */
     int nq, nv;                  /* joint coordinates and velocities per world */
     int *art_nq, *art_nv;        /* (nart) each articulation's */
+    int ndrive;                  /* revolute and prismatic joints per world (drive slots) */
+    int *drive_art, *drive_link; /* (ndrive) their articulation and link */
     int nquat;                   /* quaternions in a world's q */
     int *quat_ofs;               /* (nquat) their offsets in a world's q */
     char err[1024];
@@ -87,6 +89,8 @@ void mo_batch_destroy(mo_batch *b)
     free(b->art_nq);
     free(b->art_nv);
     free(b->quat_ofs);
+    free(b->drive_art);
+    free(b->drive_link);
     free(b);
 }
 
@@ -154,13 +158,19 @@ static mo_status layout(mo_batch *b, int worlds, char *err, size_t err_size)
         }
     }
     b->quat_ofs = malloc((size_t)(nquat ? nquat : 1) * sizeof(int));
-    if (!b->quat_ofs) goto oom;
+    b->drive_art = malloc((size_t)(b->nq ? b->nq : 1) * sizeof(int)); /* at most one drive per coordinate */
+    b->drive_link = malloc((size_t)(b->nq ? b->nq : 1) * sizeof(int));
+    if (!b->quat_ofs || !b->drive_art || !b->drive_link) goto oom;
     for (int a = 0, base = 0; a < b->nart; base += b->art_nq[a], a++) {
         int links = 0;
         mo_articulation_size(w, b->art[a], &links, NULL, NULL);
         for (int l = 0; l < links; l++) {
             int q_ofs, nq, v_ofs, nv;
             mo_articulation_joint_dofs(w, b->art[a], l, &q_ofs, &nq, &v_ofs, &nv);
+            if (nq == 1) { /* revolute or prismatic: a drive slot */
+                b->drive_art[b->ndrive] = a;
+                b->drive_link[b->ndrive++] = l;
+            }
             if (nq == 4) b->quat_ofs[b->nquat++] = base + q_ofs;
             if (nq == 7) b->quat_ofs[b->nquat++] = base + q_ofs + 3; /* free joint: position, then quaternion */
         }
@@ -565,6 +575,56 @@ mo_status mo_batch_set_joints(mo_batch *b, const double *q, int q_count, const d
                 return st;
             }
         }
+    return MO_OK;
+}
+
+int mo_batch_drive_count(const mo_batch *b) { return b ? b->ndrive : 0; }
+
+mo_status mo_batch_get_drive_targets(const mo_batch *b, double *position, double *velocity, int count)
+{
+    if (!b) return MO_ERR_INVALID_ARGUMENT;
+    if ((position || velocity) && !count_ok(b, count, b->ndrive, "drives", __func__)) return MO_ERR_INVALID_ARGUMENT;
+    for (int i = 0; i < b->n; i++)
+        for (int k = 0; k < b->ndrive; k++) {
+            mo_joint_drive d = mo_default_joint_drive();
+            mo_articulation_drive(b->w[i], b->art[(size_t)i * (size_t)b->nart + (size_t)b->drive_art[k]],
+                                  b->drive_link[k], &d);
+            size_t j = (size_t)i * (size_t)b->ndrive + (size_t)k;
+            if (position) position[j] = d.target_position;
+            if (velocity) velocity[j] = d.target_velocity;
+        }
+    return MO_OK;
+}
+
+mo_status mo_batch_set_drive_targets(mo_batch *b, const double *position, const double *velocity, int count)
+{
+    if (!b) return MO_ERR_INVALID_ARGUMENT;
+    const char *fn = "mo_batch_set_drive_targets";
+    if (!position && !velocity) return MO_OK;
+    if (!count_ok(b, count, b->ndrive, "drives", fn)) return MO_ERR_INVALID_ARGUMENT;
+    const size_t total = (size_t)b->n * (size_t)b->ndrive;
+    for (size_t j = 0; j < total; j++) {
+        int i = (int)(j / (size_t)b->ndrive), k = (int)(j % (size_t)b->ndrive);
+        if (position && !(fabs(position[j]) <= MO_LENGTH_MAX)) {
+            set_err(b, "%s: world %d, drive %d: target position must be finite and within %g, got %g", fn, i, k,
+                    MO_LENGTH_MAX, position[j]);
+            return MO_ERR_INVALID_ARGUMENT;
+        }
+        if (velocity && !(fabs(velocity[j]) <= MO_SPEED_MAX)) {
+            set_err(b, "%s: world %d, drive %d: target velocity must be finite and within %g, got %g", fn, i, k,
+                    MO_SPEED_MAX, velocity[j]);
+            return MO_ERR_INVALID_ARGUMENT;
+        }
+    }
+    for (size_t j = 0; j < total; j++) {
+        int i = (int)(j / (size_t)b->ndrive), k = (int)(j % (size_t)b->ndrive);
+        mo_articulation_id id = b->art[(size_t)i * (size_t)b->nart + (size_t)b->drive_art[k]];
+        mo_joint_drive d = mo_default_joint_drive();
+        mo_articulation_drive(b->w[i], id, b->drive_link[k], &d);
+        if (position) d.target_position = position[j];
+        if (velocity) d.target_velocity = velocity[j];
+        mo_articulation_set_drive(b->w[i], id, b->drive_link[k], &d); /* checked above: cannot fail */
+    }
     return MO_OK;
 }
 

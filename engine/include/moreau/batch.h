@@ -153,6 +153,16 @@ MO_API mo_status mo_batch_set_bodies(mo_batch *b, const mo_vec3 *position, const
  * q_count and qdot_count are the doubles q and qdot hold */
 MO_API mo_status mo_batch_get_joints(const mo_batch *b, double *q, int q_count, double *qdot, int qdot_count);
 MO_API mo_status mo_batch_set_joints(mo_batch *b, const double *q, int q_count, const double *qdot, int qdot_count);
+/* Drive targets of every world's revolute and prismatic joints (moreau/articulation.h, mo_joint_drive): per
+ * world mo_batch_drive_count() entries, each articulation's such links in link order, articulations in order.
+ * get: target_position (rad or m) and target_velocity (rad/s or m/s); set: the same, keeping each drive's gains,
+ * feed-forward torque and effort limit (a drive with zero gains does nothing: give gains in the scene or the build
+ * function, or through mo_articulation_set_drive). Set checks every value first (positions within MO_LENGTH_MAX,
+ * velocities within MO_SPEED_MAX) and changes nothing on error. A scene's callbacks that set drives every step
+ * overwrite these. */
+MO_API int mo_batch_drive_count(const mo_batch *b);
+MO_API mo_status mo_batch_get_drive_targets(const mo_batch *b, double *position, double *velocity, int count);
+MO_API mo_status mo_batch_set_drive_targets(mo_batch *b, const double *position, const double *velocity, int count);
 /* contact points of each world's last step (mo_step_stats.contacts) into out (count = worlds entries) */
 MO_API mo_status mo_batch_contact_counts(const mo_batch *b, int *out, int count);
 /* mo_world_state_hash of each world into out (count = worlds entries) */
