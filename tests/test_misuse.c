@@ -537,6 +537,7 @@ int main(void)
     CHECK(mo_world_bodies(NULL, NULL, 0) == 0);
     CHECK(mo_world_shapes(NULL, NULL, 0) == 0);
     CHECK(mo_world_fem_meshes(NULL, NULL, 0) == 0);
+    CHECK(mo_world_articulations(NULL, NULL, 0) == 0);
     CHECK(mo_world_contacts(NULL, NULL, 0) == 0);
     CHECK(mo_world_contact_residuals(NULL, NULL, 0) == 0);
     CHECK(!mo_world_raycast(NULL, zero, (mo_vec3){0, 0, -1}, 1.0, NULL));

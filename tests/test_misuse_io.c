@@ -14,6 +14,7 @@
 #include "moreau/import.h"
 #include "moreau/tetmesh.h"
 #include "moreau/scene.h"
+#include "moreau/batch.h"
 #include "check.h"
 
 static char err[512];
@@ -115,6 +116,35 @@ int main(void)
     CHECK(mo_scene_file_steps(NULL) == 0 && mo_scene_file_bodies(NULL, NULL, 0) == 0);
     CHECK(mo_scene_file_visuals(NULL, NULL, 0) == 0 && mo_scene_file_check_count(NULL) == 0);
     CHECK(mo_scene_file_checks(NULL, NULL, 0) == 0);
+
+    /* ---- batch.h: NULL batches and defs ---- */
+    mo_batch *mb = NULL;
+    mo_batch_def bd = mo_default_batch_def();
+    REFUSED(mo_batch_create(NULL, &mb, err, sizeof err), "mo_batch_create: def must not be NULL");
+    REFUSED(mo_batch_create(&bd, NULL, err, sizeof err), "mo_batch_create: out must not be NULL");
+    REFUSED(mo_batch_create(&bd, &mb, err, sizeof err),
+            "mo_batch_create: exactly one of scene_path and build must be set, got neither");
+    CHECK(mb == NULL);
+    mo_batch_destroy(NULL);
+    CHECK(strcmp(mo_batch_last_error(NULL), "mo_batch_last_error: the batch is NULL") == 0);
+    CHECK(mo_batch_world_count(NULL) == 0 && mo_batch_threads(NULL) == 0);
+    CHECK(mo_batch_sizes(NULL, NULL, NULL, NULL, NULL) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(mo_batch_world(NULL, 0) == NULL && mo_batch_scene(NULL, 0) == NULL);
+    CHECK(mo_batch_body(NULL, 0, 0).generation == 0 && mo_batch_articulation(NULL, 0, 0).generation == 0);
+    CHECK(mo_batch_set_threads(NULL, 1) == MO_ERR_INVALID_ARGUMENT && mo_batch_step(NULL) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(mo_batch_step_n(NULL, 1) == MO_ERR_INVALID_ARGUMENT && mo_batch_drive_count(NULL) == 0);
+    CHECK(mo_batch_get_drive_targets(NULL, NULL, NULL, 0) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(mo_batch_set_drive_targets(NULL, NULL, NULL, 0) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(mo_batch_world_status(NULL, 0) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(mo_batch_get_bodies(NULL, NULL, NULL, NULL, NULL, 0) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(mo_batch_set_bodies(NULL, NULL, NULL, NULL, NULL, 0) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(mo_batch_get_joints(NULL, NULL, 0, NULL, 0) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(mo_batch_set_joints(NULL, NULL, 0, NULL, 0) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(mo_batch_contact_counts(NULL, NULL, 0) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(mo_batch_state_hashes(NULL, NULL, 0) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(mo_batch_set_gravity(NULL, 0, (mo_vec3){0, 0, 0}) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(mo_batch_set_settings(NULL, 0, NULL, 0) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(mo_batch_reset(NULL, 0) == MO_ERR_INVALID_ARGUMENT && mo_batch_mark_initial(NULL, 0) == MO_ERR_INVALID_ARGUMENT);
 
     /* ---- moreau.h: state ---- */
     CHECK(mo_world_state_size(NULL) == 0);

@@ -34,6 +34,11 @@
  *       piles of about 10^3 to 10^5 contacts, against the card's bandwidth
  *       floor (bench_gpu.c); CSV and SVG.
  *
+ *   moreau-bench batch [options]
+ *       batches of worlds (moreau/batch.h): world-steps per second against the
+ *       number of worlds, one thread and all threads, beside one world alone
+ *       (bench_batch.c); CSV and SVG.
+ *
  * Times are wall-clock medians over --repeat runs (a run over 1 s is not
  * repeated); the machine is whatever this runs on: quote it with the figures. */
 #include <ctype.h>
@@ -56,6 +61,7 @@
 #include "bench_table2.h"
 #include "bench_gpu.h"
 #include "bench_peers.h"
+#include "bench_batch.h"
 #include "bench_util.h"
 #include "cli_settings.h"
 #include "bench_cantilever.h"
@@ -113,6 +119,8 @@ static void usage(FILE *f)
     bench_gpu_usage(f);
     fprintf(f, "\n");
     bench_peers_usage(f);
+    fprintf(f, "\n");
+    bench_batch_usage(f);
     fprintf(f, "\n");
     bench_cantilever_usage(f);
 }
@@ -1042,12 +1050,14 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "scenes")) return bench_scenes(argc - 2, argv + 2);
     if (!strcmp(argv[1], "table2")) return bench_table2(argc - 2, argv + 2);
     if (!strcmp(argv[1], "cantilever")) return bench_cantilever(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "batch")) return bench_batch(argc - 2, argv + 2);
     if (!strcmp(argv[1], "gpu")) {
         cli_cuda_module_default();
         return bench_gpu(argc - 2, argv + 2);
     }
     if (!strcmp(argv[1], "peers")) return bench_peers(argc - 2, argv + 2, argv[0]);
-    fprintf(stderr, "moreau-bench: unknown benchmark '%s' (fclib, convergence, scenes, table2, cantilever, gpu, peers)\n",
+    fprintf(stderr, "moreau-bench: unknown benchmark '%s' (fclib, convergence, scenes, table2, cantilever, gpu, peers, "
+                    "batch)\n",
             argv[1]);
     usage(stderr);
     return 2;

@@ -17,6 +17,7 @@
 #include <moreau/scene.h>
 #include "cli_settings.h"
 #include "scenes_builtin.h"
+#include "run_batch.h"
 
 #ifndef MO_SCENES_DIR
 #define MO_SCENES_DIR "scenes"
@@ -52,6 +53,9 @@ static void usage(FILE *f)
             "  --at-step N         the step after which --save-state writes\n"
             "  --restore-state FILE  start from a state --save-state wrote (the same scene and settings), then run\n"
             "                      --steps more steps\n"
+            "  --batch N           run N copies of the scene as one batch (moreau/batch.h, docs/batch.md): world-steps\n"
+            "                      per second, distinct final states, how many worlds' claims hold (--threads K:\n"
+            "                      K threads over worlds, default all; with --steps, --time, --set, --path, --check)\n"
             "  --progress          force the progress bar (default: only on a terminal)\n"
             "  --quiet             no progress bar\n"
             "shorthands for engine settings (the same values as --set):\n");
@@ -186,6 +190,7 @@ int main(int argc, char **argv)
     int do_hash = 0, hash_every = 0, save_at = -1;
     const char *save_path = NULL, *restore_path = NULL;
     double seconds = -1.0;
+    int batch = 0;
     static cli_settings cs; /* the engine settings given, applied over the scene's */
     char serr[512];
     const char **paths = calloc((size_t)argc, sizeof(char *)), **params = calloc((size_t)argc, sizeof(char *));
@@ -260,6 +265,14 @@ int main(int argc, char **argv)
             }
         }
         else if (!strcmp(a, "--restore-state")) { NEED(); restore_path = val; }
+        else if (!strcmp(a, "--batch")) {
+            NEED();
+            batch = atoi(val);
+            if (batch < 1) {
+                fprintf(stderr, "moreau-run: --batch needs a world count >= 1, got '%s'\n", val);
+                return 2;
+            }
+        }
         else if (!strcmp(a, "--progress")) show = 1;
         else if (!strcmp(a, "--quiet")) show = 0;
         else { fprintf(stderr, "moreau-run: unknown option '%s'\n", a); usage(stderr); return 2; }
@@ -281,6 +294,26 @@ int main(int argc, char **argv)
         if (stat(default_path, &st) != 0) snprintf(default_path, sizeof default_path, "%s/%s", MO_SCENES_DIR, DEFAULT_SCENE);
         scene = default_path;
         fprintf(stderr, "moreau-run: no scene given, running the demo scene %s\n", scene);
+    }
+    if (batch > 0) {
+        if (csv_path || res_path || export_dir || traj_path || out_dir || do_hash || save_path || restore_path) {
+            fprintf(stderr, "moreau-run: --batch goes with --steps, --time, --set, --path, --check and the settings "
+                            "flags only\n");
+            return 2;
+        }
+        if (!is_scene_file(scene) && (do_check || npaths || nparams)) {
+            fprintf(stderr, "moreau-run: --check, --path and --set apply to scene files (scenes/X.lua), not to the "
+                            "built-in scene '%s'\n", scene);
+            return 2;
+        }
+        sopt.search_paths = paths;
+        sopt.search_path_count = npaths;
+        sopt.params = params;
+        sopt.param_count = nparams;
+        int rc = run_batch(scene, is_scene_file(scene), &sopt, cs.items, cs.n, batch, steps, seconds, do_check);
+        free(paths);
+        free(params);
+        return rc;
     }
     char out_csv[4096], out_traj[4096];
     if (out_dir) {
@@ -419,7 +452,7 @@ int main(int argc, char **argv)
             char path[4096], base[256];
             /* the scene name as a file name: its base name without .lua; separators and ':' become '_' */
             const char *b0 = file && strrchr(scene, '/') ? strrchr(scene, '/') + 1 : scene;
-            snprintf(base, sizeof base, "%s", b0);
+            snprintf(base, sizeof base, "%.*s", (int)sizeof base - 1, b0); /* cut to the buffer */
             size_t bl = strlen(base);
             if (bl > 4 && !strcmp(base + bl - 4, ".lua")) base[bl - 4] = '\0';
             for (char *c = base; *c; c++)

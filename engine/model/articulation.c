@@ -53,6 +53,18 @@ static mo_artic_obj *artic_get(const mo_world *w, mo_articulation_id id)
 
 bool mo_articulation_is_valid(const mo_world *w, mo_articulation_id id) { return artic_get(w, id) != NULL; }
 
+int mo_world_articulations(const mo_world *w, mo_articulation_id *out, int cap)
+{
+    if (!w) return 0;
+    int n = 0;
+    for (int i = 0; i < w->artic_count; i++) {
+        if (!w->artics[i].alive) continue;
+        if (out && n < cap) out[n] = (mo_articulation_id){(uint32_t)i + 1, w->artics[i].generation};
+        n++;
+    }
+    return n;
+}
+
 /* the articulation of id, or NULL with the stale-id sentence (fn: the calling function) */
 static mo_artic_obj *get_or_stale(const mo_world *w, mo_articulation_id id, const char *fn)
 {

@@ -119,6 +119,9 @@ MO_API mo_status mo_articulation_create(mo_world *w, const mo_articulation_def *
 MO_API mo_status mo_articulation_destroy(mo_world *w, mo_articulation_id id);
 /* true when id names a live articulation of this world */
 MO_API bool mo_articulation_is_valid(const mo_world *w, mo_articulation_id id);
+/* The live articulations of w in slot order (creation order unless some were destroyed): writes up to cap of
+ * them into out (may be NULL) and returns how many there are; 0 for a NULL w. */
+MO_API int mo_world_articulations(const mo_world *w, mo_articulation_id *out, int cap);
 /* Sizes: links, coordinates nq and velocities nv (each pointer may be NULL). MO_ERR_STALE_ID. */
 MO_API mo_status mo_articulation_size(const mo_world *w, mo_articulation_id id, int *links, int *nq, int *nv);
 /* The index of the link called name into *out (both not NULL). MO_ERR_INVALID_ARGUMENT when no link has that
