@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 #include "solver/ops.h"
+#include "solver/bilateral.h"
 #include "core/parallel.h"
 
 static void cpu_apply(const mo_ops *o, const double *x, double *y)
@@ -110,29 +111,10 @@ static void cpu_mask_pos(const mo_ops *o, double *x, const double *d)
         if (!(d[i] > 0.0)) x[i] = 0.0;
 }
 
-/* mo_bil_precond's arithmetic with o->p's blocks and d for diag(N) */
+/* mo_bil_precond's arithmetic with d for diag(N) */
 static void cpu_bil_precond(const mo_ops *o, const double *in, double *out, const double *d)
 {
-    const mo_problem *p = o->p;
-    for (int k = 0; k < p->nblocks; k++) {
-        int r0 = p->block_row[k], nr = p->block_row[k + 1] - r0;
-        if (p->block_kind[k] != MO_BLOCK_BILATERAL) {
-            for (int i = 0; i < nr; i++) out[r0 + i] = 0.0;
-            continue;
-        }
-        bool all = true;
-        for (int i = 0; i < nr; i++) all = all && d[r0 + i] > 0.0;
-        if (all && nr > 1 && p->block_inv && p->block_inv[k] >= 0 && p->inv) {
-            const double *a = p->inv + p->block_inv[k];
-            for (int i = 0; i < nr; i++) {
-                double s = 0.0;
-                for (int j = 0; j < nr; j++) s += a[i * nr + j] * in[r0 + j];
-                out[r0 + i] = s;
-            }
-            continue;
-        }
-        for (int i = 0; i < nr; i++) out[r0 + i] = d[r0 + i] > 0.0 ? in[r0 + i] / d[r0 + i] : 0.0;
-    }
+    mo_bil_precond_diag(o->p, d, in, out);
 }
 
 static double cpu_dot(const mo_ops *o, const double *x, const double *y)

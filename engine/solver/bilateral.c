@@ -50,9 +50,8 @@ double mo_bil_dot(const mo_bil *c, const double *x, const double *y)
     return s;
 }
 
-void mo_bil_precond(const mo_bil *c, const double *in, double *out)
+void mo_bil_precond_diag(const mo_problem *p, const double *d, const double *in, double *out)
 {
-    const mo_problem *p = c->p;
     for (int k = 0; k < p->nblocks; k++) {
         int r0 = p->block_row[k], nr = p->block_row[k + 1] - r0;
         if (p->block_kind[k] != MO_BLOCK_BILATERAL) {
@@ -60,7 +59,7 @@ void mo_bil_precond(const mo_bil *c, const double *in, double *out)
             continue;
         }
         bool all = true;
-        for (int i = 0; i < nr; i++) all = all && p->diag[r0 + i] > 0.0;
+        for (int i = 0; i < nr; i++) all = all && d[r0 + i] > 0.0;
         if (all && nr > 1 && p->block_inv && p->block_inv[k] >= 0 && p->inv) {
             const double *a = p->inv + p->block_inv[k];
             for (int i = 0; i < nr; i++) {
@@ -70,11 +69,13 @@ void mo_bil_precond(const mo_bil *c, const double *in, double *out)
             }
             continue;
         }
-        for (int i = 0; i < nr; i++) {
-            double d = p->diag[r0 + i];
-            out[r0 + i] = d > 0.0 ? in[r0 + i] / d : 0.0;
-        }
+        for (int i = 0; i < nr; i++) out[r0 + i] = d[r0 + i] > 0.0 ? in[r0 + i] / d[r0 + i] : 0.0;
     }
+}
+
+void mo_bil_precond(const mo_bil *c, const double *in, double *out)
+{
+    mo_bil_precond_diag(c->p, c->p->diag, in, out);
 }
 
 /* ---- set-up and the final measures ---- */

@@ -15,6 +15,8 @@
 #ifndef MO_SOLVER_BILATERAL_H
 #define MO_SOLVER_BILATERAL_H
 
+#include <float.h>
+#include <math.h>
 #include "solver/solver.h"
 
 typedef struct mo_bil mo_bil;
@@ -69,6 +71,30 @@ static inline bool mo_bil_row(const mo_problem *p, int k, int r)
 {
     return p->block_kind[k] == MO_BLOCK_BILATERAL && p->diag[r] > 0.0;
 }
+/* MINRES's Givens rotation state (Paige-Saunders in SciPy's form; krylov.c, krylov_ops.c) */
+typedef struct mo_minres_rot {
+    double cs, sn, dbar, epsln, phibar;
+} mo_minres_rot;
+
+/* the rotation of the tridiagonal's new column (alfa, beta): the coefficients of the search direction's
+ * update w = (v - oldeps w1 - delta w2) den and the step phi along it */
+static inline void mo_minres_rotate(mo_minres_rot *g, double alfa, double beta, double *oldeps, double *delta,
+                                    double *den, double *phi)
+{
+    *oldeps = g->epsln;
+    *delta = g->cs * g->dbar + g->sn * alfa;
+    double gbar = g->sn * g->dbar - g->cs * alfa;
+    g->epsln = g->sn * beta;
+    g->dbar = -g->cs * beta;
+    double gam = hypot(gbar, beta);
+    if (gam < DBL_MIN) gam = DBL_MIN;
+    g->cs = gbar / gam;
+    g->sn = beta / gam;
+    *phi = g->cs * g->phibar;
+    g->phibar = g->sn * g->phibar;
+    *den = 1.0 / gam;
+}
+
 /* x_r = 0 for rows outside B */
 void mo_bil_mask(const mo_bil *c, double *x);
 /* sum over B of x_r y_r */
@@ -76,5 +102,7 @@ double mo_bil_dot(const mo_bil *c, const double *x, const double *y);
 /* out = P^-1 in on B (block Jacobi: a joint group's dense N^-1 when every row
  * of the group is in B, else 1 / N_ii), 0 outside B; out != in */
 void mo_bil_precond(const mo_bil *c, const double *in, double *out);
+/* the same block Jacobi for p with d in place of diag(N) (the backend operation bil_precond) */
+void mo_bil_precond_diag(const mo_problem *p, const double *d, const double *in, double *out);
 
 #endif

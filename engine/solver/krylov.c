@@ -157,7 +157,8 @@ int mo_bil_minres_inner(mo_bil *c, int max_iterations)
         double beta1 = mo_bil_dot(c, r1, y);
         if (!(beta1 > 0.0)) return it;
         beta1 = sqrt(beta1);
-        double oldb = 0.0, beta = beta1, dbar = 0.0, epsln = 0.0, phibar = beta1, cs = -1.0, sn = 0.0;
+        double oldb = 0.0, beta = beta1;
+        mo_minres_rot g_rot = {.cs = -1.0, .sn = 0.0, .dbar = 0.0, .epsln = 0.0, .phibar = beta1};
         memset(w, 0, bytes);
         memset(w1, 0, bytes);
         memset(w2, 0, bytes);
@@ -186,19 +187,9 @@ int mo_bil_minres_inner(mo_bil *c, int max_iterations)
             if (beta < 0.0) return it; /* P not positive definite: cannot happen with N_ii > 0 */
             beta = sqrt(beta);
             /* Givens rotation of the tridiagonal's new column */
-            double oldeps = epsln;
-            double delta = cs * dbar + sn * alfa;
-            double gbar = sn * dbar - cs * alfa;
-            epsln = sn * beta;
-            dbar = -cs * beta;
-            double gam = hypot(gbar, beta);
-            if (gam < DBL_MIN) gam = DBL_MIN;
-            cs = gbar / gam;
-            sn = beta / gam;
-            double phi = cs * phibar;
+            double oldeps, delta, den, phi;
+            mo_minres_rotate(&g_rot, alfa, beta, &oldeps, &delta, &den, &phi);
             c->u_exact = false;
-            phibar = sn * phibar;
-            double den = 1.0 / gam;
             /* w1 <- w2, w2 <- w, w <- (v - oldeps w1 - delta w2) / gamma; N w alike */
             double *ow1 = w1, *oaw1 = aw1;
             w1 = w2;

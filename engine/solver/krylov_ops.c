@@ -37,8 +37,9 @@
  * when the caller left r to the solver, r: within mo_solver_scratch_size. */
 #include <float.h>
 #include <math.h>
-#include "solver/ops.h"
+#include "solver/bilateral.h"
 #include "solver/krylov_ops.h"
+#include "solver/ops.h"
 
 #define BLOWUP 1e3
 #define REFRESH 64
@@ -155,7 +156,8 @@ static int minres_inner(kry *c, double *const vec[11])
         double beta1 = O->dot(O, r1, y);
         if (!(beta1 > 0.0)) return it;
         beta1 = sqrt(beta1);
-        double oldb = 0.0, beta = beta1, dbar = 0.0, epsln = 0.0, phibar = beta1, cs = -1.0, sn = 0.0;
+        double oldb = 0.0, beta = beta1;
+        mo_minres_rot g_rot = {.cs = -1.0, .sn = 0.0, .dbar = 0.0, .epsln = 0.0, .phibar = beta1};
         O->zero(O, w);
         O->zero(O, w1);
         O->zero(O, w2);
@@ -182,19 +184,9 @@ static int minres_inner(kry *c, double *const vec[11])
             if (beta < 0.0) return it;
             beta = sqrt(beta);
             /* Givens rotation of the tridiagonal's new column */
-            double oldeps = epsln;
-            double delta = cs * dbar + sn * alfa;
-            double gbar = sn * dbar - cs * alfa;
-            epsln = sn * beta;
-            dbar = -cs * beta;
-            double gam = hypot(gbar, beta);
-            if (gam < DBL_MIN) gam = DBL_MIN;
-            cs = gbar / gam;
-            sn = beta / gam;
-            double phi = cs * phibar;
+            double oldeps, delta, den, phi;
+            mo_minres_rotate(&g_rot, alfa, beta, &oldeps, &delta, &den, &phi);
             c->u_exact = false;
-            phibar = sn * phibar;
-            double den = 1.0 / gam;
             double *ow1 = w1, *oaw1 = aw1;
             w1 = w2;
             w2 = w;
