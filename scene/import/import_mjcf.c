@@ -1147,36 +1147,10 @@ mo_status mj_parse(const char *path, const mo_mjcf_options *opt, mj_desc *d, cha
             c.dir[len] = '\0';
         }
     }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, err_size, "%s: cannot read: %s", path, strerror(errno));
-        return MO_ERR_IO;
-    }
-    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    fclose(f);
-    if (size < 0 || (unsigned long)size > MO_URDF_MAX_FILE_BYTES) {
-        snprintf(err, err_size, "%s: cannot read: the file has %ld bytes, more than the %d MiB an MJCF file may have",
-                 path, size, (int)(MO_URDF_MAX_FILE_BYTES >> 20));
-        return MO_ERR_IO;
-    }
-    xmlParserCtxtPtr px = xmlNewParserCtxt();
-    if (!px) {
-        snprintf(err, err_size, "%s: out of memory", path);
-        return MO_ERR_OUT_OF_MEMORY;
-    }
-    /* as the URDF reader: no XML_PARSE_HUGE, no entity expansion, no DTD loading, no network */
-    xmlDocPtr doc = xmlCtxtReadFile(px, path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
-                                                         XML_PARSE_BIG_LINES);
-    if (!doc) {
-        const xmlError *e = xmlCtxtGetLastError(px);
-        char msg[512];
-        snprintf(msg, sizeof msg, "%s", e && e->message ? e->message : "not an XML file");
-        size_t ml = strlen(msg);
-        while (ml && (msg[ml - 1] == '\n' || msg[ml - 1] == ' ')) msg[--ml] = '\0';
-        snprintf(err, err_size, "%s:%d: XML error: %s", path, e ? e->line : 0, msg);
-        xmlFreeParserCtxt(px);
-        return MO_ERR_IO;
-    }
+    xmlParserCtxtPtr px = NULL;
+    xmlDocPtr doc = NULL;
+    mo_status st = mo_import_xml_read(path, "an MJCF", &px, &doc, err, err_size);
+    if (st != MO_OK) return st;
     xmlNodePtr root = xmlDocGetRootElement(doc);
     int rc = root ? parse_mujoco(&c, root) : -1;
     if (!root) snprintf(err, err_size, "%s:1: the file has no root element", path);

@@ -171,6 +171,50 @@ mo_status mo_urdf_load(mo_world *w, const char *path, const mo_urdf_options *opt
 
 #ifdef MO_HAVE_URDF
 
+/* The file at path parsed by libxml2 with bounded cost: a size cap; no XML_PARSE_HUGE (libxml2's own caps on
+ * text nodes, names and depth apply, and its entity amplification check refuses "billion laughs"), no
+ * XML_PARSE_NOENT or DTDLOAD (external entities are neither loaded nor expanded), no network. what names the
+ * format in the size sentence ("a URDF"). MO_OK with *px and *doc (free both with xmlFreeDoc and
+ * xmlFreeParserCtxt), else the sentence ("PATH:LINE: XML error: ...") and both NULL. */
+mo_status mo_import_xml_read(const char *path, const char *what, xmlParserCtxtPtr *px_out, xmlDocPtr *doc_out,
+                             char *err, size_t err_size)
+{
+    *px_out = NULL;
+    *doc_out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        set_err(err, err_size, "%s: cannot read: %s", path, strerror(errno));
+        return MO_ERR_IO;
+    }
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    fclose(f);
+    if (size < 0 || (unsigned long)size > MO_URDF_MAX_FILE_BYTES) {
+        set_err(err, err_size, "%s: cannot read: the file has %ld bytes, more than the %d MiB %s file may have",
+                path, size, (int)(MO_URDF_MAX_FILE_BYTES >> 20), what);
+        return MO_ERR_IO;
+    }
+    xmlParserCtxtPtr px = xmlNewParserCtxt();
+    if (!px) {
+        set_err(err, err_size, "%s: out of memory", path);
+        return MO_ERR_OUT_OF_MEMORY;
+    }
+    xmlDocPtr doc = xmlCtxtReadFile(px, path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+                                                         XML_PARSE_BIG_LINES);
+    if (!doc) {
+        const xmlError *e = xmlCtxtGetLastError(px);
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", e && e->message ? e->message : "not an XML file");
+        size_t ml = strlen(msg);
+        while (ml && (msg[ml - 1] == '\n' || msg[ml - 1] == ' ')) msg[--ml] = '\0';
+        set_err(err, err_size, "%s:%d: XML error: %s", path, e ? e->line : 0, msg);
+        xmlFreeParserCtxt(px);
+        return MO_ERR_IO;
+    }
+    *px_out = px;
+    *doc_out = doc;
+    return MO_OK;
+}
+
 /* ---- parse context ---- */
 
 typedef struct ctx {
@@ -942,39 +986,10 @@ mo_status ur_robot_parse(const char *path, const mo_urdf_options *opt, ur_robot 
                 opt->friction, opt->drive_stiffness, opt->drive_damping);
         return MO_ERR_INVALID_ARGUMENT;
     }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        set_err(err, err_size, "%s: cannot read: %s", path, strerror(errno));
-        return MO_ERR_IO;
-    }
-    /* bounded cost: a size cap; libxml2 runs without XML_PARSE_HUGE (its own caps on
-       text nodes, names and depth apply, and its entity amplification check refuses
-       "billion laughs"), without XML_PARSE_NOENT or DTDLOAD (external entities are
-       neither loaded nor expanded) and without the network */
-    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    fclose(f);
-    if (size < 0 || (unsigned long)size > MO_URDF_MAX_FILE_BYTES) {
-        set_err(err, err_size, "%s: cannot read: the file has %ld bytes, more than the %d MiB a URDF file may have",
-                path, size, (int)(MO_URDF_MAX_FILE_BYTES >> 20));
-        return MO_ERR_IO;
-    }
-    xmlParserCtxtPtr px = xmlNewParserCtxt();
-    if (!px) {
-        set_err(err, err_size, "%s: out of memory", path);
-        return MO_ERR_OUT_OF_MEMORY;
-    }
-    xmlDocPtr doc = xmlCtxtReadFile(px, path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
-                                                         XML_PARSE_BIG_LINES);
-    if (!doc) {
-        const xmlError *e = xmlCtxtGetLastError(px);
-        char msg[512];
-        snprintf(msg, sizeof msg, "%s", e && e->message ? e->message : "not an XML file");
-        size_t ml = strlen(msg);
-        while (ml && (msg[ml - 1] == '\n' || msg[ml - 1] == ' ')) msg[--ml] = '\0';
-        set_err(err, err_size, "%s:%d: XML error: %s", path, e ? e->line : 0, msg);
-        xmlFreeParserCtxt(px);
-        return MO_ERR_IO;
-    }
+    xmlParserCtxtPtr px = NULL;
+    xmlDocPtr doc = NULL;
+    mo_status st = mo_import_xml_read(path, "a URDF", &px, &doc, err, err_size);
+    if (st != MO_OK) return st;
     xmlNodePtr root = xmlDocGetRootElement(doc);
     int rc = root ? parse_robot(&c, root, r) : -1;
     if (!root) set_err(err, err_size, "%s:1: the file has no root element", path);

@@ -148,4 +148,13 @@ mo_status ur_robot_build(mo_world *w, const char *path, ur_robot *r, const mo_ur
 mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r, const mo_urdf_options *opt,
                                       mo_urdf_model *out, char *err, size_t err_size);
 
+#ifdef MO_HAVE_URDF
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+/* import_urdf.c: the file at path parsed by libxml2 with bounded cost (the URDF and MJCF readers); what names
+ * the format in the size sentence ("a URDF"). MO_OK with *px and *doc, else the sentence and both NULL */
+mo_status mo_import_xml_read(const char *path, const char *what, xmlParserCtxtPtr *px, xmlDocPtr *doc, char *err,
+                             size_t err_size);
+#endif
+
 #endif
