@@ -169,6 +169,18 @@ static int urdf_gc(lua_State *L)
     return 0;
 }
 
+/* a zeroed model on the Lua stack whose arrays __gc frees, whatever the load does next */
+static mo_urdf_model *new_model(lua_State *L)
+{
+    lurdf *u = (lurdf *)lua_newuserdatauv(L, sizeof *u, 0);
+    memset(u, 0, sizeof *u);
+    lua_createtable(L, 0, 1);
+    lua_pushcfunction(L, urdf_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_setmetatable(L, -2);
+    return &u->m;
+}
+
 /* exclude_pairs = {{"link_a", "link_b"}, ...} of the options table at 2 into a userdata of 2 n names (the strings
    kept alive in the table at keep); returns n */
 static int exclude_pairs(lua_State *L, int keep, const char ***names)
@@ -332,15 +344,10 @@ static int l_urdf(lua_State *L)
     o.search_paths = sp;
     o.nsearch_paths = nsp;
     (void)sp_index;
-    lurdf *u = (lurdf *)lua_newuserdatauv(L, sizeof *u, 0);
-    memset(u, 0, sizeof *u);
-    lua_createtable(L, 0, 1);
-    lua_pushcfunction(L, urdf_gc);
-    lua_setfield(L, -2, "__gc");
-    lua_setmetatable(L, -2);
+    mo_urdf_model *m = new_model(L);
     char err[768];
-    if (mo_urdf_load(w, abs, &o, &u->m, err, sizeof err) != MO_OK) mo_lua_fail(L, "urdf", "%s", err);
-    return push_robot(L, s, w, &u->m, display, "urdf");
+    if (mo_urdf_load(w, abs, &o, m, err, sizeof err) != MO_OK) mo_lua_fail(L, "urdf", "%s", err);
+    return push_robot(L, s, w, m, display, "urdf");
 }
 
 /* the loaded robot m (URDF or MJCF) as the Lua table moreau.urdf describes; who names the call in errors */
@@ -481,15 +488,10 @@ static int l_mjcf(lua_State *L)
         }
         lua_pop(L, 1);
     }
-    lurdf *u = (lurdf *)lua_newuserdatauv(L, sizeof *u, 0);
-    memset(u, 0, sizeof *u);
-    lua_createtable(L, 0, 1);
-    lua_pushcfunction(L, urdf_gc);
-    lua_setfield(L, -2, "__gc");
-    lua_setmetatable(L, -2);
+    mo_urdf_model *m = new_model(L);
     char err[768];
-    if (mo_mjcf_load(w, abs, &o, &u->m, err, sizeof err) != MO_OK) mo_lua_fail(L, "mjcf", "%s", err);
-    return push_robot(L, s, w, &u->m, display, "mjcf");
+    if (mo_mjcf_load(w, abs, &o, m, err, sizeof err) != MO_OK) mo_lua_fail(L, "mjcf", "%s", err);
+    return push_robot(L, s, w, m, display, "mjcf");
 }
 #endif
 
