@@ -13,10 +13,10 @@ import os
 import numpy as _np
 
 from . import _moreau as _c
-from ._moreau import Error, _World, settings as _settings_table
+from ._moreau import Error, _World, _Batch, settings as _settings_table
 from ._moreau import VERSION_MAJOR, VERSION_MINOR, VERSION_PATCH
 
-__all__ = ["Error", "World", "Body", "Joint", "Articulation", "Link", "Contact", "FcProblem", "fc_read", "load",
+__all__ = ["Error", "World", "Batch", "Body", "Joint", "Articulation", "Link", "Contact", "FcProblem", "fc_read", "load",
            "Particle", "FemMesh", "Material", "load_tetmesh",
            "settings", "Sphere", "Box", "Capsule", "Cylinder", "Plane", "ConvexHull", "Env", "version"]
 
@@ -604,6 +604,47 @@ def load(path, set=None, params=None, paths=None):
                     params=["%s=%s" % (k, _text(v)) for k, v in script.items()],
                     paths=[os.fspath(p) for p in (paths or [])])
     return w
+
+
+class Batch(_Batch):
+    """N worlds of one scene file stepped together (moreau/batch.h, docs/batch.md).
+
+    Batch("scenes/quadruped.lua", 64, set={...}, params={...}, paths=[...], threads=1): each world is its own
+    loaded scene (its callbacks run on step()); set splits as load()'s (an engine setting by name over every
+    world's, else a script param). step(n) steps every world n times, worlds spread over `threads` OpenMP
+    threads, each world bit-identical to the same world stepped alone. Bulk state is world-major NumPy arrays:
+    bodies() -> (positions (N, B, 3), orientations (N, B, 4) as w, x, y, z, linear (N, B, 3), angular (N, B, 3))
+    of the dynamic bodies; joints() -> (q (N, nq), qdot (N, nv)) of the articulations; drive_targets() ->
+    (positions (N, D), velocities (N, D)); the set_ forms take the same shapes (None: unchanged) and change
+    nothing on error. contact_counts(), hashes(), reset(i=-1), mark_initial(i=-1), set_gravity(i, g),
+    set_settings(i, dict) (i = -1: every world), set_threads(n), close(). Errors raise moreau.Error with
+    the batch's sentence naming the world.
+    """
+
+    def __init__(self, path, worlds, set=None, params=None, paths=None, threads=1):
+        known = {row[0] for row in _settings_table()}
+        engine = {k: v for k, v in (set or {}).items() if k in known}
+        script = {k: v for k, v in (set or {}).items() if k not in known}
+        script.update(params or {})
+        _Batch.__init__(self, os.fspath(path), int(worlds), _assignments(engine, {}),
+                        ["%s=%s" % (k, _text(v)) for k, v in script.items()],
+                        [os.fspath(p) for p in (paths or [])], int(threads))
+
+    @property
+    def worlds(self):
+        """the number of worlds"""
+        return self.sizes()[0]
+
+    def set_settings(self, index, settings):
+        """settings (a dict NAME: value, docs/settings.md) on world index, or every world when index is -1"""
+        _Batch.set_settings(self, int(index), _assignments(settings, {}))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
 
 
 from .env import Env  # noqa: E402  (needs World)

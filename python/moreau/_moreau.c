@@ -208,7 +208,7 @@ static void world_dealloc(world_object *self)
 }
 
 /* a list of str into a C array of borrowed UTF-8 pointers (valid while the list lives) */
-static int str_list(PyObject *list, const char ***out, int *n, PyObject **keep)
+int pymo_str_list(PyObject *list, const char ***out, int *n, PyObject **keep)
 {
     *out = NULL;
     *n = 0;
@@ -252,7 +252,8 @@ static int world_init(world_object *self, PyObject *args, PyObject *kw)
     int na = 0, np = 0, nsp = 0, rc = -1;
     PyObject *k1 = NULL, *k2 = NULL, *k3 = NULL;
     char err[1024] = "";
-    if (str_list(assign, &as, &na, &k1) || str_list(params, &ps, &np, &k2) || str_list(paths, &sp, &nsp, &k3))
+    if (pymo_str_list(assign, &as, &na, &k1) || pymo_str_list(params, &ps, &np, &k2) ||
+        pymo_str_list(paths, &sp, &nsp, &k3))
         goto done;
     if (scene) {
         mo_scene_options opt = mo_default_scene_options();
@@ -340,7 +341,7 @@ static PyObject *world_set_settings(world_object *self, PyObject *list)
     const char **as;
     int n;
     PyObject *keep;
-    if (str_list(list, &as, &n, &keep)) return NULL;
+    if (pymo_str_list(list, &as, &n, &keep)) return NULL;
     mo_status s = mo_world_set_settings(self->w, as, n);
     free(as);
     Py_XDECREF(keep);
@@ -1039,7 +1040,7 @@ PyMODINIT_FUNC PyInit__moreau(void)
         return NULL;
     }
     if (PyModule_AddFunctions(m, pymo_artic_functions) < 0 || PyModule_AddFunctions(m, pymo_fem_functions) < 0 ||
-        pymo_fclib_init(m) < 0) {
+        pymo_fclib_init(m) < 0 || pymo_batch_init(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

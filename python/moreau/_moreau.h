@@ -66,5 +66,10 @@ extern PyMethodDef pymo_artic_functions[];
 extern PyMethodDef pymo_fem_functions[];
 /* the FCLIB type and functions (_fclib.c): adds them to the module; 0, or -1 with an exception */
 int pymo_fclib_init(PyObject *module);
+/* the batch type (_batch.c): adds it to the module; 0, or -1 with an exception */
+int pymo_batch_init(PyObject *module);
+/* a list of str into a C array of borrowed UTF-8 pointers, valid while *keep lives (free the array, release
+ * keep); None gives 0 entries; 0, or -1 with an exception */
+int pymo_str_list(PyObject *list, const char ***out, int *n, PyObject **keep);
 
 #endif
