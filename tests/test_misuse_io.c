@@ -114,6 +114,7 @@ int main(void)
     CHECK(!mo_scene_file_done(NULL, NULL));
     CHECK(mo_scene_file_last_error(NULL) != NULL);
     CHECK(mo_scene_file_steps(NULL) == 0 && mo_scene_file_bodies(NULL, NULL, 0) == 0);
+    CHECK(!mo_scene_file_param_read(NULL, NULL) && !mo_scene_file_param_read(NULL, "x"));
     CHECK(mo_scene_file_visuals(NULL, NULL, 0) == 0 && mo_scene_file_check_count(NULL) == 0);
     CHECK(mo_scene_file_checks(NULL, NULL, 0) == 0);
 

@@ -45,6 +45,7 @@ static void usage(FILE *f)
             "  --list-settings     print every engine setting (name, type, range, default, unit) and exit\n"
             "  --instructions N    Lua instruction budget for loading the scene file (default 200000000)\n"
             "  --memory MIB        memory cap of the scene file's Lua state (default 512)\n"
+            "  --seed N            seed of the scene file's math.random (default 0: the same numbers every run)\n"
             "  --hash              print the state hash (mo_world_state_hash) at the end:\n"
             "                      'hash 0x<16 hex digits> at step N t=T' (N steps of this run, T the world's time)\n"
             "  --hash-every N      the same line every N steps too (implies --hash)\n"
@@ -241,6 +242,15 @@ int main(int argc, char **argv)
         }
         else if (!strcmp(a, "--instructions")) { NEED(); sopt.load_instructions = strtoull(val, NULL, 10); }
         else if (!strcmp(a, "--memory")) { NEED(); sopt.memory_limit = (size_t)(atof(val) * 1048576.0); }
+        else if (!strcmp(a, "--seed")) {
+            NEED();
+            char *end = NULL;
+            sopt.seed = strtoull(val, &end, 10);
+            if (!val[0] || *end || val[0] == '-') {
+                fprintf(stderr, "moreau-run: --seed: '%s' is not a non-negative integer\n", val);
+                return 2;
+            }
+        }
         else if (!strcmp(a, "--hash")) do_hash = 1;
         else if (!strcmp(a, "--hash-every")) {
             NEED();

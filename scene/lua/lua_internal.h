@@ -30,6 +30,7 @@ struct mo_scene_file {
     char **roots;              /* realpath of each */
     char **root_display;       /* prefix shown in messages for files under each root ("" = none) */
     char **param_names, **param_values;
+    bool *param_read;          /* per param: param(name) read it */
     /* budgets */
     size_t mem_used;
     bool mem_refused;          /* the allocator refused a block since the last protected call began */

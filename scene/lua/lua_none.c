@@ -33,6 +33,7 @@ bool mo_scene_file_done(const mo_scene_file *s, const char **reason)
 }
 const char *mo_scene_file_last_error(const mo_scene_file *s) { (void)s; return "built without Lua"; }
 uint64_t mo_scene_file_steps(const mo_scene_file *s) { (void)s; return 0; }
+bool mo_scene_file_param_read(const mo_scene_file *s, const char *name) { (void)s, (void)name; return false; }
 int mo_scene_file_check_count(const mo_scene_file *s) { (void)s; return 0; }
 int mo_scene_file_checks(mo_scene_file *s, mo_scene_check_result *out, int cap)
 {

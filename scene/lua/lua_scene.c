@@ -471,6 +471,7 @@ static int sb_param(lua_State *L)
     for (int i = 0; i < s->opt.param_count; i++) {
         if (strcmp(s->param_names[i], name) != 0) continue;
         const char *v = s->param_values[i];
+        s->param_read[i] = true;
         switch (lua_type(L, 2)) {
         case LUA_TNUMBER:
             if (!lua_stringtonumber(L, v))
@@ -726,6 +727,12 @@ static int setup_state(lua_State *L)
     lua_register(L, "include", sb_include);
     lua_register(L, "require", sb_require);
     lua_register(L, "param", sb_param);
+    /* math.random from the options' seed (Lua seeds it from the clock otherwise) */
+    lua_getglobal(L, LUA_MATHLIBNAME);
+    lua_getfield(L, -1, "randomseed");
+    lua_pushinteger(L, (lua_Integer)s->opt.seed);
+    lua_call(L, 1, 0);
+    lua_pop(L, 1);
     /* registry tables */
     lua_newtable(L);
     s->ref_steps = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -841,7 +848,8 @@ mo_status mo_scene_file_load(const char *path, const mo_scene_options *opt, mo_s
     if (opt->param_count > 0) {
         s->param_names = (char **)calloc((size_t)opt->param_count, sizeof(char *));
         s->param_values = (char **)calloc((size_t)opt->param_count, sizeof(char *));
-        if (!s->param_names || !s->param_values) {
+        s->param_read = (bool *)calloc((size_t)opt->param_count, sizeof(bool));
+        if (!s->param_names || !s->param_values || !s->param_read) {
             snprintf(s->err, sizeof s->err, "mo_scene_file_load: out of memory");
             return fail(s, MO_ERR_OUT_OF_MEMORY, err, err_size);
         }
@@ -1010,6 +1018,7 @@ void mo_scene_file_destroy(mo_scene_file *s)
     }
     free(s->param_names);
     free(s->param_values);
+    free(s->param_read);
     free(s->stop_reason);
     for (int i = 0; i < s->nbody_records; i++) free(s->body_names[i]);
     free(s->body_ids);
@@ -1023,6 +1032,14 @@ void mo_scene_file_destroy(mo_scene_file *s)
 mo_world *mo_scene_file_world(const mo_scene_file *s) { return s ? s->w : NULL; }
 double mo_scene_file_duration(const mo_scene_file *s) { return s ? s->duration : 0.0; }
 uint64_t mo_scene_file_steps(const mo_scene_file *s) { return s ? s->steps : 0; }
+
+bool mo_scene_file_param_read(const mo_scene_file *s, const char *name)
+{
+    if (!s || !name) return false;
+    for (int i = 0; i < s->opt.param_count; i++)
+        if (!strcmp(s->param_names[i], name) && s->param_read[i]) return true;
+    return false;
+}
 const char *mo_scene_file_last_error(const mo_scene_file *s) { return s ? s->err : ""; }
 
 bool mo_scene_file_done(const mo_scene_file *s, const char **reason)

@@ -438,8 +438,37 @@ static void test_scenario(void)
         mo_scene_check_result c;
         CHECK(mo_scene_file_checks(s, &c, 1) == 0 && c.passed && !strcmp(c.detail, "3"));
         CHECK(mo_scene_file_bodies(s, NULL, 0) == 3);
+        /* the params given and read; 'other' was read but not given; 'unused' was given, never read */
+        CHECK(mo_scene_file_param_read(s, "count") && mo_scene_file_param_read(s, "label"));
+        CHECK(!mo_scene_file_param_read(s, "other") && !mo_scene_file_param_read(s, "unused"));
+        CHECK(!mo_scene_file_param_read(s, NULL) && !mo_scene_file_param_read(NULL, "count"));
         mo_scene_file_destroy(s);
     }
+    const char *given[] = {"count=3", "unused=1"};
+    o = mo_default_scene_options();
+    o.params = given;
+    o.param_count = 2;
+    s = load_text("unused.lua", "local n = param('count', 1)\n", &o, err, sizeof err);
+    CHECK(s && mo_scene_file_param_read(s, "count") && !mo_scene_file_param_read(s, "unused"));
+    mo_scene_file_destroy(s);
+    /* math.random follows the options' seed: the same seed draws the same numbers, another seed others */
+    static const char *const draw = "local a, b = math.random(), math.random(1, 1000000)\n"
+                                    "check('draws', function() return true, string.format('%.17g %d', a, b) end)\n";
+    char first[3][128] = {"", "", ""};
+    const uint64_t seeds[3] = {0, 0, 7};
+    for (int k = 0; k < 3; k++) {
+        o = mo_default_scene_options();
+        CHECK(o.seed == 0);
+        o.seed = seeds[k];
+        s = load_text("seed.lua", draw, &o, err, sizeof err);
+        CHECK(s != NULL);
+        if (!s) continue;
+        mo_scene_check_result c;
+        CHECK(mo_scene_file_checks(s, &c, 1) == 0);
+        snprintf(first[k], sizeof first[k], "%s", c.detail);
+        mo_scene_file_destroy(s);
+    }
+    CHECK(first[0][0] && !strcmp(first[0], first[1]) && strcmp(first[0], first[2]) != 0);
 }
 
 /* ---- catalogue and C twins ---- */

@@ -57,6 +57,8 @@ typedef struct mo_scene_options {
     /* where print() in the script writes (one call per line, without newline); NULL = stdout */
     void (*print)(void *user, const char *line);
     void *print_user;               /* passed to print as user; may be NULL */
+    uint64_t seed;                  /* seed of the script's math.random (math.randomseed(seed) before the file
+                                       runs), so a scene that draws random numbers is reproducible; default 0 */
     int internal_value;             /* set by mo_default_scene_options(); do not touch */
 } mo_scene_options;
 
@@ -105,6 +107,11 @@ MO_API bool mo_scene_file_done(const mo_scene_file *s, const char **reason);
 /* Last error sentence of the scene (script errors, or the world's), "" when none
  * or s is NULL. Owned by the scene, overwritten by the next failure. */
 MO_API const char *mo_scene_file_last_error(const mo_scene_file *s);
+
+/* True when the options gave a value for the parameter name (mo_scene_options.params) and the script
+ * has read it with param(name) since the load began (a runner's check that a parameter it sets is one the
+ * scene uses). False for a NULL s or name, a name not given, and without Lua. */
+MO_API bool mo_scene_file_param_read(const mo_scene_file *s, const char *name);
 
 /* Steps taken through mo_scene_file_step (those that ran mo_world_step); 0 for a NULL s. */
 MO_API uint64_t mo_scene_file_steps(const mo_scene_file *s);
