@@ -357,7 +357,8 @@ MO_API mo_mjcf_options mo_default_mjcf_options(void);
 
 /* Loads an MJCF file (MuJoCo's XML) into w as a mo_urdf_model: the same robot
  * description, build, articulation and result as mo_urdf_load (links = MJCF
- * bodies, joints = the joint of each body; free with mo_urdf_model_free). The
+ * bodies, joints = the joint of each body, equalities = <equality> connect and
+ * weld, built as joints in the maximal form only; free with mo_urdf_model_free). The
  * subset read, the mapping and the refusals are in docs/import.md ("MJCF").
  * Links: link 0 is "world" (the <worldbody>, static) unless the <worldbody>
  * holds a single body whose joint is free: that body is then the root, free
