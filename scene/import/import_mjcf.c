@@ -6,7 +6,8 @@
  * parameters, listed in docs/import.md), or refused with "FILE:LINE: what":
  * nothing that changes the physics is dropped silently. Attribute values come
  * from the element, else from its class (class=, else the nearest childclass
- * of an enclosing body, else "main") and that class's ancestors. */
+ * of an enclosing body, else "main") and that class's ancestors. The readers
+ * below are shared with import_mjcf_eq.c (<equality>) through import_mjcf.h. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>

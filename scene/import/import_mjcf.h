@@ -1,8 +1,9 @@
 /* import_mjcf.h: the MJCF importer's private parts. The parser (import_mjcf.c)
  * turns an MJCF file into the URDF importer's validated description (ur_robot,
  * import_urdf.h) plus what URDF has no word for (actuators, <option>, the
- * geoms of a world under a free root); import_mjcf_load.c builds it with the
- * URDF builders and adds those. */
+ * geoms of a world under a free root, the <equality> connects and welds of
+ * import_mjcf_eq.c); import_mjcf_load.c builds it with the URDF builders and
+ * adds those. */
 #ifndef MO_IMPORT_MJCF_H
 #define MO_IMPORT_MJCF_H
 

@@ -123,12 +123,15 @@ int mj_parse_equality(mj_ctx *c, const xmlNode *e)
         if (q->active && c->opt->articulation)
             return mj_fail(c, t, "%s: an equality closes a loop, which an articulation (a tree) cannot hold: load "
                            "with articulation = false (C) or maximal = true (Lua)", who);
-        if (!q->active && ur_warn(&d->r, c->path, q->line, "%s: active is false: recorded, not built", who) < 0)
+        int wr = 0;
+        if (!q->active) wr = ur_warn(&d->r, c->path, q->line, "%s: active is false: recorded, not built", who);
+        else if (eq_has(c, t, cls, "solref") || eq_has(c, t, cls, "solimp"))
+            wr = ur_warn(&d->r, c->path, q->line, "%s: solref and solimp are ignored: the joint is rigid (the "
+                         "world's joint_compliance applies)", who);
+        if (wr < 0) {
+            snprintf(c->err, c->n, "%s: out of memory", c->path);
             return -3;
-        if (q->active && (eq_has(c, t, cls, "solref") || eq_has(c, t, cls, "solimp")) &&
-            ur_warn(&d->r, c->path, q->line, "%s: solref and solimp are ignored: the joint is rigid (the world's "
-                    "joint_compliance applies)", who) < 0)
-            return -3;
+        }
         d->neq++;
     }
     return 0;
