@@ -6,7 +6,8 @@
  * parameters, listed in docs/import.md), or refused with "FILE:LINE: what":
  * nothing that changes the physics is dropped silently. Attribute values come
  * from the element, else from its class (class=, else the nearest childclass
- * of an enclosing body, else "main") and that class's ancestors. */
+ * of an enclosing body, else "main") and that class's ancestors. The readers
+ * below are shared with import_mjcf_eq.c (<equality>) through import_mjcf.h. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -22,44 +23,7 @@
 
 #define MJ_MAX_CLASSES 4096
 
-typedef struct mj_class {
-    char name[UR_NAME];
-    const xmlNode *node;
-    int parent; /* -1 for main */
-} mj_class;
-
-typedef struct mj_mesh {
-    char name[UR_NAME];
-    char file[UR_PATH];
-    mo_vec3 scale;
-    int line;
-} mj_mesh;
-
-typedef struct mj_ctx {
-    const char *path;
-    char dir[UR_PATH];
-    const mo_mjcf_options *opt;
-    char *err;
-    size_t n;
-    mj_desc *d;
-    bool degree;
-    char eulerseq[4];
-    char meshdir[UR_PATH];
-    int inertia_from_geom; /* 0 false, 1 auto, 2 true */
-    bool autolimits;
-    mj_class *cls;
-    int ncls;
-    mj_mesh *meshes;
-    int nmeshes;
-    int nlink_cap, ngeom_cap;
-} mj_ctx;
-
-static int fail(mj_ctx *c, const xmlNode *node, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static int fail(mj_ctx *c, const xmlNode *node, const char *fmt, ...)
+int mj_fail(mj_ctx *c, const xmlNode *node, const char *fmt, ...)
 {
     if (!c->err || c->n == 0) return -1;
     int k = snprintf(c->err, c->n, "%s:%ld: ", c->path, node ? xmlGetLineNo(node) : 0L);
@@ -71,18 +35,17 @@ static int fail(mj_ctx *c, const xmlNode *node, const char *fmt, ...)
     return -1;
 }
 
-static bool is_el(const xmlNode *n, const char *name)
+bool mj_is_el(const xmlNode *n, const char *name)
 {
     return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
 }
 
-static const char *nm(const xmlNode *n) { return (const char *)n->name; }
+const char *mj_nm(const xmlNode *n) { return (const char *)n->name; }
 
 /* ---- attributes through the default classes ---- */
 
-/* the attribute of el itself, else of its kind's template in class cls and the class's ancestors; *from the
-   node holding it; NULL when none (kind NULL: el's own only) */
-static xmlChar *get(const mj_ctx *c, const xmlNode *el, int cls, const char *name, const xmlNode **from)
+xmlChar *mj_get_kind(const mj_ctx *c, const xmlNode *el, const char *kind, int cls, const char *name,
+                     const xmlNode **from)
 {
     xmlChar *v = xmlGetProp(el, (const xmlChar *)name);
     if (v) {
@@ -92,15 +55,22 @@ static xmlChar *get(const mj_ctx *c, const xmlNode *el, int cls, const char *nam
     if (cls < 0) return NULL;
     for (int k = cls; k >= 0; k = c->cls[k].parent)
         for (const xmlNode *t = c->cls[k].node ? c->cls[k].node->children : NULL; t; t = t->next)
-            if (is_el(t, nm(el)) && (v = xmlGetProp(t, (const xmlChar *)name))) {
+            if (mj_is_el(t, kind) && (v = xmlGetProp(t, (const xmlChar *)name))) {
                 if (from) *from = t;
                 return v;
             }
     return NULL;
 }
 
+/* the attribute of el itself, else of el's kind's template in class cls and the class's ancestors; *from the
+   node holding it; NULL when none (cls -1: el's own only) */
+static xmlChar *get(const mj_ctx *c, const xmlNode *el, int cls, const char *name, const xmlNode **from)
+{
+    return mj_get_kind(c, el, mj_nm(el), cls, name, from);
+}
+
 /* text attribute into buf: 1 read, 0 absent, -1 error */
-static int text(mj_ctx *c, const xmlNode *el, int cls, const char *name, char *buf, size_t size, const char *who)
+int mj_text(mj_ctx *c, const xmlNode *el, int cls, const char *name, char *buf, size_t size, const char *who)
 {
     const xmlNode *from = el;
     xmlChar *v = get(c, el, cls, name, &from);
@@ -109,7 +79,7 @@ static int text(mj_ctx *c, const xmlNode *el, int cls, const char *name, char *b
     size_t len = strlen((const char *)v);
     if (len >= size) {
         xmlFree(v);
-        return fail(c, from, "%s: %s is longer than %zu characters", who, name, size - 1);
+        return mj_fail(c, from, "%s: %s is longer than %zu characters", who, name, size - 1);
     }
     memcpy(buf, v, len + 1);
     xmlFree(v);
@@ -117,7 +87,7 @@ static int text(mj_ctx *c, const xmlNode *el, int cls, const char *name, char *b
 }
 
 /* between min and max numbers: the count read, 0 absent, -1 error (not numbers, NaN, too few or many) */
-static int nums(mj_ctx *c, const xmlNode *el, int cls, const char *name, double *out, int min, int max,
+int mj_nums(mj_ctx *c, const xmlNode *el, int cls, const char *name, double *out, int min, int max,
                 const char *who)
 {
     const xmlNode *from = el;
@@ -142,26 +112,26 @@ static int nums(mj_ctx *c, const xmlNode *el, int cls, const char *name, double 
     int r = k;
     if (bad || k < min) {
         if (min == max)
-            fail(c, from, "%s: %s '%s' is not %d number%s", who, name, s, min, min == 1 ? "" : "s");
-        else fail(c, from, "%s: %s '%s' is not %d to %d numbers", who, name, s, min, max);
+            mj_fail(c, from, "%s: %s '%s' is not %d number%s", who, name, s, min, min == 1 ? "" : "s");
+        else mj_fail(c, from, "%s: %s '%s' is not %d to %d numbers", who, name, s, min, max);
         r = -1;
     }
     xmlFree(v);
     return r;
 }
 
-static int num(mj_ctx *c, const xmlNode *el, int cls, const char *name, double dflt, double *v, const char *who)
+int mj_num(mj_ctx *c, const xmlNode *el, int cls, const char *name, double dflt, double *v, const char *who)
 {
     *v = dflt;
-    return nums(c, el, cls, name, v, 1, 1, who);
+    return mj_nums(c, el, cls, name, v, 1, 1, who);
 }
 
 /* a keyword among words (NULL-terminated): its index, dflt when absent, -1 error */
-static int keyword(mj_ctx *c, const xmlNode *el, int cls, const char *name, const char *const *words, int dflt,
+int mj_keyword(mj_ctx *c, const xmlNode *el, int cls, const char *name, const char *const *words, int dflt,
                    const char *who)
 {
     char buf[64];
-    int a = text(c, el, cls, name, buf, sizeof buf, who);
+    int a = mj_text(c, el, cls, name, buf, sizeof buf, who);
     if (a < 0) return -1;
     if (a == 0) return dflt;
     for (int i = 0; words[i]; i++)
@@ -174,18 +144,18 @@ static int keyword(mj_ctx *c, const xmlNode *el, int cls, const char *name, cons
     const xmlNode *from = el;
     xmlChar *v = get(c, el, cls, name, &from);
     xmlFree(v);
-    return fail(c, from, "%s: %s '%s' is not one of %s", who, name, buf, list);
+    return mj_fail(c, from, "%s: %s '%s' is not one of %s", who, name, buf, list);
 }
 
 /* every attribute of el is one of known: else the element's unsupported attribute is refused */
-static int known_attrs(mj_ctx *c, const xmlNode *el, const char *const *known, const char *who)
+int mj_known_attrs(mj_ctx *c, const xmlNode *el, const char *const *known, const char *who)
 {
     for (const xmlAttr *a = el->properties; a; a = a->next) {
         bool ok = false;
         for (int i = 0; known[i] && !ok; i++) ok = strcmp((const char *)a->name, known[i]) == 0;
         if (!ok)
-            return fail(c, el, "%s: attribute %s of <%s> is not supported (docs/import.md, MJCF)", who,
-                        (const char *)a->name, nm(el));
+            return mj_fail(c, el, "%s: attribute %s of <%s> is not supported (docs/import.md, MJCF)", who,
+                        (const char *)a->name, mj_nm(el));
     }
     return 0;
 }
@@ -225,23 +195,23 @@ static int orientation(mj_ctx *c, const xmlNode *el, int cls, mo_quat *q, const 
     double v[6] = {0};
     for (int k = 0; k < 5; k++) {
         double t[6];
-        int a = nums(c, el, cls, kinds[k], t, count[k], count[k], who);
+        int a = mj_nums(c, el, cls, kinds[k], t, count[k], count[k], who);
         if (a < 0) return -1;
         if (a == 0) continue;
         if (found >= 0)
-            return fail(c, el, "%s: both %s and %s give the orientation (one of quat, axisangle, euler, xyaxes, "
+            return mj_fail(c, el, "%s: both %s and %s give the orientation (one of quat, axisangle, euler, xyaxes, "
                         "zaxis)", who, kinds[found], kinds[k]);
         found = k;
         memcpy(v, t, sizeof t);
     }
     if (found == 0) {
         double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
-        if (!(n > 1e-10)) return fail(c, el, "%s: quat (%g %g %g %g) is zero", who, v[0], v[1], v[2], v[3]);
+        if (!(n > 1e-10)) return mj_fail(c, el, "%s: quat (%g %g %g %g) is zero", who, v[0], v[1], v[2], v[3]);
         *q = (mo_quat){v[0] / n, v[1] / n, v[2] / n, v[3] / n};
     } else if (found == 1) {
         mo_vec3 ax = ur_v(v[0], v[1], v[2]);
         double n = mj_vlen(ax);
-        if (!(n > 1e-10)) return fail(c, el, "%s: axisangle axis (%g %g %g) is zero", who, v[0], v[1], v[2]);
+        if (!(n > 1e-10)) return mj_fail(c, el, "%s: axisangle axis (%g %g %g) is zero", who, v[0], v[1], v[2]);
         *q = mj_axis_angle(mj_vscale(ax, 1 / n), angle(c, v[3]));
     } else if (found == 2) {
         mo_quat r = {1, 0, 0, 0};
@@ -256,12 +226,12 @@ static int orientation(mj_ctx *c, const xmlNode *el, int cls, mo_quat *q, const 
     } else if (found == 3) {
         mo_vec3 x = ur_v(v[0], v[1], v[2]), y = ur_v(v[3], v[4], v[5]);
         double nx = mj_vlen(x);
-        if (!(nx > 1e-10)) return fail(c, el, "%s: xyaxes x axis is zero", who);
+        if (!(nx > 1e-10)) return mj_fail(c, el, "%s: xyaxes x axis is zero", who);
         x = mj_vscale(x, 1 / nx);
         double d = x.x * y.x + x.y * y.y + x.z * y.z;
         y = ur_sub(y, mj_vscale(x, d));
         double ny = mj_vlen(y);
-        if (!(ny > 1e-10)) return fail(c, el, "%s: xyaxes y axis is parallel to x", who);
+        if (!(ny > 1e-10)) return mj_fail(c, el, "%s: xyaxes y axis is parallel to x", who);
         y = mj_vscale(y, 1 / ny);
         mo_vec3 z = mj_vcross(x, y);
         double R[3][3] = {{x.x, y.x, z.x}, {x.y, y.y, z.y}, {x.z, y.z, z.z}};
@@ -269,7 +239,7 @@ static int orientation(mj_ctx *c, const xmlNode *el, int cls, mo_quat *q, const 
     } else if (found == 4) {
         mo_vec3 z = ur_v(v[0], v[1], v[2]);
         double n = mj_vlen(z);
-        if (!(n > 1e-10)) return fail(c, el, "%s: zaxis (%g %g %g) is zero", who, v[0], v[1], v[2]);
+        if (!(n > 1e-10)) return mj_fail(c, el, "%s: zaxis (%g %g %g) is zero", who, v[0], v[1], v[2]);
         *q = mj_z_to(mj_vscale(z, 1 / n));
     }
     return 0;
@@ -278,7 +248,7 @@ static int orientation(mj_ctx *c, const xmlNode *el, int cls, mo_quat *q, const 
 static int vec3(mj_ctx *c, const xmlNode *el, int cls, const char *name, mo_vec3 dflt, mo_vec3 *out, const char *who)
 {
     double t[3];
-    int a = nums(c, el, cls, name, t, 3, 3, who);
+    int a = mj_nums(c, el, cls, name, t, 3, 3, who);
     *out = a == 3 ? ur_v(t[0], t[1], t[2]) : dflt;
     return a < 0 ? -1 : 0;
 }
@@ -295,14 +265,14 @@ static int find_class(const mj_ctx *c, const char *name)
 /* <default> el (class parent; -1: the top one, "main") and the defaults inside it */
 static int parse_default(mj_ctx *c, const xmlNode *el, int parent)
 {
-    if (c->ncls >= MJ_MAX_CLASSES) return fail(c, el, "default: more than %d classes", MJ_MAX_CLASSES);
+    if (c->ncls >= MJ_MAX_CLASSES) return mj_fail(c, el, "default: more than %d classes", MJ_MAX_CLASSES);
     mj_class *k = &c->cls[c->ncls];
     char name[UR_NAME];
-    int a = text(c, el, -1, "class", name, sizeof name, "default");
+    int a = mj_text(c, el, -1, "class", name, sizeof name, "default");
     if (a < 0) return -1;
-    if (parent >= 0 && a == 0) return fail(c, el, "default: a nested <default> needs a class");
+    if (parent >= 0 && a == 0) return mj_fail(c, el, "default: a nested <default> needs a class");
     snprintf(k->name, sizeof k->name, "%s", a ? name : "main");
-    if (find_class(c, k->name) >= 0) return fail(c, el, "default: class '%s' is defined twice", k->name);
+    if (find_class(c, k->name) >= 0) return mj_fail(c, el, "default: class '%s' is defined twice", k->name);
     k->node = el;
     k->parent = parent;
     int me = c->ncls++;
@@ -311,33 +281,33 @@ static int parse_default(mj_ctx *c, const xmlNode *el, int parent)
     for (const xmlNode *t = el->children; t; t = t->next) {
         if (t->type != XML_ELEMENT_NODE) continue;
         const char *const *known = NULL;
-        if (is_el(t, "default")) {
+        if (mj_is_el(t, "default")) {
             if (parse_default(c, t, me) < 0) return -1;
             continue;
         }
-        if (is_el(t, "joint")) known = joint_attrs;
-        else if (is_el(t, "geom")) known = geom_attrs;
-        else if (is_el(t, "motor") || is_el(t, "position") || is_el(t, "velocity") || is_el(t, "general"))
+        if (mj_is_el(t, "joint")) known = joint_attrs;
+        else if (mj_is_el(t, "geom")) known = geom_attrs;
+        else if (mj_is_el(t, "motor") || mj_is_el(t, "position") || mj_is_el(t, "velocity") || mj_is_el(t, "general"))
             known = act_attrs;
-        else if (is_el(t, "site") || is_el(t, "camera") || is_el(t, "light") || is_el(t, "material") ||
-                 is_el(t, "mesh") || is_el(t, "tendon") || is_el(t, "equality") || is_el(t, "pair"))
+        else if (mj_is_el(t, "site") || mj_is_el(t, "camera") || mj_is_el(t, "light") || mj_is_el(t, "material") ||
+                 mj_is_el(t, "mesh") || mj_is_el(t, "tendon") || mj_is_el(t, "equality") || mj_is_el(t, "pair"))
             continue; /* read where used (mesh), cosmetic, or refused where used */
-        else return fail(c, t, "%s: <%s> defaults are not supported (docs/import.md, MJCF)", who, nm(t));
-        if (known_attrs(c, t, known, who) < 0) return -1;
+        else return mj_fail(c, t, "%s: <%s> defaults are not supported (docs/import.md, MJCF)", who, mj_nm(t));
+        if (mj_known_attrs(c, t, known, who) < 0) return -1;
     }
     return 0;
 }
 
 /* the class of el: class=, else inherited (childclass of an enclosing body, else main) */
-static int class_of(mj_ctx *c, const xmlNode *el, int inherited, const char *who)
+int mj_class_of(mj_ctx *c, const xmlNode *el, int inherited, const char *who)
 {
     char name[UR_NAME];
-    int a = text(c, el, -1, "class", name, sizeof name, who);
+    int a = mj_text(c, el, -1, "class", name, sizeof name, who);
     if (a < 0) return -2;
     if (a == 0) return inherited;
     int k = find_class(c, name);
     if (k < 0) {
-        fail(c, el, "%s: unknown class '%s'", who, name);
+        mj_fail(c, el, "%s: unknown class '%s'", who, name);
         return -2;
     }
     return k;
@@ -389,8 +359,8 @@ static int resolve_mesh(mj_ctx *c, const xmlNode *el, const char *file, char *ou
             return 0;
         }
     }
-    if (refused) return fail(c, el, "%s: mesh file '%s' is outside the folders this load may read", who, file);
-    return fail(c, el, "%s: mesh file '%s' not found (looked in meshdir '%s', %s and the search paths)", who, file,
+    if (refused) return mj_fail(c, el, "%s: mesh file '%s' is outside the folders this load may read", who, file);
+    return mj_fail(c, el, "%s: mesh file '%s' not found (looked in meshdir '%s', %s and the search paths)", who, file,
                 c->meshdir, c->dir);
 }
 
@@ -398,16 +368,16 @@ static int parse_assets(mj_ctx *c, const xmlNode *asset)
 {
     for (const xmlNode *t = asset->children; t; t = t->next) {
         if (t->type != XML_ELEMENT_NODE) continue;
-        if (is_el(t, "texture") || is_el(t, "material") || is_el(t, "skin")) continue; /* cosmetic */
-        if (!is_el(t, "mesh"))
-            return fail(c, t, "asset: <%s> is not supported (docs/import.md, MJCF)", nm(t));
+        if (mj_is_el(t, "texture") || mj_is_el(t, "material") || mj_is_el(t, "skin")) continue; /* cosmetic */
+        if (!mj_is_el(t, "mesh"))
+            return mj_fail(c, t, "asset: <%s> is not supported (docs/import.md, MJCF)", mj_nm(t));
         static const char *const mesh_attrs[] = {"name", "class", "file", "scale", "content_type", NULL};
-        if (known_attrs(c, t, mesh_attrs, "mesh") < 0) return -1;
+        if (mj_known_attrs(c, t, mesh_attrs, "mesh") < 0) return -1;
         mj_mesh *m = &c->meshes[c->nmeshes];
         m->line = (int)xmlGetLineNo(t);
-        if (text(c, t, -1, "file", m->file, sizeof m->file, "mesh") < 0) return -1;
-        if (!m->file[0]) return fail(c, t, "mesh: no file (meshes given by vertex, face or plugin are not supported)");
-        int a = text(c, t, -1, "name", m->name, sizeof m->name, "mesh");
+        if (mj_text(c, t, -1, "file", m->file, sizeof m->file, "mesh") < 0) return -1;
+        if (!m->file[0]) return mj_fail(c, t, "mesh: no file (meshes given by vertex, face or plugin are not supported)");
+        int a = mj_text(c, t, -1, "name", m->name, sizeof m->name, "mesh");
         if (a < 0) return -1;
         if (a == 0) { /* the file's name without folder and extension */
             const char *b = strrchr(m->file, '/');
@@ -415,14 +385,14 @@ static int parse_assets(mj_ctx *c, const xmlNode *asset)
             char *dot = strrchr(m->name, '.');
             if (dot) *dot = '\0';
         }
-        int cls = class_of(c, t, 0, "mesh");
+        int cls = mj_class_of(c, t, 0, "mesh");
         if (cls < -1) return -1;
         if (vec3(c, t, cls, "scale", ur_v(1, 1, 1), &m->scale, "mesh") < 0) return -1;
         if (m->scale.x == 0 || m->scale.y == 0 || m->scale.z == 0)
-            return fail(c, t, "mesh '%s': scale has a zero", m->name);
+            return mj_fail(c, t, "mesh '%s': scale has a zero", m->name);
         for (int i = 0; i < c->nmeshes; i++)
             if (strcmp(c->meshes[i].name, m->name) == 0)
-                return fail(c, t, "mesh '%s' is defined twice (first on line %d)", m->name, c->meshes[i].line);
+                return mj_fail(c, t, "mesh '%s' is defined twice (first on line %d)", m->name, c->meshes[i].line);
         c->nmeshes++;
     }
     return 0;
@@ -435,24 +405,24 @@ static int parse_assets(mj_ctx *c, const xmlNode *asset)
 static int parse_geom(mj_ctx *c, const xmlNode *el, int cls, int li, mo_vec3 off, bool on_world, mj_mass_acc *acc)
 {
     char gname[UR_NAME], who[UR_NAME + 16];
-    if (text(c, el, -1, "name", gname, sizeof gname, "geom") < 0) return -1;
+    if (mj_text(c, el, -1, "name", gname, sizeof gname, "geom") < 0) return -1;
     if (gname[0]) snprintf(who, sizeof who, "geom '%s'", gname);
     else snprintf(who, sizeof who, "geom");
-    cls = class_of(c, el, cls, who);
+    cls = mj_class_of(c, el, cls, who);
     if (cls < -1) return -1;
-    if (known_attrs(c, el, geom_attrs, who) < 0) return -1;
+    if (mj_known_attrs(c, el, geom_attrs, who) < 0) return -1;
     static const char *const types[] = {"sphere", "capsule", "cylinder", "box", "plane", "mesh", "ellipsoid",
                                         "hfield", "sdf", NULL};
-    int type = keyword(c, el, cls, "type", types, 0, who);
+    int type = mj_keyword(c, el, cls, "type", types, 0, who);
     if (type < 0) return -1;
     if (type == 6)
-        return fail(c, el, "%s: ellipsoid geoms are not supported (Moreau has no ellipsoid shape; use a sphere, "
+        return mj_fail(c, el, "%s: ellipsoid geoms are not supported (Moreau has no ellipsoid shape; use a sphere, "
                     "capsule or mesh)", who);
-    if (type >= 7) return fail(c, el, "%s: %s geoms are not supported", who, types[type]);
+    if (type >= 7) return mj_fail(c, el, "%s: %s geoms are not supported", who, types[type]);
     double size[3] = {0, 0, 0}, ft[6];
-    int ns = nums(c, el, cls, "size", size, 1, 3, who);
+    int ns = mj_nums(c, el, cls, "size", size, 1, 3, who);
     if (ns < 0) return -1;
-    int nf = nums(c, el, cls, "fromto", ft, 6, 6, who);
+    int nf = mj_nums(c, el, cls, "fromto", ft, 6, 6, who);
     if (nf < 0) return -1;
     mo_vec3 pos;
     mo_quat q;
@@ -464,15 +434,15 @@ static int parse_geom(mj_ctx *c, const xmlNode *el, int cls, int li, mo_vec3 off
     g.rgba[0] = g.rgba[1] = g.rgba[2] = 0.5f;
     g.rgba[3] = 1.0f;
     double rgba[4];
-    int nr = nums(c, el, cls, "rgba", rgba, 4, 4, who);
+    int nr = mj_nums(c, el, cls, "rgba", rgba, 4, 4, who);
     if (nr < 0) return -1;
     for (int i = 0; i < nr; i++) g.rgba[i] = (float)rgba[i];
     if (nf > 0) {
         if (type != 1 && type != 2 && type != 3)
-            return fail(c, el, "%s: fromto applies to capsules, cylinders and boxes, not %ss", who, types[type]);
+            return mj_fail(c, el, "%s: fromto applies to capsules, cylinders and boxes, not %ss", who, types[type]);
         mo_vec3 a = ur_v(ft[0], ft[1], ft[2]), b = ur_v(ft[3], ft[4], ft[5]), dv = ur_sub(b, a);
         double len = mj_vlen(dv);
-        if (!(len > 0)) return fail(c, el, "%s: fromto's two points are the same", who);
+        if (!(len > 0)) return mj_fail(c, el, "%s: fromto's two points are the same", who);
         pos = mj_vscale(ur_add(a, b), 0.5);
         q = mj_z_to(mj_vscale(dv, 1 / len));
         if (type == 3) size[2] = 0.5 * len;
@@ -481,9 +451,9 @@ static int parse_geom(mj_ctx *c, const xmlNode *el, int cls, int li, mo_vec3 off
     int need = type == 0 ? 1 : type == 3 ? 3 : type == 1 || type == 2 ? 2 : 0;
     if (nf > 0 && type != 3) need = 1;
     else if (nf > 0) need = 2;
-    if (ns < need) return fail(c, el, "%s: a %s needs %d size numbers, has %d", who, types[type], need, ns);
+    if (ns < need) return mj_fail(c, el, "%s: a %s needs %d size numbers, has %d", who, types[type], need, ns);
     for (int i = 0; i < need; i++)
-        if (!(size[i] > 0)) return fail(c, el, "%s: size %g must be > 0", who, size[i]);
+        if (!(size[i] > 0)) return mj_fail(c, el, "%s: size %g must be > 0", who, size[i]);
     switch (type) {
     case 0: g.type = MO_URDF_GEOM_SPHERE; g.size = ur_v(size[0], 0, 0); break;
     case 1: g.type = MO_URDF_GEOM_CAPSULE; g.size = ur_v(size[0], 0, 2 * size[1]); break;
@@ -493,37 +463,37 @@ static int parse_geom(mj_ctx *c, const xmlNode *el, int cls, int li, mo_vec3 off
         g.type = MO_URDF_GEOM_PLANE;
         g.size = ur_v(size[0], size[1], 0);
         if (!on_world)
-            return fail(c, el, "%s: a plane must be a <worldbody> geom (Moreau's planes are static)", who);
+            return mj_fail(c, el, "%s: a plane must be a <worldbody> geom (Moreau's planes are static)", who);
         break;
     default: g.type = MO_URDF_GEOM_MESH; break;
     }
     char meshname[UR_NAME];
-    int am = text(c, el, cls, "mesh", meshname, sizeof meshname, who);
+    int am = mj_text(c, el, cls, "mesh", meshname, sizeof meshname, who);
     if (am < 0) return -1;
     if (type == 5) {
-        if (!am) return fail(c, el, "%s: a mesh geom needs a mesh attribute", who);
+        if (!am) return mj_fail(c, el, "%s: a mesh geom needs a mesh attribute", who);
         const mj_mesh *m = NULL;
         for (int i = 0; i < c->nmeshes && !m; i++)
             if (strcmp(c->meshes[i].name, meshname) == 0) m = &c->meshes[i];
-        if (!m) return fail(c, el, "%s: mesh '%s' is not an <asset> mesh", who, meshname);
+        if (!m) return mj_fail(c, el, "%s: mesh '%s' is not an <asset> mesh", who, meshname);
         if (resolve_mesh(c, el, m->file, g.mesh_path, who) < 0) return -1;
         g.size = m->scale;
     }
     /* collision filtering: everything collides, or nothing (a visual) */
     double ct, ca, condim, fr[3] = {0, 0, 0};
-    if (num(c, el, cls, "contype", 1, &ct, who) < 0 || num(c, el, cls, "conaffinity", 1, &ca, who) < 0 ||
-        num(c, el, cls, "condim", 3, &condim, who) < 0)
+    if (mj_num(c, el, cls, "contype", 1, &ct, who) < 0 || mj_num(c, el, cls, "conaffinity", 1, &ca, who) < 0 ||
+        mj_num(c, el, cls, "condim", 3, &condim, who) < 0)
         return -1;
     bool visual = ct == 0 && ca == 0;
     if (!visual && !(ct == 1 && ca == 1))
-        return fail(c, el, "%s: contype %g conaffinity %g: only 1 1 (collides) and 0 0 (visual only) are supported",
+        return mj_fail(c, el, "%s: contype %g conaffinity %g: only 1 1 (collides) and 0 0 (visual only) are supported",
                     who, ct, ca);
     if (condim != 1 && condim != 3)
-        return fail(c, el, "%s: condim %g is not supported (1: frictionless, 3: sliding friction)", who, condim);
-    int nfr = nums(c, el, cls, "friction", fr, 1, 3, who);
+        return mj_fail(c, el, "%s: condim %g is not supported (1: frictionless, 3: sliding friction)", who, condim);
+    int nfr = mj_nums(c, el, cls, "friction", fr, 1, 3, who);
     if (nfr < 0) return -1;
     if (nfr > 0) {
-        if (!(fr[0] >= 0)) return fail(c, el, "%s: friction %g is negative", who, fr[0]);
+        if (!(fr[0] >= 0)) return mj_fail(c, el, "%s: friction %g is negative", who, fr[0]);
         g.has_friction = true;
         g.friction = fr[0];
     }
@@ -532,21 +502,21 @@ static int parse_geom(mj_ctx *c, const xmlNode *el, int cls, int li, mo_vec3 off
         g.friction = 0;
     }
     double margin, gap;
-    if (num(c, el, cls, "margin", 0, &margin, who) < 0 || num(c, el, cls, "gap", 0, &gap, who) < 0) return -1;
-    if (margin != 0 || gap != 0) return fail(c, el, "%s: margin and gap are not supported (must be 0)", who);
+    if (mj_num(c, el, cls, "margin", 0, &margin, who) < 0 || mj_num(c, el, cls, "gap", 0, &gap, who) < 0) return -1;
+    if (margin != 0 || gap != 0) return mj_fail(c, el, "%s: margin and gap are not supported (must be 0)", who);
     /* mass */
     double mass = -1, density = 1000;
-    int am_ = num(c, el, cls, "mass", 0, &mass, who);
-    if (am_ < 0 || num(c, el, cls, "density", 1000, &density, who) < 0) return -1;
+    int am_ = mj_num(c, el, cls, "mass", 0, &mass, who);
+    if (am_ < 0 || mj_num(c, el, cls, "density", 1000, &density, who) < 0) return -1;
     bool has_mass = am_ > 0;
-    if (has_mass && !(mass >= 0)) return fail(c, el, "%s: mass %g is negative", who, mass);
-    if (!(density >= 0)) return fail(c, el, "%s: density %g is negative", who, density);
+    if (has_mass && !(mass >= 0)) return mj_fail(c, el, "%s: mass %g is negative", who, mass);
+    if (!(density >= 0)) return mj_fail(c, el, "%s: density %g is negative", who, density);
     bool weigh = acc && type != 4 && (has_mass ? mass > 0 : density > 0);
     if (type == 5 && (weigh || !visual)) {
         char merr[768];
         mo_status st = mo_mesh_load(g.mesh_path, g.size, &g.mesh, merr, sizeof merr);
         if (st != MO_OK) {
-            fail(c, el, "%s: mesh: %s", who, merr);
+            mj_fail(c, el, "%s: mesh: %s", who, merr);
             return st == MO_ERR_UNSUPPORTED ? -2 : -1;
         }
         g.flat = !ur_has_volume(g.mesh.vertices, g.mesh.nvertices);
@@ -558,7 +528,7 @@ static int parse_geom(mj_ctx *c, const xmlNode *el, int cls, int li, mo_vec3 off
         if (type == 5) {
             if (!mj_mesh_mass(&g.mesh, &vol, &com, &Ic)) {
                 mo_mesh_free(&g.mesh);
-                return fail(c, el, "%s: mesh '%s' encloses no volume: its mass cannot be computed (give the body an "
+                return mj_fail(c, el, "%s: mesh '%s' encloses no volume: its mass cannot be computed (give the body an "
                             "<inertial>, or the geom density 0)", who, meshname);
             }
         } else {
@@ -592,7 +562,7 @@ static int add_link(mj_ctx *c, const xmlNode *el, const char *name)
     ur_robot *r = &c->d->r;
     for (int i = 0; i < r->nlinks; i++)
         if (strcmp(r->links[i].name, name) == 0)
-            return fail(c, el, "body '%s' is defined twice (first on line %d)", name, r->links[i].line);
+            return mj_fail(c, el, "body '%s' is defined twice (first on line %d)", name, r->links[i].line);
     ur_link *l = &r->links[r->nlinks];
     snprintf(l->name, sizeof l->name, "%s", name);
     l->line = (int)xmlGetLineNo(el);
@@ -605,9 +575,9 @@ static int body_joint(mj_ctx *c, const xmlNode *el, const char *who, const xmlNo
 {
     *jn = NULL;
     for (const xmlNode *t = el->children; t; t = t->next)
-        if (is_el(t, "joint") || is_el(t, "freejoint")) {
+        if (mj_is_el(t, "joint") || mj_is_el(t, "freejoint")) {
             if (*jn)
-                return fail(c, t, "%s: a second joint (a body has at most one joint here: chain bodies for "
+                return mj_fail(c, t, "%s: a second joint (a body has at most one joint here: chain bodies for "
                             "several degrees of freedom)", who);
             *jn = t;
         }
@@ -617,7 +587,7 @@ static int body_joint(mj_ctx *c, const xmlNode *el, const char *who, const xmlNo
 static bool is_free(const mj_ctx *c, const xmlNode *jn, int cls)
 {
     if (!jn) return false;
-    if (is_el(jn, "freejoint")) return true;
+    if (mj_is_el(jn, "freejoint")) return true;
     xmlChar *t = get(c, jn, cls, "type", NULL);
     bool f = t && strcmp((const char *)t, "free") == 0;
     xmlFree(t);
@@ -626,18 +596,18 @@ static bool is_free(const mj_ctx *c, const xmlNode *jn, int cls)
 
 static int parse_inertial(mj_ctx *c, const xmlNode *in, ur_link *l, mo_vec3 off, const char *who)
 {
-    if (known_attrs(c, in, inertial_attrs, who) < 0) return -1;
+    if (mj_known_attrs(c, in, inertial_attrs, who) < 0) return -1;
     mo_vec3 p;
     mo_quat q;
     double mass, di[3], fi[6];
     if (vec3(c, in, -1, "pos", ur_v(0, 0, 0), &p, who) < 0 || orientation(c, in, -1, &q, who) < 0) return -1;
-    int a = num(c, in, -1, "mass", 0, &mass, who);
+    int a = mj_num(c, in, -1, "mass", 0, &mass, who);
     if (a < 0) return -1;
-    if (a == 0) return fail(c, in, "%s: inertial has no mass", who);
-    if (mass < 0) return fail(c, in, "%s: inertial mass %g is negative", who, mass);
-    int nd = nums(c, in, -1, "diaginertia", di, 3, 3, who), nfi = nums(c, in, -1, "fullinertia", fi, 6, 6, who);
+    if (a == 0) return mj_fail(c, in, "%s: inertial has no mass", who);
+    if (mass < 0) return mj_fail(c, in, "%s: inertial mass %g is negative", who, mass);
+    int nd = mj_nums(c, in, -1, "diaginertia", di, 3, 3, who), nfi = mj_nums(c, in, -1, "fullinertia", fi, 6, 6, who);
     if (nd < 0 || nfi < 0) return -1;
-    if ((nd > 0) == (nfi > 0)) return fail(c, in, "%s: inertial needs one of diaginertia and fullinertia", who);
+    if ((nd > 0) == (nfi > 0)) return mj_fail(c, in, "%s: inertial needs one of diaginertia and fullinertia", who);
     mo_mat3 Ic = {{{0}}};
     if (nd) Ic.m[0][0] = di[0], Ic.m[1][1] = di[1], Ic.m[2][2] = di[2];
     else {
@@ -649,7 +619,7 @@ static int parse_inertial(mj_ctx *c, const xmlNode *in, ur_link *l, mo_vec3 off,
     mj_acc_add(&acc, 0, p, q, Ic); /* rotated only */
     double ev0 = acc.I.m[0][0], ev1 = acc.I.m[1][1], ev2 = acc.I.m[2][2];
     if (!(ev0 > 0 && ev1 > 0 && ev2 > 0))
-        return fail(c, in, "%s: inertia is not positive (diagonal %g %g %g)", who, ev0, ev1, ev2);
+        return mj_fail(c, in, "%s: inertia is not positive (diagonal %g %g %g)", who, ev0, ev1, ev2);
     l->has_mass = true;
     l->mass = mass;
     l->com = ur_sub(p, off);
@@ -660,26 +630,24 @@ static int parse_inertial(mj_ctx *c, const xmlNode *in, ur_link *l, mo_vec3 off,
 static int parse_joint(mj_ctx *c, const xmlNode *jn, int cls, const char *body, ur_joint *j, mo_vec3 *jpos)
 {
     char who[UR_NAME + 16];
-    if (text(c, jn, -1, "name", j->name, sizeof j->name, "joint") < 0) return -1;
+    if (mj_text(c, jn, -1, "name", j->name, sizeof j->name, "joint") < 0) return -1;
     if (!j->name[0]) snprintf(j->name, sizeof j->name, "%.50s_joint", body);
     snprintf(who, sizeof who, "joint '%s'", j->name);
     j->line = (int)xmlGetLineNo(jn);
     j->mimic = -1;
     *jpos = ur_v(0, 0, 0);
-    if (is_el(jn, "freejoint")) {
+    if (mj_is_el(jn, "freejoint")) {
         static const char *const fa[] = {"name", "group", "align", NULL};
-        if (known_attrs(c, jn, fa, who) < 0) return -1;
+        if (mj_known_attrs(c, jn, fa, who) < 0) return -1;
         j->type = MO_URDF_JOINT_FLOATING;
         return 0;
     }
-    cls = class_of(c, jn, cls, who);
+    cls = mj_class_of(c, jn, cls, who);
     if (cls < -1) return -1;
-    if (known_attrs(c, jn, joint_attrs, who) < 0) return -1;
+    if (mj_known_attrs(c, jn, joint_attrs, who) < 0) return -1;
     static const char *const types[] = {"hinge", "slide", "ball", "free", NULL};
-    int t = keyword(c, jn, cls, "type", types, 0, who);
+    int t = mj_keyword(c, jn, cls, "type", types, 0, who);
     if (t < 0) return -1;
-    if (t == 2)
-        return fail(c, jn, "%s: ball joints are not supported (chain three hinges through light bodies)", who);
     if (t == 3) {
         j->type = MO_URDF_JOINT_FLOATING;
         return 0;
@@ -687,30 +655,44 @@ static int parse_joint(mj_ctx *c, const xmlNode *jn, int cls, const char *body, 
     if (vec3(c, jn, cls, "pos", ur_v(0, 0, 0), jpos, who) < 0) return -1;
     mo_vec3 ax;
     if (vec3(c, jn, cls, "axis", ur_v(0, 0, 1), &ax, who) < 0) return -1;
+    bool ball = t == 2; /* its axis is not used (as MuJoCo's) */
     double n = mj_vlen(ax);
-    if (!(n > 1e-10)) return fail(c, jn, "%s: axis (%g %g %g) is zero", who, ax.x, ax.y, ax.z);
-    j->axis = mj_vscale(ax, 1 / n);
+    if (!ball && !(n > 1e-10)) return mj_fail(c, jn, "%s: axis (%g %g %g) is zero", who, ax.x, ax.y, ax.z);
+    j->axis = ball ? ur_v(1, 0, 0) : mj_vscale(ax, 1 / n);
     double range[2] = {0, 0}, stiff, ref, sref;
-    int nr = nums(c, jn, cls, "range", range, 2, 2, who);
+    int nr = mj_nums(c, jn, cls, "range", range, 2, 2, who);
     if (nr < 0) return -1;
     static const char *const lim[] = {"false", "true", "auto", NULL};
-    int limited = keyword(c, jn, cls, "limited", lim, 2, who);
+    int limited = mj_keyword(c, jn, cls, "limited", lim, 2, who);
     if (limited < 0) return -1;
     if (limited == 2) limited = c->autolimits ? nr > 0 : 0;
-    if (limited && nr == 0) return fail(c, jn, "%s: limited but no range", who);
+    if (limited && nr == 0) return mj_fail(c, jn, "%s: limited but no range", who);
+    if (ball && limited)
+        return mj_fail(c, jn, "%s: a range on a ball joint (a cone limit) is not supported: Moreau's spherical "
+                       "joints and links have no limits (leave range out, or set limited=\"false\")", who);
     if (limited && !(range[0] < range[1]))
-        return fail(c, jn, "%s: range lower %g is not below upper %g", who, range[0], range[1]);
-    if (num(c, jn, cls, "damping", 0, &j->damping, who) < 0 || num(c, jn, cls, "frictionloss", 0, &j->friction, who) < 0 ||
-        num(c, jn, cls, "armature", 0, &j->armature, who) < 0 || num(c, jn, cls, "stiffness", 0, &stiff, who) < 0 ||
-        num(c, jn, cls, "ref", 0, &ref, who) < 0 || num(c, jn, cls, "springref", 0, &sref, who) < 0)
+        return mj_fail(c, jn, "%s: range lower %g is not below upper %g", who, range[0], range[1]);
+    if (mj_num(c, jn, cls, "damping", 0, &j->damping, who) < 0 || mj_num(c, jn, cls, "frictionloss", 0, &j->friction, who) < 0 ||
+        mj_num(c, jn, cls, "armature", 0, &j->armature, who) < 0 || mj_num(c, jn, cls, "stiffness", 0, &stiff, who) < 0 ||
+        mj_num(c, jn, cls, "ref", 0, &ref, who) < 0 || mj_num(c, jn, cls, "springref", 0, &sref, who) < 0)
         return -1;
     if (j->damping < 0 || j->friction < 0 || j->armature < 0)
-        return fail(c, jn, "%s: damping %g, frictionloss %g and armature %g must be >= 0", who, j->damping,
+        return mj_fail(c, jn, "%s: damping %g, frictionloss %g and armature %g must be >= 0", who, j->damping,
                     j->friction, j->armature);
-    if (stiff != 0) return fail(c, jn, "%s: joint stiffness (a spring) is not supported", who);
-    if (ref != 0 || sref != 0) return fail(c, jn, "%s: ref and springref are not supported (must be 0)", who);
+    if (stiff != 0) return mj_fail(c, jn, "%s: joint stiffness (a spring) is not supported", who);
+    if (ref != 0 || sref != 0) return mj_fail(c, jn, "%s: ref and springref are not supported (must be 0)", who);
     if (j->armature > 0 && !c->opt->articulation)
-        return fail(c, jn, "%s: armature is supported by articulation imports only", who);
+        return mj_fail(c, jn, "%s: armature is supported by articulation imports only", who);
+    if (ball) { /* damping per dof on an articulation link; no row carries dry friction */
+        if (j->friction > 0)
+            return mj_fail(c, jn, "%s: frictionloss on a ball joint is not supported (dry friction rows are for "
+                           "hinge and slide joints)", who);
+        if (j->damping > 0 && !c->opt->articulation)
+            return mj_fail(c, jn, "%s: damping on a ball joint is supported by articulation imports only (a "
+                           "spherical joint between bodies has no motor to carry it)", who);
+        j->type = MO_URDF_JOINT_BALL;
+        return 0;
+    }
     bool hinge = t == 0;
     j->type = hinge ? (limited ? MO_URDF_JOINT_REVOLUTE : MO_URDF_JOINT_CONTINUOUS) : MO_URDF_JOINT_PRISMATIC;
     j->has_limits = limited;
@@ -726,16 +708,16 @@ static int parse_body(mj_ctx *c, const xmlNode *el, int parent, mo_vec3 poff, in
 {
     ur_robot *r = &c->d->r;
     char name[UR_NAME], who[UR_NAME + 16];
-    if (text(c, el, -1, "name", name, sizeof name, "body") < 0) return -1;
+    if (mj_text(c, el, -1, "name", name, sizeof name, "body") < 0) return -1;
     if (!name[0]) snprintf(name, sizeof name, "body%d", r->nlinks);
     snprintf(who, sizeof who, "body '%s'", name);
-    if (known_attrs(c, el, body_attrs, who) < 0) return -1;
+    if (mj_known_attrs(c, el, body_attrs, who) < 0) return -1;
     char cc[UR_NAME];
-    int a = text(c, el, -1, "childclass", cc, sizeof cc, who);
+    int a = mj_text(c, el, -1, "childclass", cc, sizeof cc, who);
     if (a < 0) return -1;
     if (a) {
         cls = find_class(c, cc);
-        if (cls < 0) return fail(c, el, "%s: unknown childclass '%s'", who, cc);
+        if (cls < 0) return mj_fail(c, el, "%s: unknown childclass '%s'", who, cc);
     }
     mo_vec3 p;
     mo_quat q;
@@ -752,7 +734,7 @@ static int parse_body(mj_ctx *c, const xmlNode *el, int parent, mo_vec3 poff, in
         ur_joint *j = &r->joints[r->njoints];
         memset(j, 0, sizeof *j);
         if (jn) {
-            int jc = jn && !is_el(jn, "freejoint") ? class_of(c, jn, cls, "joint") : cls;
+            int jc = jn && !mj_is_el(jn, "freejoint") ? mj_class_of(c, jn, cls, "joint") : cls;
             if (jc < -1) return -1;
             if (parse_joint(c, jn, jc, name, j, &off) < 0) return -1;
             if (j->type == MO_URDF_JOINT_FLOATING) j->axis = ur_v(1, 0, 0); /* as URDF's default */
@@ -765,10 +747,10 @@ static int parse_body(mj_ctx *c, const xmlNode *el, int parent, mo_vec3 poff, in
         }
         for (int i = 0; i < r->njoints; i++)
             if (strcmp(r->joints[i].name, j->name) == 0)
-                return fail(c, jn ? jn : el, "joint '%s' is defined twice (first on line %d)", j->name,
+                return mj_fail(c, jn ? jn : el, "joint '%s' is defined twice (first on line %d)", j->name,
                             r->joints[i].line);
         if (j->type == MO_URDF_JOINT_FLOATING && parent != 0)
-            return fail(c, jn, "joint '%s': a free joint below another body is not supported (only a top-level "
+            return mj_fail(c, jn, "joint '%s': a free joint below another body is not supported (only a top-level "
                         "body may be free)", j->name);
         j->parent = parent;
         j->child = li;
@@ -776,11 +758,12 @@ static int parse_body(mj_ctx *c, const xmlNode *el, int parent, mo_vec3 poff, in
         j->q = q;
         r->links[li].parent_joint = r->njoints++;
     }
+    c->d->off[li] = off;
     /* inertial, geoms, children */
     const xmlNode *in = NULL;
     for (const xmlNode *t = el->children; t; t = t->next)
-        if (is_el(t, "inertial")) {
-            if (in) return fail(c, t, "%s: a second <inertial>", who);
+        if (mj_is_el(t, "inertial")) {
+            if (in) return mj_fail(c, t, "%s: a second <inertial>", who);
             in = t;
         }
     bool from_geoms = c->inertia_from_geom == 2 || (c->inertia_from_geom == 1 && !in);
@@ -788,16 +771,16 @@ static int parse_body(mj_ctx *c, const xmlNode *el, int parent, mo_vec3 poff, in
     mj_mass_acc acc = {0, {0, 0, 0}, {{{0}}}};
     for (const xmlNode *t = el->children; t; t = t->next) {
         if (t->type != XML_ELEMENT_NODE) continue;
-        if (is_el(t, "geom")) {
+        if (mj_is_el(t, "geom")) {
             int g = parse_geom(c, t, cls, li, off, false, from_geoms ? &acc : NULL);
             if (g < 0) return g;
-        } else if (is_el(t, "body")) {
+        } else if (mj_is_el(t, "body")) {
             int b = parse_body(c, t, li, off, cls, false);
             if (b < 0) return b;
-        } else if (is_el(t, "joint") || is_el(t, "freejoint") || is_el(t, "inertial") || is_el(t, "site") ||
-                   is_el(t, "camera") || is_el(t, "light")) {
+        } else if (mj_is_el(t, "joint") || mj_is_el(t, "freejoint") || mj_is_el(t, "inertial") || mj_is_el(t, "site") ||
+                   mj_is_el(t, "camera") || mj_is_el(t, "light")) {
             continue;
-        } else return fail(c, t, "%s: <%s> is not supported (docs/import.md, MJCF)", who, nm(t));
+        } else return mj_fail(c, t, "%s: <%s> is not supported (docs/import.md, MJCF)", who, mj_nm(t));
     }
     if (from_geoms && acc.m > 0) {
         ur_link *l = &r->links[li];
@@ -817,10 +800,10 @@ static int parse_body(mj_ctx *c, const xmlNode *el, int parent, mo_vec3 poff, in
 static void count(const xmlNode *n, int *bodies, int *geoms)
 {
     for (const xmlNode *t = n->children; t; t = t->next) {
-        if (is_el(t, "body")) {
+        if (mj_is_el(t, "body")) {
             (*bodies)++;
             count(t, bodies, geoms);
-        } else if (is_el(t, "geom")) (*geoms)++;
+        } else if (mj_is_el(t, "geom")) (*geoms)++;
     }
 }
 
@@ -830,39 +813,39 @@ static int parse_compiler(mj_ctx *c, const xmlNode *e)
                                      "inertiafromgeom", "coordinate", "strippath", "discardvisual", "convexhull",
                                      "usethread", "fusestatic", "inertiagrouprange", "alignfree", "saveinertial",
                                      "boundmass", "boundinertia", "settotalmass", "balanceinertia", "fitaabb", NULL};
-    if (known_attrs(c, e, ca, "compiler") < 0) return -1;
+    if (mj_known_attrs(c, e, ca, "compiler") < 0) return -1;
     static const char *const units[] = {"radian", "degree", NULL}, *const tf[] = {"false", "true", NULL},
                              *const ifg[] = {"false", "auto", "true", NULL}, *const coord[] = {"local", NULL};
-    int u = keyword(c, e, -1, "angle", units, c->degree, "compiler");
-    int al = keyword(c, e, -1, "autolimits", tf, 1, "compiler");
-    int ig = keyword(c, e, -1, "inertiafromgeom", ifg, 1, "compiler");
-    if (u < 0 || al < 0 || ig < 0 || keyword(c, e, -1, "coordinate", coord, 0, "compiler") < 0) return -1;
+    int u = mj_keyword(c, e, -1, "angle", units, c->degree, "compiler");
+    int al = mj_keyword(c, e, -1, "autolimits", tf, 1, "compiler");
+    int ig = mj_keyword(c, e, -1, "inertiafromgeom", ifg, 1, "compiler");
+    if (u < 0 || al < 0 || ig < 0 || mj_keyword(c, e, -1, "coordinate", coord, 0, "compiler") < 0) return -1;
     c->degree = u == 1;
     c->autolimits = al == 1;
     c->inertia_from_geom = ig;
     char seq[16];
-    int a = text(c, e, -1, "eulerseq", seq, sizeof seq, "compiler");
+    int a = mj_text(c, e, -1, "eulerseq", seq, sizeof seq, "compiler");
     if (a < 0) return -1;
     if (a) {
         bool ok = strlen(seq) == 3;
         for (int i = 0; ok && i < 3; i++) ok = strchr("xyzXYZ", seq[i]) != NULL;
-        if (!ok) return fail(c, e, "compiler: eulerseq '%s' is not three of x, y, z, X, Y, Z", seq);
+        if (!ok) return mj_fail(c, e, "compiler: eulerseq '%s' is not three of x, y, z, X, Y, Z", seq);
         memcpy(c->eulerseq, seq, 4);
     }
     char dir[UR_PATH];
-    if ((a = text(c, e, -1, "assetdir", dir, sizeof dir, "compiler")) < 0) return -1;
+    if ((a = mj_text(c, e, -1, "assetdir", dir, sizeof dir, "compiler")) < 0) return -1;
     if (a) memcpy(c->meshdir, dir, sizeof dir);
-    if ((a = text(c, e, -1, "meshdir", dir, sizeof dir, "compiler")) < 0) return -1;
+    if ((a = mj_text(c, e, -1, "meshdir", dir, sizeof dir, "compiler")) < 0) return -1;
     if (a) memcpy(c->meshdir, dir, sizeof dir);
     double v;
     static const char *const zero[] = {"boundmass", "boundinertia", "settotalmass", NULL};
     for (int i = 0; zero[i]; i++) {
-        if (num(c, e, -1, zero[i], 0, &v, "compiler") < 0) return -1;
-        if (v != 0 && !(i == 2 && v < 0)) return fail(c, e, "compiler: %s is not supported", zero[i]);
+        if (mj_num(c, e, -1, zero[i], 0, &v, "compiler") < 0) return -1;
+        if (v != 0 && !(i == 2 && v < 0)) return mj_fail(c, e, "compiler: %s is not supported", zero[i]);
     }
-    if (keyword(c, e, -1, "balanceinertia", tf, 0, "compiler") == 1 ||
-        keyword(c, e, -1, "fusestatic", tf, 0, "compiler") == 1)
-        return fail(c, e, "compiler: balanceinertia and fusestatic are not supported");
+    if (mj_keyword(c, e, -1, "balanceinertia", tf, 0, "compiler") == 1 ||
+        mj_keyword(c, e, -1, "fusestatic", tf, 0, "compiler") == 1)
+        return mj_fail(c, e, "compiler: balanceinertia and fusestatic are not supported");
     return c->err[0] ? -1 : 0;
 }
 
@@ -873,29 +856,29 @@ static int parse_option(mj_ctx *c, const xmlNode *e)
                                      "ccd_iterations", "ccd_tolerance", "cone", "jacobian", "impratio",
                                      "apirate", "sdf_iterations", "sdf_initpoints", "wind", "magnetic", "density",
                                      "viscosity", "o_margin", "o_solref", "o_solimp", "o_friction", NULL};
-    if (known_attrs(c, e, oa, "option") < 0) return -1;
+    if (mj_known_attrs(c, e, oa, "option") < 0) return -1;
     mj_desc *d = c->d;
-    int a = num(c, e, -1, "timestep", 0.002, &d->timestep, "option");
+    int a = mj_num(c, e, -1, "timestep", 0.002, &d->timestep, "option");
     if (a < 0) return -1;
-    if (a && !(d->timestep > 0)) return fail(c, e, "option: timestep %g must be > 0", d->timestep);
+    if (a && !(d->timestep > 0)) return mj_fail(c, e, "option: timestep %g must be > 0", d->timestep);
     d->has_timestep = a > 0;
     if ((a = vec3(c, e, -1, "gravity", ur_v(0, 0, -9.81), &d->gravity, "option")) < 0) return -1;
     xmlChar *g = xmlGetProp(e, (const xmlChar *)"gravity");
     d->has_gravity = g != NULL;
     xmlFree(g);
     double dens, visc, wind[3] = {0, 0, 0};
-    if (num(c, e, -1, "density", 0, &dens, "option") < 0 || num(c, e, -1, "viscosity", 0, &visc, "option") < 0 ||
-        nums(c, e, -1, "wind", wind, 3, 3, "option") < 0)
+    if (mj_num(c, e, -1, "density", 0, &dens, "option") < 0 || mj_num(c, e, -1, "viscosity", 0, &visc, "option") < 0 ||
+        mj_nums(c, e, -1, "wind", wind, 3, 3, "option") < 0)
         return -1;
     if (dens != 0 || visc != 0 || wind[0] != 0 || wind[1] != 0 || wind[2] != 0)
-        return fail(c, e, "option: a medium (density, viscosity, wind) is not supported");
+        return mj_fail(c, e, "option: a medium (density, viscosity, wind) is not supported");
     for (const xmlNode *t = e->children; t; t = t->next)
-        if (t->type == XML_ELEMENT_NODE && !is_el(t, "flag"))
-            return fail(c, t, "option: <%s> is not supported", nm(t));
+        if (t->type == XML_ELEMENT_NODE && !mj_is_el(t, "flag"))
+            return mj_fail(c, t, "option: <%s> is not supported", mj_nm(t));
     return 0;
 }
 
-static int find_link(const ur_robot *r, const char *name)
+int mj_find_link(const ur_robot *r, const char *name)
 {
     for (int i = 0; i < r->nlinks; i++)
         if (strcmp(r->links[i].name, name) == 0) return i;
@@ -910,60 +893,63 @@ static int parse_actuators(mj_ctx *c, const xmlNode *e)
         if (t->type != XML_ELEMENT_NODE) continue;
         int kind = -1;
         for (int i = 0; kinds[i]; i++)
-            if (is_el(t, kinds[i])) kind = i;
+            if (mj_is_el(t, kinds[i])) kind = i;
         if (kind < 0)
-            return fail(c, t, "actuator: <%s> is not supported (motor, position and velocity are)", nm(t));
+            return mj_fail(c, t, "actuator: <%s> is not supported (motor, position and velocity are)", mj_nm(t));
         mj_actuator *a = &c->d->act[c->d->nact];
         memset(a, 0, sizeof *a);
         a->kind = kind;
         a->line = (int)xmlGetLineNo(t);
-        if (text(c, t, -1, "name", a->name, sizeof a->name, kinds[kind]) < 0) return -1;
+        if (mj_text(c, t, -1, "name", a->name, sizeof a->name, kinds[kind]) < 0) return -1;
         char who[UR_NAME + 16];
         snprintf(who, sizeof who, "%s '%s'", kinds[kind], a->name[0] ? a->name : "(unnamed)");
-        int cls = class_of(c, t, 0, who);
-        if (cls < -1 || known_attrs(c, t, act_attrs, who) < 0) return -1;
+        int cls = mj_class_of(c, t, 0, who);
+        if (cls < -1 || mj_known_attrs(c, t, act_attrs, who) < 0) return -1;
         static const char *const other[] = {"tendon", "site", "body", "jointinparent", "dyntype", "gaintype",
                                             "biastype", "dampratio", "timeconst", NULL};
         for (int i = 0; other[i]; i++) {
             xmlChar *v = get(c, t, cls, other[i], NULL);
             if (v) {
                 xmlFree(v);
-                return fail(c, t, "%s: %s is not supported (an actuator drives a joint)", who, other[i]);
+                return mj_fail(c, t, "%s: %s is not supported (an actuator drives a joint)", who, other[i]);
             }
         }
         char jname[UR_NAME];
-        if (text(c, t, cls, "joint", jname, sizeof jname, who) < 0) return -1;
-        if (!jname[0]) return fail(c, t, "%s: no joint", who);
+        if (mj_text(c, t, cls, "joint", jname, sizeof jname, who) < 0) return -1;
+        if (!jname[0]) return mj_fail(c, t, "%s: no joint", who);
         a->joint = -1;
         for (int i = 0; i < r->njoints && a->joint < 0; i++)
             if (strcmp(r->joints[i].name, jname) == 0) a->joint = i;
-        if (a->joint < 0) return fail(c, t, "%s: joint '%s' is not a joint of the file", who, jname);
+        if (a->joint < 0) return mj_fail(c, t, "%s: joint '%s' is not a joint of the file", who, jname);
         int jt = r->joints[a->joint].type;
+        if (jt == MO_URDF_JOINT_BALL)
+            return mj_fail(c, t, "%s: joint '%s' is a ball joint: actuators on ball joints are not supported "
+                           "(drives are for hinge and slide joints)", who, jname);
         if (jt == MO_URDF_JOINT_FIXED || jt == MO_URDF_JOINT_FLOATING)
-            return fail(c, t, "%s: joint '%s' is not a hinge or slide joint", who, jname);
+            return mj_fail(c, t, "%s: joint '%s' is not a hinge or slide joint", who, jname);
         double gear[6] = {1, 0, 0, 0, 0, 0}, fr[2] = {0, 0};
-        if (nums(c, t, cls, "gear", gear, 1, 6, who) < 0) return -1;
+        if (mj_nums(c, t, cls, "gear", gear, 1, 6, who) < 0) return -1;
         a->gear = gear[0];
-        if (kind > 0 && gear[0] != 1) return fail(c, t, "%s: gear %g: position and velocity actuators need gear 1", who, gear[0]);
-        if (!(gear[0] != 0)) return fail(c, t, "%s: gear is 0", who);
-        if (num(c, t, cls, "kp", kind == 1 ? 1 : 0, &a->kp, who) < 0 || num(c, t, cls, "kv", kind == 2 ? 1 : 0, &a->kv, who) < 0)
+        if (kind > 0 && gear[0] != 1) return mj_fail(c, t, "%s: gear %g: position and velocity actuators need gear 1", who, gear[0]);
+        if (!(gear[0] != 0)) return mj_fail(c, t, "%s: gear is 0", who);
+        if (mj_num(c, t, cls, "kp", kind == 1 ? 1 : 0, &a->kp, who) < 0 || mj_num(c, t, cls, "kv", kind == 2 ? 1 : 0, &a->kv, who) < 0)
             return -1;
-        if (kind == 0 && (a->kp != 0 || a->kv != 0)) return fail(c, t, "%s: a motor has no kp or kv", who);
-        if (!(a->kp >= 0) || !(a->kv >= 0)) return fail(c, t, "%s: kp %g and kv %g must be >= 0", who, a->kp, a->kv);
-        int nfr = nums(c, t, cls, "forcerange", fr, 2, 2, who);
+        if (kind == 0 && (a->kp != 0 || a->kv != 0)) return mj_fail(c, t, "%s: a motor has no kp or kv", who);
+        if (!(a->kp >= 0) || !(a->kv >= 0)) return mj_fail(c, t, "%s: kp %g and kv %g must be >= 0", who, a->kp, a->kv);
+        int nfr = mj_nums(c, t, cls, "forcerange", fr, 2, 2, who);
         if (nfr < 0) return -1;
         static const char *const lim[] = {"false", "true", "auto", NULL};
-        int fl = keyword(c, t, cls, "forcelimited", lim, 2, who);
+        int fl = mj_keyword(c, t, cls, "forcelimited", lim, 2, who);
         if (fl < 0) return -1;
         a->force_limited = fl == 2 ? nfr > 0 : fl == 1;
-        if (a->force_limited && nfr == 0) return fail(c, t, "%s: forcelimited but no forcerange", who);
+        if (a->force_limited && nfr == 0) return mj_fail(c, t, "%s: forcelimited but no forcerange", who);
         if (a->force_limited && !(fr[0] <= 0 && fr[1] >= 0 && fr[0] == -fr[1]))
-            return fail(c, t, "%s: forcerange (%g %g) must be symmetric about 0", who, fr[0], fr[1]);
+            return mj_fail(c, t, "%s: forcerange (%g %g) must be symmetric about 0", who, fr[0], fr[1]);
         a->force_lo = fr[0];
         a->force_hi = fr[1];
         for (int i = 0; i < c->d->nact; i++)
             if (c->d->act[i].joint == a->joint && (c->d->act[i].kind == kind || kind == 0 || c->d->act[i].kind == 0))
-                return fail(c, t, "%s: joint '%s' already has a %s actuator (line %d)", who, jname,
+                return mj_fail(c, t, "%s: joint '%s' already has a %s actuator (line %d)", who, jname,
                             kinds[c->d->act[i].kind], c->d->act[i].line);
         c->d->nact++;
     }
@@ -975,19 +961,19 @@ static int parse_contact(mj_ctx *c, const xmlNode *e)
     ur_robot *r = &c->d->r;
     for (const xmlNode *t = e->children; t; t = t->next) {
         if (t->type != XML_ELEMENT_NODE) continue;
-        if (!is_el(t, "exclude"))
-            return fail(c, t, "contact: <%s> is not supported (<exclude> is)", nm(t));
+        if (!mj_is_el(t, "exclude"))
+            return mj_fail(c, t, "contact: <%s> is not supported (<exclude> is)", mj_nm(t));
         static const char *const xa[] = {"name", "body1", "body2", NULL};
-        if (known_attrs(c, t, xa, "exclude") < 0) return -1;
+        if (mj_known_attrs(c, t, xa, "exclude") < 0) return -1;
         char b[2][UR_NAME];
         for (int k = 0; k < 2; k++) {
-            if (text(c, t, -1, k ? "body2" : "body1", b[k], UR_NAME, "exclude") < 0) return -1;
-            int li = find_link(r, b[k]);
-            if (li < 0) return fail(c, t, "exclude: body%d '%s' is not a body of the file", k + 1, b[k]);
+            if (mj_text(c, t, -1, k ? "body2" : "body1", b[k], UR_NAME, "exclude") < 0) return -1;
+            int li = mj_find_link(r, b[k]);
+            if (li < 0) return mj_fail(c, t, "exclude: body%d '%s' is not a body of the file", k + 1, b[k]);
             r->excl[2 * c->d->nexcl + k] = li;
         }
         if (r->excl[2 * c->d->nexcl] == r->excl[2 * c->d->nexcl + 1])
-            return fail(c, t, "exclude: body '%s' with itself", b[0]);
+            return mj_fail(c, t, "exclude: body '%s' with itself", b[0]);
         c->d->nexcl++;
     }
     return 0;
@@ -996,26 +982,28 @@ static int parse_contact(mj_ctx *c, const xmlNode *e)
 static int count_children(const xmlNode *n, const char *name)
 {
     int k = 0;
-    for (const xmlNode *t = n->children; t; t = t->next) k += is_el(t, name);
+    for (const xmlNode *t = n->children; t; t = t->next) k += mj_is_el(t, name);
     return k;
 }
 
 static int parse_mujoco(mj_ctx *c, const xmlNode *root)
 {
-    if (!is_el(root, "mujoco")) return fail(c, root, "the root element is <%s>, not <mujoco>", nm(root));
+    if (!mj_is_el(root, "mujoco")) return mj_fail(c, root, "the root element is <%s>, not <mujoco>", mj_nm(root));
     ur_robot *r = &c->d->r;
-    if (text(c, root, -1, "model", r->name, sizeof r->name, "mujoco") < 0) return -1;
+    if (mj_text(c, root, -1, "model", r->name, sizeof r->name, "mujoco") < 0) return -1;
     if (!r->name[0]) snprintf(r->name, sizeof r->name, "MuJoCo Model");
     /* sizes, then the sections in the order their references need */
-    int nb = 0, ng = 0, nmesh = 0, nact = 0, nexcl = 0, nwb = 0;
+    int nb = 0, ng = 0, nmesh = 0, nact = 0, nexcl = 0, nwb = 0, neq = 0;
     for (const xmlNode *e = root->children; e; e = e->next) {
-        if (is_el(e, "worldbody")) {
+        if (mj_is_el(e, "worldbody")) {
             nwb++;
             count(e, &nb, &ng);
-        } else if (is_el(e, "asset")) nmesh += count_children(e, "mesh");
-        else if (is_el(e, "actuator")) nact += count_children(e, "motor") + count_children(e, "position") +
+        } else if (mj_is_el(e, "asset")) nmesh += count_children(e, "mesh");
+        else if (mj_is_el(e, "actuator")) nact += count_children(e, "motor") + count_children(e, "position") +
                                                count_children(e, "velocity");
-        else if (is_el(e, "contact")) nexcl += count_children(e, "exclude");
+        else if (mj_is_el(e, "contact")) nexcl += count_children(e, "exclude");
+        else if (mj_is_el(e, "equality"))
+            for (const xmlNode *t = e->children; t; t = t->next) neq += t->type == XML_ELEMENT_NODE;
     }
     r->links = calloc((size_t)nb + 1, sizeof *r->links);
     r->joints = calloc((size_t)nb + 1, sizeof *r->joints);
@@ -1025,10 +1013,12 @@ static int parse_mujoco(mj_ctx *c, const xmlNode *root)
     r->excl = calloc((size_t)(2 * nexcl) + 2, sizeof *r->excl);
     c->d->world = calloc((size_t)ng + 1, sizeof *c->d->world);
     c->d->act = calloc((size_t)nact + 1, sizeof *c->d->act);
+    c->d->off = calloc((size_t)nb + 1, sizeof *c->d->off);
+    c->d->eq = calloc((size_t)neq + 1, sizeof *c->d->eq);
     c->meshes = calloc((size_t)nmesh + 1, sizeof *c->meshes);
     c->cls = calloc(MJ_MAX_CLASSES, sizeof *c->cls);
     if (!r->links || !r->joints || !r->collisions || !r->visuals || !r->order || !r->excl || !c->d->world ||
-        !c->d->act || !c->meshes || !c->cls) {
+        !c->d->act || !c->d->off || !c->d->eq || !c->meshes || !c->cls) {
         snprintf(c->err, c->n, "%s: out of memory", c->path);
         return -3;
     }
@@ -1037,23 +1027,18 @@ static int parse_mujoco(mj_ctx *c, const xmlNode *root)
     for (const xmlNode *e = root->children; e; e = e->next) {
         if (e->type != XML_ELEMENT_NODE) continue;
         bool ok = false;
-        for (int i = 0; ignored[i] && !ok; i++) ok = is_el(e, ignored[i]);
+        for (int i = 0; ignored[i] && !ok; i++) ok = mj_is_el(e, ignored[i]);
         if (ok) continue;
-        if (is_el(e, "compiler")) {
+        if (mj_is_el(e, "compiler")) {
             if (parse_compiler(c, e) < 0) return -1;
-        } else if (is_el(e, "option")) {
+        } else if (mj_is_el(e, "option")) {
             if (parse_option(c, e) < 0) return -1;
-        } else if (is_el(e, "default")) {
-            if (c->ncls > 0) return fail(c, e, "default: a second top-level <default>");
+        } else if (mj_is_el(e, "default")) {
+            if (c->ncls > 0) return mj_fail(c, e, "default: a second top-level <default>");
             if (parse_default(c, e, -1) < 0) return -1;
-        } else if (is_el(e, "equality")) {
-            const xmlNode *k = e->children;
-            while (k && k->type != XML_ELEMENT_NODE) k = k->next;
-            if (k)
-                return fail(c, k, "equality: <%s> is not supported (an articulation is a tree: its loops cannot be "
-                            "closed by an import)", nm(k));
-        } else if (!is_el(e, "asset") && !is_el(e, "worldbody") && !is_el(e, "actuator") && !is_el(e, "contact"))
-            return fail(c, e, "<%s> is not supported (docs/import.md, MJCF)", nm(e));
+        } else if (!mj_is_el(e, "asset") && !mj_is_el(e, "worldbody") && !mj_is_el(e, "actuator") &&
+                   !mj_is_el(e, "contact") && !mj_is_el(e, "equality"))
+            return mj_fail(c, e, "<%s> is not supported (docs/import.md, MJCF)", mj_nm(e));
     }
     if (c->ncls == 0) { /* an empty main class */
         snprintf(c->cls[0].name, sizeof c->cls[0].name, "main");
@@ -1062,27 +1047,27 @@ static int parse_mujoco(mj_ctx *c, const xmlNode *root)
         c->ncls = 1;
     }
     for (const xmlNode *e = root->children; e; e = e->next)
-        if (is_el(e, "asset") && parse_assets(c, e) < 0) return -1;
-    if (nwb == 0) return fail(c, root, "the model has no <worldbody>");
+        if (mj_is_el(e, "asset") && parse_assets(c, e) < 0) return -1;
+    if (nwb == 0) return mj_fail(c, root, "the model has no <worldbody>");
     /* a single top-level body with a free joint is the root; else the world is */
     const xmlNode *only = NULL;
     int ntop = 0;
     for (const xmlNode *e = root->children; e; e = e->next)
-        if (is_el(e, "worldbody"))
+        if (mj_is_el(e, "worldbody"))
             for (const xmlNode *t = e->children; t; t = t->next)
-                if (is_el(t, "body")) {
+                if (mj_is_el(t, "body")) {
                     ntop++;
                     only = t;
                 }
     if (ntop == 1) {
         const xmlNode *jn = NULL;
         for (const xmlNode *t = only->children; t && !jn; t = t->next)
-            if (is_el(t, "joint") || is_el(t, "freejoint")) jn = t;
+            if (mj_is_el(t, "joint") || mj_is_el(t, "freejoint")) jn = t;
         xmlChar *cc = xmlGetProp(only, (const xmlChar *)"childclass");
         int k = cc ? find_class(c, (const char *)cc) : 0;
         xmlFree(cc);
         char cn[UR_NAME];
-        if (jn && !is_el(jn, "freejoint") && text(c, jn, -1, "class", cn, sizeof cn, "joint") > 0) k = find_class(c, cn);
+        if (jn && !mj_is_el(jn, "freejoint") && mj_text(c, jn, -1, "class", cn, sizeof cn, "joint") > 0) k = find_class(c, cn);
         c->d->free_root = is_free(c, jn, k < 0 ? 0 : k);
     }
     if (!c->d->free_root) {
@@ -1090,16 +1075,16 @@ static int parse_mujoco(mj_ctx *c, const xmlNode *root)
         if (w < 0) return -1;
     }
     for (const xmlNode *e = root->children; e; e = e->next) {
-        if (!is_el(e, "worldbody")) continue;
+        if (!mj_is_el(e, "worldbody")) continue;
         static const char *const none[] = {NULL};
-        if (known_attrs(c, e, none, "worldbody") < 0) return -1;
+        if (mj_known_attrs(c, e, none, "worldbody") < 0) return -1;
         for (const xmlNode *t = e->children; t; t = t->next) {
             if (t->type != XML_ELEMENT_NODE) continue;
             int g = 0;
-            if (is_el(t, "geom")) g = parse_geom(c, t, 0, 0, ur_v(0, 0, 0), true, NULL);
-            else if (is_el(t, "body")) g = parse_body(c, t, 0, ur_v(0, 0, 0), 0, c->d->free_root);
-            else if (is_el(t, "site") || is_el(t, "camera") || is_el(t, "light")) continue;
-            else return fail(c, t, "worldbody: <%s> is not supported (docs/import.md, MJCF)", nm(t));
+            if (mj_is_el(t, "geom")) g = parse_geom(c, t, 0, 0, ur_v(0, 0, 0), true, NULL);
+            else if (mj_is_el(t, "body")) g = parse_body(c, t, 0, ur_v(0, 0, 0), 0, c->d->free_root);
+            else if (mj_is_el(t, "site") || mj_is_el(t, "camera") || mj_is_el(t, "light")) continue;
+            else return mj_fail(c, t, "worldbody: <%s> is not supported (docs/import.md, MJCF)", mj_nm(t));
             if (g < 0) return g;
         }
     }
@@ -1118,8 +1103,12 @@ static int parse_mujoco(mj_ctx *c, const xmlNode *root)
         }
     }
     for (const xmlNode *e = root->children; e; e = e->next) {
-        if (is_el(e, "actuator") && parse_actuators(c, e) < 0) return -1;
-        if (is_el(e, "contact") && parse_contact(c, e) < 0) return -1;
+        if (mj_is_el(e, "actuator") && parse_actuators(c, e) < 0) return -1;
+        if (mj_is_el(e, "contact") && parse_contact(c, e) < 0) return -1;
+        if (mj_is_el(e, "equality")) {
+            int q = mj_parse_equality(c, e);
+            if (q < 0) return q;
+        }
     }
     return 0;
 }

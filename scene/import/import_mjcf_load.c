@@ -150,6 +150,8 @@ void mj_desc_free(mj_desc *d)
     for (int i = 0; i < d->nworld; i++) mo_mesh_free(&d->world[i].mesh);
     free(d->world);
     free(d->act);
+    free(d->off);
+    free(d->eq);
     ur_robot_free(&d->r);
     memset(d, 0, sizeof *d);
 }
@@ -325,6 +327,7 @@ mo_status mo_mjcf_load(mo_world *w, const char *path, const mo_mjcf_options *opt
     if (st == MO_OK) {
         out->world_body = wb;
         st = actuators(w, path, &d, out, err, err_size);
+        if (st == MO_OK) st = mj_build_equalities(w, path, &d, out, err, err_size);
         if (st == MO_OK && opt->apply_option) {
             if (d.has_gravity) st = mo_world_set_gravity(w, d.gravity);
             if (st == MO_OK && d.has_timestep) st = mo_world_set_time_step(w, d.timestep);

@@ -44,6 +44,7 @@ void mo_urdf_model_free(mo_urdf_model *m)
     free(m->visuals);
     free(m->collisions);
     free(m->warnings);
+    free(m->equalities);
     memset(m, 0, sizeof *m);
 }
 

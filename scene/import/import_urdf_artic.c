@@ -142,6 +142,7 @@ mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r
             d->parent = model_of[j->parent];
             d->joint = j->type == MO_URDF_JOINT_FIXED       ? MO_LINK_FIXED
                        : j->type == MO_URDF_JOINT_PRISMATIC ? MO_LINK_PRISMATIC
+                       : j->type == MO_URDF_JOINT_BALL      ? MO_LINK_SPHERICAL
                                                             : MO_LINK_REVOLUTE;
             d->joint_position = j->pos;
             d->joint_orientation = j->q;
@@ -195,7 +196,7 @@ mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r
         mj->has_limits = j->has_limits; /* rows on the articulation (mo_articulation_set_limits) */
         mj->origin_position = j->pos;
         mj->origin_orientation = j->q;
-        if (j->type == MO_URDF_JOINT_FIXED) continue;
+        if (j->type == MO_URDF_JOINT_FIXED || j->type == MO_URDF_JOINT_BALL) continue; /* ball: damping only */
         bool drive = opt->drive_stiffness + opt->drive_damping > 0;
         mj->motor = drive ? MO_MOTOR_POSITION : MO_MOTOR_OFF;
         /* a bound beyond MO_LENGTH_MAX is no bound on its side (below); one that leaves no room is refused here,
@@ -236,7 +237,7 @@ mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r
        body import's one motor), a PD drive toward 0 bounded by the URDF effort */
     for (int k = 0; k < r->njoints && st == MO_OK; k++) {
         const ur_joint *j = &r->joints[k];
-        if (j->type == MO_URDF_JOINT_FIXED) continue;
+        if (j->type == MO_URDF_JOINT_FIXED || j->type == MO_URDF_JOINT_BALL) continue; /* ball: damping only */
         int link = model_of[j->child];
         const char *what = "limits";
         if (j->has_limits) {

@@ -403,6 +403,8 @@ mo_status ur_robot_build(mo_world *w, const char *path, ur_robot *r, const mo_ur
         jd.collide_connected = opt->self_collision;
         if (j->type == MO_URDF_JOINT_FIXED) {
             jd.type = MO_JOINT_FIXED;
+        } else if (j->type == MO_URDF_JOINT_BALL) { /* MJCF's: anchors only, no axis, limit or motor */
+            jd.type = MO_JOINT_SPHERICAL;
         } else {
             jd.type = j->type == MO_URDF_JOINT_PRISMATIC ? MO_JOINT_PRISMATIC : MO_JOINT_REVOLUTE;
             jd.axis_a = ur_rot(j->q, j->axis);

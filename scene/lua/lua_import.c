@@ -361,7 +361,7 @@ static int push_robot(lua_State *L, mo_scene_file *s, mo_world *w, mo_urdf_model
     for (int i = 0; i < m->nvisuals && !bad; i++)
         if (!inside_roots(s, m->visuals[i].mesh_path)) bad = m->visuals[i].mesh_path;
     bool artic = !mo_articulation_id_is_null(m->articulation);
-    s->objects += (artic ? 1 : m->nlinks + m->njoints) + m->ncollisions;
+    s->objects += (artic ? 1 : m->nlinks + m->njoints) + m->ncollisions + m->nequalities;
     if (bad || s->objects > s->opt.max_objects) {
         char b[600];
         snprintf(b, sizeof b, "%s", bad ? bad : "");
@@ -428,6 +428,14 @@ static int push_robot(lua_State *L, mo_scene_file *s, mo_world *w, mo_urdf_model
         lua_setfield(L, -2, m->joints[i].name);
     }
     lua_setfield(L, -2, "joints");
+    /* MJCF <equality> connect and weld: their joints by name (active ones) */
+    lua_createtable(L, 0, m->nequalities);
+    for (int i = 0; i < m->nequalities; i++) {
+        if (mo_joint_id_is_null(m->equalities[i].joint)) continue;
+        mo_lua_push_joint(L, m->equalities[i].joint, m->equalities[i].name);
+        lua_setfield(L, -2, m->equalities[i].name);
+    }
+    lua_setfield(L, -2, "equalities");
     push_warnings(L, s, m);
     return 1;
 }

@@ -511,8 +511,10 @@ typedef struct bad { const char *xml; const char *msg; } bad;
 static void test_errors(void)
 {
     static const bad cases[] = {
-        {"<mujoco>\n<worldbody>\n<body name='a'>\n<joint type='ball'/>\n</body>\n</worldbody>\n</mujoco>\n",
-         "bad.xml:4: joint 'a_joint': ball joints are not supported (chain three hinges through light bodies)"},
+        {"<mujoco>\n<worldbody>\n<body name='a'>\n<joint type='ball' range='0 30'/>\n</body>\n</worldbody>\n"
+         "</mujoco>\n",
+         "bad.xml:4: joint 'a_joint': a range on a ball joint (a cone limit) is not supported: Moreau's spherical "
+         "joints and links have no limits (leave range out, or set limited=\"false\")"},
         {"<mujoco>\n<worldbody>\n<body name='a'>\n<joint type='screw'/>\n</body>\n</worldbody>\n</mujoco>\n",
          "bad.xml:4: joint 'a_joint': type 'screw' is not one of hinge, slide, ball, free"},
         {"<mujoco>\n<worldbody>\n<body>\n<geom class='nope' size='1'/>\n</body>\n</worldbody>\n</mujoco>\n",
@@ -525,10 +527,10 @@ static void test_errors(void)
         {"<mujoco>\n<worldbody>\n<body>\n<geom type='ellipsoid' size='1 2 3'/>\n</body>\n</worldbody>\n</mujoco>\n",
          "bad.xml:4: geom: ellipsoid geoms are not supported (Moreau has no ellipsoid shape; use a sphere, capsule "
          "or mesh)"},
-        {"<mujoco>\n<worldbody>\n<body name='a'>\n<geom size='1'/>\n</body>\n</worldbody>\n<equality>\n"
+        {"<mujoco>\n<worldbody>\n<body name='a'>\n<joint/><geom size='1'/>\n</body>\n</worldbody>\n<equality>\n"
          "<weld body1='a'/>\n</equality>\n</mujoco>\n",
-         "bad.xml:8: equality: <weld> is not supported (an articulation is a tree: its loops cannot be closed by an "
-         "import)"},
+         "bad.xml:8: weld: an equality closes a loop, which an articulation (a tree) cannot hold: load with "
+         "articulation = false (C) or maximal = true (Lua)"},
         {"<mujoco>\n<worldbody>\n<body name='a'>\n<geom size='1' solref='0.02 1' condim='6'/>\n</body>\n"
          "</worldbody>\n</mujoco>\n",
          "bad.xml:4: geom: condim 6 is not supported (1: frictionless, 3: sliding friction)"},

@@ -2,6 +2,8 @@
  *   forms:   moreau.mjcf{file = ...} and moreau.mjcf(path, {maximal = true}) on a two-body MJCF written
  *            here (a hinge and a slide): the articulation handle with link numbers by name ("world" 1),
  *            and the maximal form's bodies and joints by name, seen from C with the same masses
+ *   equality: a ball joint and a <connect> (maximal = true): r.equalities by name, the connect holds the bob up;
+ *            the articulation form refuses it with the sentence naming maximal = true
  *   sandbox: a mesh file outside the scene's folder is refused before anything is created
  *   errors:  the message carries the scene's file:line and the MJCF's file:line; unknown option keys
  * Scene files are written into a fresh temporary folder. */
@@ -95,6 +97,48 @@ static void test_forms(void)
     mo_scene_file_destroy(s);
 }
 
+/* a bob on a ball joint 0.5 m to its side, held level by a <connect> to the world 0.5 m to its other side (it would
+   swing down without it): loads maximal, the connect's joint by name */
+static void test_equality(void)
+{
+    write_file("scene/loop.xml", "<mujoco model='loop'>\n"
+                                 "  <worldbody>\n"
+                                 "    <body name='bob' pos='0 0 1'>\n"
+                                 "      <joint name='ball' type='ball' pos='-0.5 0 0'/>\n"
+                                 "      <geom size='0.1' mass='1'/>\n"
+                                 "    </body>\n"
+                                 "  </worldbody>\n"
+                                 "  <equality>\n"
+                                 "    <connect name='tie' body1='bob' anchor='0.5 0 0'/>\n"
+                                 "  </equality>\n"
+                                 "</mujoco>\n");
+    char err[1024];
+    mo_scene_file *s = load("world{ duration = 0.5 }\n"
+                            "local r = moreau.mjcf{ file = 'loop.xml', maximal = true }\n"
+                            "assert(r.joints.ball and r.equalities.tie, 'the ball joint and the connect')\n"
+                            "local bob = r.links.bob\n"
+                            "local z0 = bob:position().z\n"
+                            "on_step(function()\n"
+                            "  if math.abs(bob:position().z - z0) > 1e-3 or r.equalities.tie:error() > 1e-3 then error('fell') end\n"
+                            "end)\n",
+                            err, sizeof err);
+    CHECK(s != NULL);
+    if (!s) {
+        fprintf(stderr, "equality: %s\n", err);
+        return;
+    }
+    mo_status st = MO_OK;
+    for (int i = 0; i < 60 && st == MO_OK; i++) st = mo_scene_file_step(s); /* 0.5 s at 1/120: held level */
+    CHECK(st == MO_OK);
+    if (st != MO_OK) fprintf(stderr, "equality: %s\n", mo_scene_file_last_error(s));
+    mo_scene_file_destroy(s);
+    /* the articulation form refuses it, saying how to load it */
+    static const char *const artic[] = {"t.lua:2: mjcf: ", "loop.xml:9: connect 'tie': an equality closes a loop, "
+                                        "which an articulation (a tree) cannot hold: load with articulation = false (C) "
+                                        "or maximal = true (Lua)", NULL};
+    expect_error("equality in an articulation", "world{}\nmoreau.mjcf('loop.xml')\n", artic);
+}
+
 static void test_sandbox(void)
 {
     write_file("outside.stl", "solid x\nendsolid x\n");
@@ -123,6 +167,7 @@ int main(void)
 {
     if (scene_tmp_begin("moreau_lua_mjcf") < 0) return 1;
     test_forms();
+    test_equality();
     test_sandbox();
     test_errors();
     scene_tmp_end();

@@ -150,6 +150,11 @@ typedef enum mo_urdf_joint_type {
     MO_URDF_JOINT_PRISMATIC,    /* MO_JOINT_PRISMATIC, limits enforced */
     MO_URDF_JOINT_FIXED,        /* MO_JOINT_FIXED */
     MO_URDF_JOINT_FLOATING,     /* no constraint: joint is the null id */
+    MO_URDF_JOINT_BALL,         /* MJCF only (<joint type="ball">): three rotations about the joint's origin;
+                                   MO_JOINT_SPHERICAL (maximal), MO_LINK_SPHERICAL (articulation). Its
+                                   mo_urdf_joint has axis (1, 0, 0) (unused), lower = upper = 0 and has_limits
+                                   false (no cone limit), effort, velocity and friction 0, motor MO_MOTOR_OFF,
+                                   damping as written (the articulation link's, per dof) */
 } mo_urdf_joint_type;
 
 /* a URDF <geometry>'s kind (mo_urdf_visual.type, mo_urdf_collision.type) */
@@ -229,6 +234,25 @@ typedef struct mo_urdf_collision {
                                  max_hull_vertices; the hull keeps those that are its vertices); 0 otherwise */
 } mo_urdf_collision;
 
+/* an MJCF <equality> element's kind (mo_mjcf_equality.type) */
+typedef enum mo_mjcf_equality_type {
+    MO_MJCF_EQUALITY_CONNECT = 0, /* <connect>: a ball joint (MO_JOINT_SPHERICAL) at anchor */
+    MO_MJCF_EQUALITY_WELD,        /* <weld>: MO_JOINT_FIXED holding the bodies' relative pose at load */
+} mo_mjcf_equality_type;
+
+/* one MJCF <connect> or <weld> as built (mo_urdf_model.equalities); only the maximal form builds them */
+typedef struct mo_mjcf_equality {
+    char name[64];            /* the element's name; "equality<N>" (N its index here) when it has none */
+    int type;                 /* mo_mjcf_equality_type */
+    int line;                 /* its line in the file */
+    int link1, link2;         /* indices into the model's links (body1, body2); -1: the world frame (body2 left
+                                 out, or "world" under a free root) */
+    mo_vec3 anchor;           /* connect: the anchor in link1's frame (the world's for -1); weld: the weld point
+                                 in link2's frame (the world's for -1), m */
+    bool active;              /* the file's active; false: not built (joint null) */
+    mo_joint_id joint;        /* the engine joint, null when not active */
+} mo_mjcf_equality;
+
 /* A loaded robot (mo_urdf_load): its arrays are malloc'ed, freed by
  * mo_urdf_model_free; the bodies and joints it names belong to the world. */
 typedef struct mo_urdf_model {
@@ -247,6 +271,9 @@ typedef struct mo_urdf_model {
                                         else the null id */
     mo_body_id world_body;    /* mo_mjcf_load with a free-floating root: the static body holding the
                                  <worldbody> geoms (null when there are none, and for URDF) */
+    int nequalities;          /* entries of equalities (0 for URDF) */
+    mo_mjcf_equality *equalities; /* (nequalities) mo_mjcf_load: <equality> connect and weld in file order;
+                                     NULL when none */
 } mo_urdf_model;
 
 /* Loads a URDF file into w. By default (options.articulation) as one
@@ -330,7 +357,8 @@ MO_API mo_mjcf_options mo_default_mjcf_options(void);
 
 /* Loads an MJCF file (MuJoCo's XML) into w as a mo_urdf_model: the same robot
  * description, build, articulation and result as mo_urdf_load (links = MJCF
- * bodies, joints = the joint of each body; free with mo_urdf_model_free). The
+ * bodies, joints = the joint of each body, equalities = <equality> connect and
+ * weld, built as joints in the maximal form only; free with mo_urdf_model_free). The
  * subset read, the mapping and the refusals are in docs/import.md ("MJCF").
  * Links: link 0 is "world" (the <worldbody>, static) unless the <worldbody>
  * holds a single body whose joint is free: that body is then the root, free
