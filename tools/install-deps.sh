@@ -18,6 +18,8 @@ pkgs=(
   libglfw3-dev libepoxy-dev libcglm-dev libpng-dev xvfb xauth libgl1-mesa-dri
   # the Python package moreau (optional: -Dpython): headers, NumPy; pytest for its tests
   python3-dev python3-numpy python3-pytest
+  # moreau-sweep over MPI ranks (optional: -Dmpi): Open MPI's headers and mpirun
+  libopenmpi-dev openmpi-bin
   # tests and CI helpers
   valgrind
   # moreau-bench peers: the outside engines' benchmark programs in ../shared/tools/peers

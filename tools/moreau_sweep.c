@@ -361,15 +361,19 @@ static int prepare(sweep *s, const char *grid)
 int main(int argc, char **argv)
 {
     cli_cuda_module_default();
-#ifdef MO_SWEEP_MPI
-    MPI_Init(&argc, &argv);
-#endif
     static sweep s;
     s.rank = 0;
     s.size = 1;
 #ifdef MO_SWEEP_MPI
-    MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &s.size);
+    /* MPI only under a launcher: alone, Open MPI's singleton start would fork a daemon for one rank */
+    bool mpi = false;
+    static const char *const launched[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", NULL};
+    for (int i = 0; launched[i] && !mpi; i++) mpi = getenv(launched[i]) != NULL;
+    if (mpi) {
+        MPI_Init(&argc, &argv);
+        MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
+        MPI_Comm_size(MPI_COMM_WORLD, &s.size);
+    }
 #endif
 #ifndef MO_SWEEP_MPI
     /* started as one of several ranks by a launcher while built without MPI: every copy would run everything */
@@ -452,12 +456,12 @@ int main(int argc, char **argv)
     /* rank 0 checks the scene and the folder and reads the journal; the others wait for its verdict */
     if (status == 0 && s.rank == 0) status = prepare(&s, grid);
 #ifdef MO_SWEEP_MPI
-    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (mpi) MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
 #endif
     if (status != 0) {
         sweep_plan_free(&s.pl);
 #ifdef MO_SWEEP_MPI
-        MPI_Finalize();
+        if (mpi) MPI_Finalize();
 #endif
         return status < 0 ? 0 : status;
     }
@@ -513,8 +517,10 @@ int main(int argc, char **argv)
             sweep_csv_row(&s.pl, &res, row, sizeof row);
         }
     }
-    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    MPI_Finalize();
+    if (mpi) {
+        MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        MPI_Finalize();
+    }
 #endif
     sweep_plan_free(&s.pl);
     free(s.params);

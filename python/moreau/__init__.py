@@ -586,13 +586,14 @@ class World(_World):
         return self._scene_info()[1]
 
 
-def load(path, set=None, params=None, paths=None):
+def load(path, set=None, params=None, paths=None, seed=0):
     """Run the scene file at path (scenes/x.lua) and return its World.
 
     set: NAME=VALUE pairs as moreau-run --set takes them: an engine setting by name
     (docs/settings.md) is applied over the scene's settings, any other name is a value
     for param(name, default) in the script; params: more script params (always params);
-    paths: more folders the script may read from (as --path). step() then runs the
+    paths: more folders the script may read from (as --path); seed: the script's
+    math.random seed (as --seed; the same seed draws the same numbers). step() then runs the
     scene's callbacks too. Raises moreau.Error with the sentence naming file and line.
     """
     known = {row[0] for row in _settings_table()}
@@ -602,7 +603,7 @@ def load(path, set=None, params=None, paths=None):
     w = World.__new__(World)
     _World.__init__(w, _assignments(engine, {}), scene=os.fspath(path),
                     params=["%s=%s" % (k, _text(v)) for k, v in script.items()],
-                    paths=[os.fspath(p) for p in (paths or [])])
+                    paths=[os.fspath(p) for p in (paths or [])], seed=int(seed))
     return w
 
 

@@ -235,15 +235,17 @@ int pymo_str_list(PyObject *list, const char ***out, int *n, PyObject **keep)
     return 0;
 }
 
-/* _World(assignments=(), scene=None, params=(), paths=()): an empty world from
+/* _World(assignments=(), scene=None, params=(), paths=(), seed=0): an empty world from
  * the default settings with assignments ("NAME=VALUE") applied, or the scene
- * file at scene run with params and search paths, assignments applied over it */
+ * file at scene run with params, search paths and math.random's seed, assignments
+ * applied over it */
 static int world_init(world_object *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"assignments", "scene", "params", "paths", NULL};
+    static char *kwlist[] = {"assignments", "scene", "params", "paths", "seed", NULL};
     PyObject *assign = NULL, *params = NULL, *paths = NULL;
     const char *scene = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OzOO", kwlist, &assign, &scene, &params, &paths)) return -1;
+    unsigned long long seed = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OzOOK", kwlist, &assign, &scene, &params, &paths, &seed)) return -1;
     if (self->w) {
         PyErr_SetString(PyExc_RuntimeError, "moreau: the world is already initialised");
         return -1;
@@ -261,6 +263,7 @@ static int world_init(world_object *self, PyObject *args, PyObject *kw)
         opt.param_count = np;
         opt.search_paths = sp;
         opt.search_path_count = nsp;
+        opt.seed = (uint64_t)seed;
         mo_status s = mo_scene_file_load(scene, &opt, &self->sf, err, sizeof err);
         if (s != MO_OK) {
             pymo_raise(s, err);

@@ -48,6 +48,13 @@ int main(int argc, char **argv)
             else printf("%s", str[c][r]);
             putchar(c + 1 < nc ? ',' : '\n');
         }
+    for (int c = 0; c < nc; c++) {
+        for (hssize_t r = 0; str[c] && r < n; r++) H5free_memory(str[c][r]);
+        free(str[c]);
+        free(num[c]);
+    }
+    free(str);
+    free(num);
     H5Fclose(f);
     return 0;
 }
