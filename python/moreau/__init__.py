@@ -211,13 +211,14 @@ class Joint:
 class Articulation:
     """A reduced-coordinate articulation (moreau/articulation.h, docs/articulations.md): joint-space state and
     inputs as NumPy arrays (new arrays; setters take any float sequence of the right length)."""
-    __slots__ = ("world", "key", "links", "joints", "warnings")
+    __slots__ = ("world", "key", "links", "joints", "warnings", "equalities")
 
-    def __init__(self, world, key, links=(), joints=(), warnings=()):
+    def __init__(self, world, key, links=(), joints=(), warnings=(), equalities=()):
         self.world, self.key = world, key
-        self.links = list(links)      # URDF: [(link name, link body key)]
-        self.joints = list(joints)    # URDF: [(joint name, joint key, child link)]
+        self.links = list(links)      # URDF/MJCF: [(link name, link body key)]
+        self.joints = list(joints)    # URDF/MJCF: [(joint name, joint key, child link)]
         self.warnings = list(warnings)
+        self.equalities = list(equalities)  # MJCF: [(name, joint key or 0, "connect" | "weld", active)]
 
     def _call(self, fn, *args):
         return fn(self.world, self.key, *args)
@@ -510,9 +511,19 @@ class World(_World):
         drive_stiffness, drive_damping, friction, ignore_damping, ignore_friction; paths: folders for
         package:// meshes. Returns an Articulation (key 0 when articulation=False) whose links and joints list
         the model's names with their body and joint ids; warnings the loader's."""
-        key, links, joints, warnings = _c._urdf_load(self, os.fspath(path), options,
-                                                     [os.fspath(p) for p in (paths or [])])
-        return Articulation(self, key, links, joints, warnings)
+        key, links, joints, warnings, eqs = _c._urdf_load(self, os.fspath(path), options,
+                                                          [os.fspath(p) for p in (paths or [])])
+        return Articulation(self, key, links, joints, warnings, eqs)
+
+    def load_mjcf(self, path, paths=None, **options):
+        """Load an MJCF model (MuJoCo's XML, mo_mjcf_load; the subset in docs/import.md) as one articulation
+        (the default) or, with articulation=False, as bodies and joints (needed for <equality> connect/weld).
+        Options by name: articulation, self_collision, friction, massless_link_mass, max_hull_vertices,
+        apply_option (False keeps the world's time step and gravity); paths: folders for mesh files. Returns an
+        Articulation (key 0 when articulation=False) with links, joints, warnings and equalities."""
+        key, links, joints, warnings, eqs = _c._mjcf_load(self, os.fspath(path), options,
+                                                          [os.fspath(p) for p in (paths or [])])
+        return Articulation(self, key, links, joints, warnings, eqs)
 
     def create_particle(self, position=None, velocity=None, mass=None, radius=None, friction=None):
         """A particle (mo_particle_create)."""

@@ -120,6 +120,47 @@ done:
     return result;
 }
 
+/* (articulation key or 0, [(link name, body key)], [(joint name, joint key, child link)], [warnings],
+ * [(equality name, joint key or 0, "connect" or "weld", active)]) of a loaded model, which it frees */
+static PyObject *model_tuple(mo_urdf_model *model)
+{
+    PyObject *links = PyList_New(model->nlinks), *joints = PyList_New(model->njoints),
+             *warn = PyList_New(model->nwarnings), *eqs = PyList_New(model->nequalities), *out = NULL;
+    if (!links || !joints || !warn || !eqs) goto done;
+    for (int i = 0; i < model->nlinks; i++) {
+        PyObject *t = Py_BuildValue("(sK)", model->links[i].name, KEY(model->links[i].body));
+        if (!t) goto done;
+        PyList_SET_ITEM(links, i, t);
+    }
+    for (int i = 0; i < model->njoints; i++) {
+        PyObject *t = Py_BuildValue("(sKi)", model->joints[i].name, KEY(model->joints[i].joint),
+                                    model->joints[i].child_link);
+        if (!t) goto done;
+        PyList_SET_ITEM(joints, i, t);
+    }
+    for (int i = 0; i < model->nwarnings; i++) {
+        PyObject *t = PyUnicode_FromString(model->warnings[i].text);
+        if (!t) goto done;
+        PyList_SET_ITEM(warn, i, t);
+    }
+    for (int i = 0; i < model->nequalities; i++) {
+        const mo_mjcf_equality *e = &model->equalities[i];
+        PyObject *t = Py_BuildValue("(sKsO)", e->name, KEY(e->joint),
+                                    e->type == MO_MJCF_EQUALITY_WELD ? "weld" : "connect",
+                                    e->active ? Py_True : Py_False);
+        if (!t) goto done;
+        PyList_SET_ITEM(eqs, i, t);
+    }
+    out = Py_BuildValue("(KOOOO)", KEY(model->articulation), links, joints, warn, eqs);
+done:
+    Py_XDECREF(links);
+    Py_XDECREF(joints);
+    Py_XDECREF(warn);
+    Py_XDECREF(eqs);
+    mo_urdf_model_free(model);
+    return out;
+}
+
 /* _urdf_load(world, path, options dict, search paths list): (articulation key or 0, [(link name, body key)],
  * [(joint name, joint key, child link)], [warnings]) */
 static PyObject *urdf_load(PyObject *m, PyObject *args)
@@ -162,32 +203,40 @@ static PyObject *urdf_load(PyObject *m, PyObject *args)
     free(sp);
     Py_DECREF(seq);
     if (s != MO_OK) return pymo_raise(s, err);
-    PyObject *links = PyList_New(model.nlinks), *joints = PyList_New(model.njoints),
-             *warn = PyList_New(model.nwarnings), *out = NULL;
-    if (!links || !joints || !warn) goto done;
-    for (int i = 0; i < model.nlinks; i++) {
-        PyObject *t = Py_BuildValue("(sK)", model.links[i].name, KEY(model.links[i].body));
-        if (!t) goto done;
-        PyList_SET_ITEM(links, i, t);
-    }
-    for (int i = 0; i < model.njoints; i++) {
-        PyObject *t = Py_BuildValue("(sKi)", model.joints[i].name, KEY(model.joints[i].joint),
-                                    model.joints[i].child_link);
-        if (!t) goto done;
-        PyList_SET_ITEM(joints, i, t);
-    }
-    for (int i = 0; i < model.nwarnings; i++) {
-        PyObject *t = PyUnicode_FromString(model.warnings[i].text);
-        if (!t) goto done;
-        PyList_SET_ITEM(warn, i, t);
-    }
-    out = Py_BuildValue("(KOOO)", KEY(model.articulation), links, joints, warn);
-done:
-    Py_XDECREF(links);
-    Py_XDECREF(joints);
-    Py_XDECREF(warn);
-    mo_urdf_model_free(&model);
-    return out;
+    return model_tuple(&model);
+}
+
+/* _mjcf_load(world, path, options dict, search paths list): as _urdf_load, with a fifth item
+ * [(equality name, joint key or 0, "connect" or "weld", active)] */
+static PyObject *mjcf_load(PyObject *m, PyObject *args)
+{
+    (void)m;
+    PyObject *wo, *opts, *paths;
+    const char *path;
+    world_object *w;
+    if (!PyArg_ParseTuple(args, "OsO!O", &wo, &path, &PyDict_Type, &opts, &paths) || !world_arg(wo, &w))
+        return NULL;
+    mo_mjcf_options o = mo_default_mjcf_options();
+    if (pymo_dict_bool(opts, "articulation", &o.articulation) ||
+        pymo_dict_bool(opts, "self_collision", &o.self_collision) ||
+        pymo_dict_double(opts, "friction", &o.friction) ||
+        pymo_dict_double(opts, "massless_link_mass", &o.massless_link_mass) ||
+        pymo_dict_int(opts, "max_hull_vertices", &o.max_hull_vertices) ||
+        pymo_dict_bool(opts, "apply_option", &o.apply_option))
+        return NULL;
+    const char **sp = NULL;
+    int np = 0;
+    PyObject *keep = NULL;
+    if (pymo_str_list(paths, &sp, &np, &keep)) return NULL;
+    o.search_paths = sp;
+    o.nsearch_paths = np;
+    mo_urdf_model model;
+    char err[1024] = "";
+    mo_status s = mo_mjcf_load(w->w, path, &o, &model, err, sizeof err);
+    free(sp);
+    Py_XDECREF(keep);
+    if (s != MO_OK) return pymo_raise(s, err);
+    return model_tuple(&model);
 }
 
 #define ARGS_WK(fmt, ...)                                                                                            \
@@ -495,6 +544,7 @@ static PyObject *artic_energy(PyObject *m, PyObject *args)
 PyMethodDef pymo_artic_functions[] = {
     {"_artic_create", artic_create, METH_VARARGS, NULL},
     {"_urdf_load", urdf_load, METH_VARARGS, NULL},
+    {"_mjcf_load", mjcf_load, METH_VARARGS, NULL},
     {"_artic_destroy", artic_destroy, METH_VARARGS, NULL},
     {"_artic_is_valid", artic_is_valid, METH_VARARGS, NULL},
     {"_artic_size", artic_size, METH_VARARGS, NULL},

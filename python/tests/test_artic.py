@@ -136,3 +136,45 @@ def test_euler_integrator_and_state_hash_includes_q():
     h = w.state_hash()
     a.q = a.q + 1e-6
     assert w.state_hash() != h
+
+
+ARM3 = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "import", "data")
+
+
+def test_mjcf_and_urdf_of_one_arm_give_one_trajectory():
+    # tests/import/data/arm3.urdf and arm3.xml describe the same 3-link arm: the same masses, axes and, over
+    # 1 s under gravity, bit-identical joint trajectories (as the C and Lua tests find)
+    runs = []
+    for loader, name in (("load_urdf", "arm3.urdf"), ("load_mjcf", "arm3.xml")):
+        w = moreau.World(time_step=0.01)
+        kw = {"apply_option": False} if loader == "load_mjcf" else {}
+        a = getattr(w, loader)(os.path.join(ARM3, name), **kw)
+        assert a.size[1] == 3 and a.warnings == [] and a.equalities == []
+        a.q = [0.3, -0.2, 0.1]
+        w.step(100)
+        runs.append((a.q, a.qd, a.mass_matrix()))
+    assert np.array_equal(runs[0][0], runs[1][0]) and np.array_equal(runs[0][1], runs[1][1])
+    assert np.max(np.abs(runs[0][0])) > 0.1  # it moved
+    assert np.allclose(runs[0][2], runs[1][2], rtol=0, atol=1e-12)
+
+
+def test_mjcf_ball_joint_and_connect(tmp_path):
+    # a bob on a ball joint held level by a <connect> to the world: maximal form only, the equality's joint
+    # listed; the articulation form refuses it with the sentence
+    xml = tmp_path / "loop.xml"
+    xml.write_text("<mujoco model='loop'>\n  <worldbody>\n    <body name='bob' pos='0 0 1'>\n"
+                   "      <joint name='ball' type='ball' pos='-0.5 0 0'/>\n      <geom size='0.1' mass='1'/>\n"
+                   "    </body>\n  </worldbody>\n  <equality>\n"
+                   "    <connect name='tie' body1='bob' anchor='0.5 0 0'/>\n  </equality>\n</mujoco>\n")
+    w = moreau.World(time_step=0.01)
+    m = w.load_mjcf(xml, articulation=False)
+    assert m.key == 0 and [(e[0], e[2], e[3]) for e in m.equalities] == [("tie", "connect", True)]
+    assert m.equalities[0][1] != 0
+    bob = [b for name, b in m.links if name == "bob"][0]
+    w.step(50)
+    z = moreau.Body(w, bob).position[2]
+    assert abs(z - 1.0) < 1e-3  # held level (it would fall 0.5 m swinging on the ball joint alone)
+    with pytest.raises(moreau.Error) as e:
+        moreau.World().load_mjcf(xml)
+    assert str(e.value).startswith(str(xml) + ":9: connect 'tie': an equality closes a loop") and \
+        str(e.value).endswith("load with articulation = false (C) or maximal = true (Lua)")
