@@ -291,6 +291,31 @@ int mo_collide_objects(mo_world *w)
     return n;
 }
 
+/* w->cl_sleep: per collision object 0 when it moves (an awake dynamic body, a particle, a kinematic body with a
+ * velocity or moved by the API, a link body), 1 still (static, a still kinematic body), 2 asleep; entry n is 1
+ * when some object sleeps (else the rest is not filled). 0, or -1 out of memory */
+static int sleep_classes(mo_world *w, const cl_info *info, int n)
+{
+    if (mo_buf_reserve(&w->cl_sleep, (size_t)n + 1)) return -1;
+    unsigned char *sl = (unsigned char *)w->cl_sleep.p;
+    sl[n] = 0;
+    int any = 0;
+    for (int i = 0; i < w->body_count && !any; i++) any = w->bodies[i].alive && w->bodies[i].sleep_island;
+    if (!any) return 0;
+    for (int i = 0; i < n; i++) {
+        const mo_body *b = info[i].body >= 0 ? &w->bodies[info[i].body] : NULL;
+        unsigned char c = 0;
+        if (!b || b->artic) c = 0;
+        else if (b->type == MO_BODY_DYNAMIC) c = b->sleep_island ? 2 : 0;
+        else if (b->type == MO_BODY_STATIC) c = 1;
+        else c = (b->moved || b->k.v[0] != 0.0 || b->k.v[1] != 0.0 || b->k.v[2] != 0.0 || b->k.w[0] != 0.0 ||
+                  b->k.w[1] != 0.0 || b->k.w[2] != 0.0) ? 0 : 1;
+        sl[i] = c;
+    }
+    sl[n] = 1;
+    return 0;
+}
+
 int mo_step_collide(const mo_step_ctx *ctx)
 {
     mo_world *w = ctx->w;
@@ -327,11 +352,16 @@ int mo_step_collide(const mo_step_ctx *ctx)
     if (mo_buf_reserve(&w->scratch, (size_t)(nchunks + 1) * sizeof(int))) return -1;
     int *chunk_first = (int *)w->scratch.p; /* contacts per chunk, then their prefix sum */
     int (*pairs)[2] = w->pairs.pairs;
+    /* sleeping islands cost no narrowphase: their pairs with each other and with still bodies are skipped */
+    const unsigned char *sl = NULL;
+    if (sleep_classes(w, info, n) < 0) return -1;
+    else if (w->cl_sleep.p && ((const unsigned char *)w->cl_sleep.p)[n]) sl = (const unsigned char *)w->cl_sleep.p;
     MO_PARALLEL_LOOP(nt, nchunks > 1 ? npairs : 0, for (int q = 0; q < nchunks; q++) {
         int k1 = (q + 1) * CL_CHUNK < npairs ? (q + 1) * CL_CHUNK : npairs, m = 0;
         mo_cl_contact *out = cc + (size_t)q * CL_CHUNK * MO_CL_MAX_POINTS;
         for (int k = q * CL_CHUNK; k < k1; k++) {
             int a = pairs[k][0], b = pairs[k][1];
+            if (sl && sl[a] && sl[b] && ((sl[a] | sl[b]) & 2)) continue;
             if (objs[a].type == MO_CL_MESH || objs[b].type == MO_CL_MESH)
                 m += mo_cl_collide_mesh(&objs[a], a, &objs[b], b, margin, out + m);
             else
@@ -363,6 +393,20 @@ int mo_step_collide(const mo_step_ctx *ctx)
     w->ncontacts = nc;
     w->stats.contacts = nc;
     w->stats.max_penetration = maxpen;
+    /* a contact with a sleeping body (the other side moves: awake, a particle, a moving kinematic or link body)
+       wakes its island, and the step starts over from the prediction */
+    if (sl) {
+        int woke = 0;
+        for (int c = 0; c < nc; c++) {
+            const int s[2] = {ct[c].body_a, ct[c].body_b}; /* -1: a particle */
+            for (int k = 0; k < 2; k++)
+                if (s[k] >= 0 && w->bodies[s[k]].sleep_island) {
+                    mo_sleep_wake_island(w, s[k]);
+                    woke = 1;
+                }
+        }
+        if (woke) return MO_STEP_WOKE;
+    }
     /* rigid shapes against FEM meshes' boundary triangles (fem_contacts.c) */
     if (w->fem && mo_fem_collide_surfaces(w)) return -1;
     return 0;
