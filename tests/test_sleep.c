@@ -418,12 +418,13 @@ static void test_errors(void)
     CHECK(mo_body_destroy(w, b) == MO_OK);
     bool s = true;
     CHECK(mo_body_is_sleeping(w, b, &s) == MO_ERR_STALE_ID && !s);
-    CHECK(!strcmp(mo_world_last_error(w), "mo_body_is_sleeping: body id (index 2, generation 1) does not name a live body") ||
-          strstr(mo_world_last_error(w), "does not name a live body"));
+    char want[160];
+    snprintf(want, sizeof want, "body id (index %u, generation %u) does not name a live body", b.index, b.generation);
+    CHECK(!strcmp(mo_world_last_error(w), want));
     CHECK(mo_body_wake(w, b) == MO_ERR_STALE_ID);
-    CHECK(strstr(mo_world_last_error(w), "mo_body_wake: body id (index 2, generation ") != NULL);
+    CHECK(!strcmp(mo_world_last_error(w), want));
     CHECK(mo_body_set_sleep_allowed(w, b, false) == MO_ERR_STALE_ID);
-    CHECK(strstr(mo_world_last_error(w), "mo_body_set_sleep_allowed: body id (index 2, generation ") != NULL);
+    CHECK(!strcmp(mo_world_last_error(w), want));
     mo_body_id c = box(w, 0, 0.1);
     CHECK(mo_body_is_sleeping(w, c, NULL) == MO_ERR_INVALID_ARGUMENT);
     CHECK(!strcmp(mo_world_last_error(w), "mo_body_is_sleeping: out must not be NULL"));

@@ -44,11 +44,12 @@ void mo_sleep_touch(mo_world *w, int s)
     }
 }
 
-static mo_body *live_body(const mo_world *w, mo_body_id id, const char *fn)
+/* the body of id, or NULL with the stale-id sentence of every body call */
+static mo_body *live_body(const mo_world *w, mo_body_id id)
 {
     mo_body *b = mo_body_get(w, id);
     if (!b)
-        mo_set_error(w, "%s: body id (index %u, generation %u) %s", fn, id.index, id.generation,
+        mo_set_error(w, "body id (index %u, generation %u) %s", id.index, id.generation,
                      mo_id_fault(w, id.generation, "does not name a live body"));
     return b;
 }
@@ -58,7 +59,7 @@ mo_status mo_body_is_sleeping(const mo_world *w, mo_body_id id, bool *out)
     MO_NEED_W(w);
     MO_NEED(w, out, "out");
     *out = false;
-    const mo_body *b = live_body(w, id, __func__);
+    const mo_body *b = live_body(w, id);
     if (!b) return MO_ERR_STALE_ID;
     *out = b->sleep_island != 0;
     return MO_OK;
@@ -67,7 +68,7 @@ mo_status mo_body_is_sleeping(const mo_world *w, mo_body_id id, bool *out)
 mo_status mo_body_wake(mo_world *w, mo_body_id id)
 {
     MO_NEED_W(w);
-    mo_body *b = live_body(w, id, __func__);
+    mo_body *b = live_body(w, id);
     if (!b) return MO_ERR_STALE_ID;
     mo_sleep_wake_island(w, (int)id.index - 1);
     b->rest_time = 0.0;
@@ -77,7 +78,7 @@ mo_status mo_body_wake(mo_world *w, mo_body_id id)
 mo_status mo_body_set_sleep_allowed(mo_world *w, mo_body_id id, bool allowed)
 {
     MO_NEED_W(w);
-    mo_body *b = live_body(w, id, __func__);
+    mo_body *b = live_body(w, id);
     if (!b) return MO_ERR_STALE_ID;
     b->no_sleep = !allowed;
     if (!allowed) mo_sleep_wake_island(w, (int)id.index - 1);
