@@ -412,13 +412,38 @@ int mo_step_collide(const mo_step_ctx *ctx)
     return 0;
 }
 
-/* keeps this step's contact impulses for the next step's warm start */
+/* 1 when cached contact key joins two shapes' bodies of which one sleeps and neither is an awake dynamic body:
+   the collide stage skipped its pair, its impulses stay in the cache while the island sleeps (its warm start
+   when it wakes) */
+static int cache_asleep(const mo_world *w, uint64_t key)
+{
+    const int u[2] = {(int)((key >> 43) & 0x1fffff) - 0x100000, (int)((key >> 22) & 0x1fffff) - 0x100000};
+    int asleep = 0;
+    for (int k = 0; k < 2; k++) {
+        if (u[k] < 0 || u[k] >= w->shape_count || !w->shapes[u[k]].alive) return 0; /* a particle, a gone shape */
+        const mo_body *b = &w->bodies[w->shapes[u[k]].body];
+        if (b->sleep_island) asleep = 1;
+        else if (b->type == MO_BODY_DYNAMIC) return 0;
+    }
+    return asleep;
+}
+
+/* keeps this step's contact impulses for the next step's warm start, with the cached ones of sleeping islands */
 int mo_contact_cache_store(mo_world *w)
 {
-    if (mo_buf_reserve(&w->cache, (size_t)(w->ncontacts + 1) * sizeof(mo_contact_cache))) return -1;
+    /* the sleeping islands' cached contacts, compacted in key order (only while some body sleeps: collide's flag) */
+    int nkeep = 0;
+    const int nc = w->ncontacts;
     mo_contact_cache *cache = (mo_contact_cache *)w->cache.p;
+    const unsigned char *sl = (const unsigned char *)w->cl_sleep.p;
+    if (sl && sl[w->ncl])
+        for (int i = 0; i < w->ncache; i++)
+            if (cache_asleep(w, cache[i].key)) cache[nkeep++] = cache[i];
+    if (mo_buf_reserve(&w->cache, (size_t)(nc + nkeep + 1) * sizeof(mo_contact_cache))) return -1;
+    cache = (mo_contact_cache *)w->cache.p;
+    if (nkeep) memmove(cache + nc, cache, (size_t)nkeep * sizeof *cache);
     const mo_contact_int *ct = (const mo_contact_int *)w->contacts.p;
-    for (int i = 0; i < w->ncontacts; i++) {
+    for (int i = 0; i < nc; i++) {
         cache[i].key = ct[i].key;
         cache[i].normal_impulse = ct[i].impulse[0];
         cache[i].fric_w = ct[i].fric_w;
@@ -427,7 +452,16 @@ int mo_contact_cache_store(mo_world *w)
         for (int k = 0; k < 3; k++)
             cache[i].impulse_world[k] = ct[i].impulse[1] * ct[i].t1[k] + ct[i].impulse[2] * ct[i].t2[k];
     }
-    if (mo_sort_stable(cache, (size_t)w->ncontacts, sizeof *cache, cmp_cache, &w->sort_tmp)) return -1;
-    w->ncache = w->ncontacts;
+    if (mo_sort_stable(cache, (size_t)nc, sizeof *cache, cmp_cache, &w->sort_tmp)) return -1;
+    if (nkeep) { /* merge the two sorted runs (their pairs differ: no equal keys) */
+        if (mo_buf_reserve(&w->sort_tmp, (size_t)(nc + nkeep) * sizeof *cache)) return -1;
+        mo_contact_cache *t = (mo_contact_cache *)w->sort_tmp.p;
+        int i = 0, j = nc, k = 0;
+        while (i < nc && j < nc + nkeep) t[k++] = cache[j].key < cache[i].key ? cache[j++] : cache[i++];
+        while (i < nc) t[k++] = cache[i++];
+        while (j < nc + nkeep) t[k++] = cache[j++];
+        memcpy(cache, t, (size_t)(nc + nkeep) * sizeof *cache);
+    }
+    w->ncache = nc + nkeep;
     return 0;
 }
