@@ -30,7 +30,12 @@
 typedef struct mo_body {
     uint32_t generation;       /* odd = alive? no: alive flag below; generation >= 1 once used */
     bool alive;
+    bool no_sleep;             /* mo_body_set_sleep_allowed(false): never sleeps, nor does its island */
+    bool moved;                /* a kinematic body moved by the API (pose, velocity) since the last step: counts as
+                                  moving in the next collide stage (wakes the sleeping bodies it touches) */
     mo_body_type type;
+    int sleep_island;          /* asleep: 1 + the smallest body slot of its island (the island's id); 0 awake
+                                  (the flags and this fill the padding: the rollback copies bodies every step) */
     mo_k_body k;               /* pose, velocity, forces, mass data (kernel view) */
     double mass;
     int first_shape;           /* head of the body's shape list, -1 when none */
@@ -43,12 +48,8 @@ typedef struct mo_body {
                                   artic 0: an ordinary body. A link body is kinematic: its pose and velocity are
                                   the link's (artic_links.c sets them), its contacts are rows on the articulation's
                                   dofs (assemble.c) */
-    /* sleeping (issue 21; model/sleep.c, step/island.c) */
-    int sleep_island;          /* asleep: 1 + the smallest body slot of its island (the island's id); 0 awake */
-    bool no_sleep;             /* mo_body_set_sleep_allowed(false): never sleeps, nor does its island */
-    bool moved;                /* a kinematic body moved by the API (pose, velocity) since the last step: counts as
-                                  moving in the next collide stage (wakes the sleeping bodies it touches) */
-    double rest_time;          /* s the body has stayed under the sleep thresholds (0 when above them) */
+    double rest_time;          /* sleeping (issue 21; model/sleep.c, step/island.c): s the body has stayed under
+                                  the sleep thresholds (0 when above them) */
 } mo_body;
 
 typedef struct mo_shape {
