@@ -8,6 +8,7 @@
  * - mo_body_apply_force, mo_body_set_velocity, mo_body_wake, a gravity change
  *   wake (the whole island, nothing else);
  * - a jointed pair sleeps together and wakes together;
+ * - a moving kinematic body wakes what it runs into, a still one nothing;
  * - off (the default): nothing sleeps, the state is that of a world without
  *   the setting; settings by name and a Lua world{sleep = true} round trip;
  * - 1 and 2 threads give bit-identical states and sleep counts;
@@ -273,6 +274,36 @@ static void test_api_wakes(void)
     mo_world_destroy(w);
 }
 
+/* a kinematic box moving into a sleeping stack wakes it; a still one beside another does not */
+static void test_kinematic(void)
+{
+    mo_world *w = new_world(true, 1);
+    mo_body_id a[3], b[3];
+    stack(w, 0.0, a);
+    stack(w, 3.0, b);
+    mo_body_def kd = mo_default_body_def();
+    kd.type = MO_BODY_KINEMATIC;
+    kd.shape.type = MO_SHAPE_BOX;
+    kd.shape.half_extents = (mo_vec3){0.1, 0.1, 0.1};
+    kd.position = (mo_vec3){-1.0, 0, 0.3};
+    mo_body_id k, still;
+    CHECK(mo_body_create(w, &kd, &k) == MO_OK);
+    kd.position = (mo_vec3){3.205, 0, 0.3}; /* 5 mm from b2: within the contact margin, not moving */
+    CHECK(mo_body_create(w, &kd, &still) == MO_OK);
+    CHECK(steps(w, 240) == 0);
+    CHECK(sleeping(w, a[0]) && sleeping(w, b[0]));
+    CHECK(mo_body_set_velocity(w, k, (mo_vec3){1.0, 0, 0}, (mo_vec3){0, 0, 0}) == MO_OK);
+    CHECK(sleeping(w, a[0])); /* a kinematic body's velocity wakes nothing by itself */
+    int woke = -1;
+    for (int i = 1; i <= 120 && woke < 0; i++) {
+        CHECK(mo_world_step(w) == MO_OK);
+        if (!sleeping(w, a[1])) woke = i;
+    }
+    CHECK(woke > 60); /* it travels 0.8 m at 1 m/s first (96 steps) */
+    CHECK(!sleeping(w, a[0]) && !sleeping(w, a[2]) && sleeping(w, b[1]));
+    mo_world_destroy(w);
+}
+
 /* two boxes on the ground joined by a distance joint: one island, asleep and awake together */
 static void test_joint_pair(void)
 {
@@ -419,7 +450,9 @@ static void test_settings(void)
     if (!f) return;
     fputs("world{sleep = true, sleep_time = 0.25, sleep_angular_velocity = 0.1, duration = 2}\n"
           "body{type = 'static', shape = {type = 'plane'}}\n"
-          "body{position = {0, 0, 0.1}, shape = {type = 'box', half_extents = {0.1, 0.1, 0.1}}}\n", f);
+          "body{position = {0, 0, 0.1}, shape = {type = 'box', half_extents = {0.1, 0.1, 0.1}}}\n"
+          "check('asleep', function() local s = moreau.stats()\n"
+          "  return s.sleeping_bodies == 1 and s.awake_bodies == 0 and s.islands == 1 end)\n", f);
     fclose(f);
     mo_scene_options opt = mo_default_scene_options();
     mo_scene_file *s = NULL;
@@ -435,6 +468,8 @@ static void test_settings(void)
     for (int i = 0; i < 60; i++) CHECK(mo_scene_file_step(s) == MO_OK);
     mo_step_stats st = mo_world_last_stats(sw);
     CHECK(st.sleeping_bodies == 1 && st.awake_bodies == 0);
+    mo_scene_check_result cr;
+    CHECK(mo_scene_file_checks(s, &cr, 1) == 0 && cr.passed); /* moreau.stats() has the counts */
     mo_scene_file_destroy(s);
     test_tmpdir_remove(dir);
 }
@@ -470,6 +505,7 @@ int main(void)
     test_api_wakes();
     test_wake_warm();
     test_joint_pair();
+    test_kinematic();
     test_off();
     test_threads();
     test_state();
