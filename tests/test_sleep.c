@@ -426,6 +426,29 @@ static void test_state(void)
     CHECK(diff == 0);
     free(buf);
     mo_world_destroy(w);
+    /* version 3 (before the sleep state) is still read: a world without bodies has the same payload in both */
+    mo_world_def wd = mo_default_world_def();
+    CHECK(mo_world_create(&wd, &w, NULL, 0) == MO_OK);
+    mo_particle_def pd = mo_default_particle_def();
+    mo_particle_id pid;
+    CHECK(mo_particle_create(w, &pd, &pid) == MO_OK);
+    CHECK(steps(w, 3) == 0);
+    n = mo_world_state_size(w);
+    unsigned char *b3 = malloc(n);
+    CHECK(mo_world_save_state(w, b3, n) == MO_OK);
+    uint32_t v;
+    memcpy(&v, b3 + 8, 4);
+    CHECK(v == 4);
+    v = 3;
+    memcpy(b3 + 8, &v, 4);
+    CHECK(mo_world_restore_state(w, b3, n) == MO_OK);
+    v = 2;
+    memcpy(b3 + 8, &v, 4);
+    CHECK(mo_world_restore_state(w, b3, n) == MO_ERR_INVALID_ARGUMENT);
+    CHECK(!strcmp(mo_world_last_error(w),
+                  "mo_world_restore_state: the state has format version 2, this build reads versions 3 to 4"));
+    free(b3);
+    mo_world_destroy(w);
 }
 
 /* settings by name, and world{sleep = true, ...} in a scene file */
