@@ -265,6 +265,14 @@ static void test_api_wakes(void)
     for (int k = 0; k < 3; k++) CHECK(!sleeping(w, a[k]) && !sleeping(w, b[k]));
     CHECK(steps(w, 60) == 0);
     CHECK(sleeping(w, a[0]) && sleeping(w, b[0]));
+    /* sleep_time 0: asleep at the first step at rest, never while moving */
+    const char *zero[] = {"sleep_time=0"};
+    CHECK(mo_world_set_settings(w, zero, 1) == MO_OK);
+    CHECK(mo_body_set_velocity(w, a[2], (mo_vec3){0.3, 0, 0}, (mo_vec3){0, 0, 0}) == MO_OK);
+    CHECK(mo_world_step(w) == MO_OK);
+    CHECK(!sleeping(w, a[2]) && sleeping(w, b[2]));
+    CHECK(steps(w, 120) == 0);
+    CHECK(sleeping(w, a[2]));
     /* turning sleeping off wakes every island; nothing sleeps then */
     const char *off[] = {"sleep=false"};
     CHECK(mo_world_set_settings(w, off, 1) == MO_OK);

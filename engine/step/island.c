@@ -123,7 +123,7 @@ int mo_step_islands(mo_world *w, double dt)
             mo_body *b = &w->bodies[i];
             if (!b->alive || !awake_dyn(b)) continue;
             const int r = find(par, i);
-            if ((fl[r] & KEEP) || !(rest[r] >= w->def.sleep_time)) continue;
+            if ((fl[r] & KEEP) || !(rest[r] > 0.0 && rest[r] >= w->def.sleep_time)) continue; /* > 0: at rest now */
             b->sleep_island = r + 1;
             mo_v3_set(b->k.v, 0, 0, 0);
             mo_v3_set(b->k.w, 0, 0, 0);
