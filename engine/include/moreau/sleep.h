@@ -7,14 +7,19 @@
  * narrowphase of its pairs with each other or with static and still kinematic
  * bodies, no rows, no solve, no integration), so its poses stay bit for bit
  * the same. It wakes (the whole island, velocities zero) when an awake body,
- * a moving kinematic body or a particle touches it, and on the calls that
- * change one of its bodies: forces and torques, pose, velocity, mass, shapes,
- * joints created, destroyed or driven (mo_joint_set_motor), pair collision;
- * every island wakes when gravity changes or sleeping is turned off. Islands
- * touching a particle, an articulation's link body or joined to a kinematic or
- * link body never sleep; worlds with FEM meshes never sleep. The default is
- * off: the reference behaviour stays that of every step solved.
- * docs/sleeping.md. A NULL w: MO_ERR_INVALID_ARGUMENT without a sentence. */
+ * a moving kinematic body (a velocity, or moved by the API), a link body or a
+ * particle touches it (in that step, which then runs its prediction and
+ * collision detection again), and on the calls that change one of its bodies:
+ * forces and torques, pose, velocity, mass from shapes, shapes created or
+ * destroyed, joints created, destroyed or driven (mo_joint_set_motor), pair
+ * collision, destruction; every island wakes when gravity changes, sleeping
+ * is turned off, a static body moves or a static or kinematic body is
+ * destroyed or changes shapes.
+ * Islands touching a particle, a link body or a moving kinematic body, or
+ * joined to a kinematic or link body, never sleep; nor does any body of a
+ * world with FEM meshes. The state (mo_world_save_state) holds the sleep
+ * state. The default is off: the reference behaviour stays that of every body
+ * stepped. docs/sleeping.md. A NULL w: MO_ERR_INVALID_ARGUMENT without a sentence. */
 #ifndef MOREAU_SLEEP_H
 #define MOREAU_SLEEP_H
 
