@@ -14,6 +14,7 @@
 #include "moreau/moreau.h"
 #include "moreau/debug_draw.h"
 #include "moreau/articulation.h"
+#include "moreau/sleep.h"
 #include "check.h"
 
 typedef struct scene {
@@ -710,6 +711,16 @@ int main(void)
     EXPECT(mo_body_set_velocity(A, sa.box, zero, (mo_vec3){0, 0, 1e160}), MO_ERR_INVALID_ARGUMENT,
            "body 2 velocity must be finite with components in [-1e+08, 1e+08] m/s and rad/s, got linear (0, 0, "
            "0), angular (0, 0, 1e+160)");
+    bool asleep;
+    NULL_W(mo_body_is_sleeping(NULL, sa.box, &asleep));
+    NULL_OUT(mo_body_is_sleeping(A, sa.box, NULL), "mo_body_is_sleeping", "out");
+    EXPECT(mo_body_is_sleeping(A, sb.box, &asleep), MO_ERR_STALE_ID,
+           stale(0, "body id", sb.box.index, sb.box.generation, NULL));
+    NULL_W(mo_body_wake(NULL, sa.box));
+    EXPECT(mo_body_wake(A, dead_body), MO_ERR_STALE_ID, stale(0, "body id", dead_body.index, dead_body.generation, "body"));
+    NULL_W(mo_body_set_sleep_allowed(NULL, sa.box, true));
+    EXPECT(mo_body_set_sleep_allowed(A, sb.box, false), MO_ERR_STALE_ID,
+           stale(0, "body id", sb.box.index, sb.box.generation, NULL));
     NULL_W(mo_body_apply_force(NULL, sa.box, zero, zero));
     EXPECT(mo_body_apply_force(A, sb.box, zero, zero), MO_ERR_STALE_ID,
            stale(0, "body id", sb.box.index, sb.box.generation, NULL));

@@ -31,6 +31,10 @@
     X("damping_steps", damping_steps, "3", 3.0)                               \
     X("max_push_velocity", max_push_velocity, "0.5", 0.5)                     \
     X("contact_margin", contact_margin, "0.02", 0.02)                         \
+    X("sleep", sleep, "true", true)                                           \
+    X("sleep_linear_velocity", sleep_linear_velocity, "0.1", 0.1)             \
+    X("sleep_angular_velocity", sleep_angular_velocity, "0.2", 0.2)           \
+    X("sleep_time", sleep_time, "1.5", 1.5)                                   \
     X("backend", backend, "auto", MO_BACKEND_AUTO)                            \
     X("solver.kind", solver.kind, "newton", MO_SOLVER_NEWTON)                 \
     X("solver.iterations", solver.max_iterations, "77", 77)                   \

@@ -391,7 +391,7 @@ static void test_refusals(void)
     memcpy(bad, buf, size);
     const uint32_t v99 = 99;
     memcpy(bad + 8, &v99, 4);
-    refused(w, bad, size, "mo_world_restore_state: the state has format version 99, this build reads version 3");
+    refused(w, bad, size, "mo_world_restore_state: the state has format version 99, this build reads versions 3 to 4");
     memcpy(bad, buf, size);
     bad[size / 2] ^= 1;
     refused(w, bad, size, "mo_world_restore_state: the state's checksum does not match its contents (corrupt)");

@@ -39,6 +39,10 @@
  *       number of worlds, one thread and all threads, beside one world alone
  *       (bench_batch.c); CSV and SVG.
  *
+ *   moreau-bench sleep [SCENE] [options]
+ *       a scene (default the built-in rubble of boxes) with sleeping off and on:
+ *       ms/step once settled, sleeping bodies (bench_sleep.c); a table, CSV.
+ *
  * Times are wall-clock medians over --repeat runs (a run over 1 s is not
  * repeated); the machine is whatever this runs on: quote it with the figures. */
 #include <ctype.h>
@@ -62,6 +66,7 @@
 #include "bench_gpu.h"
 #include "bench_peers.h"
 #include "bench_batch.h"
+#include "bench_sleep.h"
 #include "bench_util.h"
 #include "cli_settings.h"
 #include "bench_cantilever.h"
@@ -121,6 +126,8 @@ static void usage(FILE *f)
     bench_peers_usage(f);
     fprintf(f, "\n");
     bench_batch_usage(f);
+    fprintf(f, "\n");
+    bench_sleep_usage(f);
     fprintf(f, "\n");
     bench_cantilever_usage(f);
 }
@@ -1051,13 +1058,14 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "table2")) return bench_table2(argc - 2, argv + 2);
     if (!strcmp(argv[1], "cantilever")) return bench_cantilever(argc - 2, argv + 2);
     if (!strcmp(argv[1], "batch")) return bench_batch(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "sleep")) return bench_sleep(argc - 2, argv + 2);
     if (!strcmp(argv[1], "gpu")) {
         cli_cuda_module_default();
         return bench_gpu(argc - 2, argv + 2);
     }
     if (!strcmp(argv[1], "peers")) return bench_peers(argc - 2, argv + 2, argv[0]);
     fprintf(stderr, "moreau-bench: unknown benchmark '%s' (fclib, convergence, scenes, table2, cantilever, gpu, peers, "
-                    "batch)\n",
+                    "batch, sleep)\n",
             argv[1]);
     usage(stderr);
     return 2;

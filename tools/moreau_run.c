@@ -421,7 +421,7 @@ int main(int argc, char **argv)
     if (csv)
         fprintf(csv, "step,time,pairs,contacts,rows,nonzeros,iterations,residual,coulomb_error,max_penetration,"
                      "max_joint_error,t_predict_ms,t_collide_ms,t_assemble_ms,t_solve_ms,t_integrate_ms,t_step_ms,"
-                     "scene_metric,halvings\n");
+                     "scene_metric,halvings,awake_bodies,sleeping_bodies,islands\n");
     if (res) fprintf(res, "step,iteration,ccp_residual,coulomb_error\n");
     if (traj) fprintf(traj, "step,time,body,name,x,y,z,qw,qx,qy,qz\n");
     mo_scene_body *tb = NULL;
@@ -527,11 +527,11 @@ int main(int argc, char **argv)
             metric = st.max_joint_error;
         }
         if (csv)
-            fprintf(csv, "%d,%.6f,%d,%d,%d,%d,%d,%.6e,%.6e,%.6e,%.6e,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.6e,%d\n", s,
+            fprintf(csv, "%d,%.6f,%d,%d,%d,%d,%d,%.6e,%.6e,%.6e,%.6e,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.6e,%d,%d,%d,%d\n", s,
                     mo_world_time(w), st.pairs, st.contacts, st.rows, st.nonzeros, st.iterations, st.residual,
                     st.coulomb_error, st.max_penetration, st.max_joint_error, 1e3 * st.t_predict,
                     1e3 * st.t_collide, 1e3 * st.t_assemble, 1e3 * st.t_solve, 1e3 * st.t_integrate, 1e3 * tot,
-                    metric, st.halvings);
+                    metric, st.halvings, st.awake_bodies, st.sleeping_bodies, st.islands);
         if (res)
             for (int k = 0; k < st.residual_count; k++)
                 fprintf(res, "%d,%d,%.6e,%.6e\n", s, k + 1, st.residual_history[k], st.coulomb_error_history[k]);
@@ -589,6 +589,11 @@ int main(int argc, char **argv)
            "max_contact_penetration_all_steps=%.5f max_joint_error_all_steps=%.6f peak_rss_mib=%.1f%s\n",
            st.contacts, st.rows, steps ? (double)iter_sum / steps : 0.0, st.residual, st.coulomb_error,
            max_contact_pen, max_joint, ru.ru_maxrss / 1024.0, halving_note);
+    char sleep_on[16];
+    mo_world_get_setting(w, "sleep", sleep_on, sizeof sleep_on);
+    if (!strcmp(sleep_on, "true"))
+        printf("sleep: awake_bodies=%d sleeping_bodies=%d islands=%d (after the last step)\n", st.awake_bodies,
+               st.sleeping_bodies, st.islands);
     if (export_dir) printf("exported %d contact problems to %s\n", exported, export_dir);
     int status = 0;
     if (file) {

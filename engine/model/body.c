@@ -294,6 +294,8 @@ mo_status mo_world_set_pair_collision(mo_world *w, mo_body_id a, mo_body_id b, b
         w->bodies[sa].nexcl--;
         w->bodies[sb].nexcl--;
     }
+    mo_sleep_touch(w, sa); /* a pair that may collide again can overlap now */
+    mo_sleep_touch(w, sb);
     return MO_OK;
 }
 
@@ -331,6 +333,9 @@ mo_status mo_body_destroy(mo_world *w, mo_body_id id)
     int slot = (int)id.index - 1;
     if (mo_link_body_refuse(w, slot, __func__, "it goes with its articulation (mo_articulation_destroy)"))
         return MO_ERR_INVALID_ARGUMENT;
+    /* its island wakes (a static or kinematic body: every island, the bodies it held may rest on it) */
+    if (b->type == MO_BODY_DYNAMIC) mo_sleep_wake_island(w, slot);
+    else mo_sleep_wake_all(w);
     /* joints attached go with the body */
     for (int i = 0; i < w->joint_count && b->njoints > 0; i++) {
         mo_joint *j = &w->joints[i];
@@ -433,6 +438,9 @@ mo_status mo_body_set_pose(mo_world *w, mo_body_id id, mo_vec3 p, mo_quat q)
     mo_v3_set(b->k.x, p.x, p.y, p.z);
     b->k.q[0] = q.w / ql; b->k.q[1] = q.x / ql; b->k.q[2] = q.y / ql; b->k.q[3] = q.z / ql;
     w->q_synced = 0; /* the world queries re-sync their trees */
+    /* a dynamic or kinematic body wakes what it touches now; a static one every island (what rested on it) */
+    if (b->type == MO_BODY_STATIC) mo_sleep_wake_all(w);
+    mo_sleep_touch(w, (int)id.index - 1);
     return MO_OK;
 }
 
@@ -455,6 +463,7 @@ mo_status mo_body_set_velocity(mo_world *w, mo_body_id id, mo_vec3 v, mo_vec3 om
     }
     mo_v3_set(b->k.v, v.x, v.y, v.z);
     mo_v3_set(b->k.w, om.x, om.y, om.z);
+    mo_sleep_touch(w, (int)id.index - 1);
     return MO_OK;
 }
 
@@ -471,6 +480,7 @@ mo_status mo_body_apply_force(mo_world *w, mo_body_id id, mo_vec3 f, mo_vec3 t)
     }
     b->k.f[0] += f.x; b->k.f[1] += f.y; b->k.f[2] += f.z;
     b->k.tau[0] += t.x; b->k.tau[1] += t.y; b->k.tau[2] += t.z;
+    mo_sleep_touch(w, (int)id.index - 1);
     return MO_OK;
 }
 

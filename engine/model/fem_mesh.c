@@ -342,6 +342,7 @@ mo_status mo_fem_mesh_create(mo_world *w, const mo_fem_mesh_def *d, mo_fem_mesh_
     nm.alive = true;
     fw->m[slot] = nm;
     *out = (mo_fem_mesh_id){(uint32_t)slot + 1, nm.generation};
+    mo_sleep_wake_all(w); /* a world with FEM meshes never sleeps (docs/sleeping.md) */
     free(X);
     free(mass);
     free(nodes_copy);

@@ -227,6 +227,8 @@ mo_status mo_joint_create(mo_world *w, const mo_joint_def *d, mo_joint_id *out)
     j->collide_connected = d->collide_connected;
     if (ba) ba->njoints++;
     bb->njoints++;
+    mo_sleep_touch(w, j->a); /* the bodies it joins wake */
+    mo_sleep_touch(w, j->b);
     *out = (mo_joint_id){(uint32_t)slot + 1, gen};
     return MO_OK;
 }
@@ -245,6 +247,8 @@ mo_status mo_joint_destroy(mo_world *w, mo_joint_id id)
     if (!j) return stale_joint(w, id);
     if (j->a >= 0) w->bodies[j->a].njoints--;
     w->bodies[j->b].njoints--;
+    mo_sleep_touch(w, j->a); /* the bodies it joined wake (-1, the world: nothing) */
+    mo_sleep_touch(w, j->b);
     j->alive = false;
     w->joint_free[w->joint_nfree++] = (int)id.index - 1;
     return MO_OK;
@@ -504,6 +508,8 @@ mo_status mo_joint_set_motor(mo_world *w, mo_joint_id id, mo_motor_mode mode, do
     j->target_vel = target_velocity;
     j->target_pos = target_position;
     j->max_force = max_force;
+    mo_sleep_touch(w, j->a);
+    mo_sleep_touch(w, j->b);
     return MO_OK;
 }
 

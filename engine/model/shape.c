@@ -235,6 +235,14 @@ void mo_shape_release(mo_world *w, int slot)
     w->q_synced = 0;
 }
 
+/* a body's shapes changed: its island wakes; a static or kinematic body's: every island (sleeping bodies
+   skip the narrowphase with it, so they would not notice) */
+static void shape_changed(mo_world *w, int body)
+{
+    if (w->bodies[body].type == MO_BODY_DYNAMIC) mo_sleep_touch(w, body);
+    else mo_sleep_wake_all(w);
+}
+
 mo_status mo_shape_create(mo_world *w, mo_body_id body, const mo_shape_def *d, mo_shape_id *out)
 {
     MO_NEED_W(w);
@@ -255,6 +263,7 @@ mo_status mo_shape_create(mo_world *w, mo_body_id body, const mo_shape_def *d, m
     int slot = mo_shape_attach(w, (int)body.index - 1, d);
     if (slot < 0) return strstr(w->err->text, "out of memory") ? MO_ERR_OUT_OF_MEMORY : MO_ERR_INVALID_ARGUMENT;
     *out = (mo_shape_id){(uint32_t)slot + 1, w->shapes[slot].generation};
+    shape_changed(w, (int)body.index - 1);
     return MO_OK;
 }
 
@@ -269,6 +278,7 @@ mo_status mo_shape_destroy(mo_world *w, mo_shape_id id)
 {
     MO_NEED_W(w);
     if (!mo_shape_get(w, id)) return stale_shape(w, id);
+    shape_changed(w, w->shapes[id.index - 1].body);
     mo_shape_release(w, (int)id.index - 1);
     return MO_OK;
 }
@@ -464,6 +474,7 @@ mo_status mo_body_set_mass_from_shapes(mo_world *w, mo_body_id id)
         return MO_ERR_INVALID_ARGUMENT;
     }
     mo_body_mass_from_shapes_int(w, (int)id.index - 1, 0.0);
+    mo_sleep_touch(w, (int)id.index - 1);
     return MO_OK;
 }
 

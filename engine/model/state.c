@@ -35,7 +35,9 @@
 #include "model/fem.h"
 
 #define ST_MAGIC "MOSTATE"
-#define ST_VERSION 3u /* 2: the articulations (issue 19); 3: their limits, friction and rows' impulses, link bodies */
+#define ST_VERSION 4u /* 2: the articulations (issue 19); 3: their limits, friction and rows' impulses, link bodies;
+                         4: the bodies' sleep state (issue 21; version 3 is still read: its bodies wake) */
+#define ST_VERSION_MIN 3u
 #define ST_HEADER 48
 #define CACHE_REC (8 + 9 * 8)      /* bytes of a cached contact in the payload (walk_cache) */
 #define SC_REC (9 * 4 + 20 * 8)    /* bytes of a FEM surface contact (walk_scontact) */
@@ -50,6 +52,7 @@ typedef struct st_io {
     mo_world *w;
     int bad;                /* ST_CHECK: a mismatch or a truncation was found (sentence in w->err) */
     int oom;                /* ST_CHECK: no room for the cached or FEM surface contacts (sentence in w->err) */
+    uint32_t version;       /* the payload's format version (ST_VERSION when saving or measuring) */
 } st_io;
 
 static const char *const ST_FN = "mo_world_restore_state";
@@ -282,6 +285,15 @@ static void walk(st_io *io)
         st_f64(io, b->k.w, 3);
         st_f64(io, b->k.f, 3);
         st_f64(io, b->k.tau, 3);
+        /* 4: the sleep state (island id, rest time); version 3 states wake the body */
+        if (io->version >= 4) {
+            st_i32(io, &b->sleep_island);
+            st_f64(io, &b->rest_time, 1);
+            if (io->mode == ST_LOAD && (b->sleep_island < 0 || b->sleep_island > w->body_count)) b->sleep_island = 0;
+        } else if (io->mode == ST_LOAD) {
+            b->sleep_island = 0;
+            b->rest_time = 0.0;
+        }
     }
     for (int i = 0; i < w->shape_count && !io->bad; i++) {
         const mo_shape *s = &w->shapes[i];
@@ -346,7 +358,7 @@ static uint64_t fnv(const unsigned char *c, size_t n)
 
 static size_t payload_size(mo_world *w)
 {
-    st_io io = {ST_MEASURE, NULL, NULL, 0, 0, w, 0, 0};
+    st_io io = {ST_MEASURE, NULL, NULL, 0, 0, w, 0, 0, ST_VERSION};
     walk(&io);
     return io.at;
 }
@@ -371,7 +383,7 @@ mo_status mo_world_save_state(mo_world *w, void *buf, size_t size)
         return MO_ERR_INVALID_ARGUMENT;
     }
     unsigned char *h = (unsigned char *)buf;
-    st_io io = {ST_SAVE, h + ST_HEADER, NULL, 0, 0, w, 0, 0};
+    st_io io = {ST_SAVE, h + ST_HEADER, NULL, 0, 0, w, 0, 0, ST_VERSION};
     walk(&io);
     uint64_t n = io.at, sum = fnv(h + ST_HEADER, io.at);
     uint32_t v = ST_VERSION, c[6];
@@ -407,8 +419,9 @@ mo_status mo_world_restore_state(mo_world *w, const void *buf, size_t size)
     uint32_t v, c[6], wc[6], s32;
     uint64_t n;
     memcpy(&v, h + 8, 4);
-    if (v != ST_VERSION) {
-        mo_set_error(w, "%s: the state has format version %u, this build reads version %u", ST_FN, v, ST_VERSION);
+    if (v < ST_VERSION_MIN || v > ST_VERSION) {
+        mo_set_error(w, "%s: the state has format version %u, this build reads versions %u to %u", ST_FN, v,
+                     ST_VERSION_MIN, ST_VERSION);
         return MO_ERR_INVALID_ARGUMENT;
     }
     memcpy(c, h + 12, sizeof c);
@@ -432,7 +445,7 @@ mo_status mo_world_restore_state(mo_world *w, const void *buf, size_t size)
             return MO_ERR_INVALID_ARGUMENT;
         }
     /* everything checked (and room made) first; then read, which cannot fail */
-    st_io io = {ST_CHECK, NULL, h + ST_HEADER, 0, (size_t)n, w, 0, 0};
+    st_io io = {ST_CHECK, NULL, h + ST_HEADER, 0, (size_t)n, w, 0, 0, v};
     walk(&io);
     if (io.bad) return io.oom ? MO_ERR_OUT_OF_MEMORY : MO_ERR_INVALID_ARGUMENT;
     if (io.at != n) {

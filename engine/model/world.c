@@ -60,6 +60,10 @@ mo_world_def mo_default_world_def(void)
     d.contact_margin = 0.01;
     d.threads = 1;
     d.substeps = 1;
+    d.sleep = false; /* off: the reference behaviour, every body stepped (docs/sleeping.md) */
+    d.sleep_linear_velocity = 0.05;
+    d.sleep_angular_velocity = 0.05;
+    d.sleep_time = 0.5;
     d.internal_value = MO_DEF_COOKIE;
     return d;
 }
@@ -105,6 +109,14 @@ static int check_world_def(const mo_world_def *d, char *err, size_t n)
     }
     if (d->substeps < 1 || d->substeps > 1000) {
         snprintf(err, n, "world substeps must be in [1, 1000], got %d", d->substeps);
+        return 0;
+    }
+    if (!(d->sleep_linear_velocity >= 0.0) || !isfinite(d->sleep_linear_velocity) ||
+        !(d->sleep_angular_velocity >= 0.0) || !isfinite(d->sleep_angular_velocity) || !(d->sleep_time >= 0.0) ||
+        !isfinite(d->sleep_time)) {
+        snprintf(err, n, "world sleep thresholds must be finite and >= 0, got sleep_linear_velocity %g m/s, "
+                 "sleep_angular_velocity %g rad/s, sleep_time %g s", d->sleep_linear_velocity,
+                 d->sleep_angular_velocity, d->sleep_time);
         return 0;
     }
     if ((int)d->backend < 0 || d->backend >= MO_BACKEND_COUNT) {
@@ -231,6 +243,7 @@ mo_status mo_world_set_gravity(mo_world *w, mo_vec3 g)
                      MO_GRAVITY_MAX, MO_GRAVITY_MAX, g.x, g.y, g.z);
         return MO_ERR_INVALID_ARGUMENT;
     }
+    if (g.x != w->def.gravity.x || g.y != w->def.gravity.y || g.z != w->def.gravity.z) mo_sleep_wake_all(w);
     w->def.gravity = g;
     return MO_OK;
 }
@@ -282,6 +295,9 @@ mo_status mo_world_apply_def(mo_world *w, const mo_world_def *d)
         mo_status st = backend_switch(w, d->backend);
         if (st != MO_OK) return st;
     }
+    /* every island wakes when gravity changes or sleeping is turned off */
+    const mo_vec3 g = w->def.gravity;
+    if (!d->sleep || d->gravity.x != g.x || d->gravity.y != g.y || d->gravity.z != g.z) mo_sleep_wake_all(w);
     w->def = *d;
     return MO_OK;
 }

@@ -30,7 +30,12 @@
 typedef struct mo_body {
     uint32_t generation;       /* odd = alive? no: alive flag below; generation >= 1 once used */
     bool alive;
+    bool no_sleep;             /* mo_body_set_sleep_allowed(false): never sleeps, nor does its island */
+    bool moved;                /* a kinematic body moved by the API (pose, velocity) since the last step: counts as
+                                  moving in the next collide stage (wakes the sleeping bodies it touches) */
     mo_body_type type;
+    int sleep_island;          /* asleep: 1 + the smallest body slot of its island (the island's id); 0 awake
+                                  (the flags and this fill the padding: the rollback copies bodies every step) */
     mo_k_body k;               /* pose, velocity, forces, mass data (kernel view) */
     double mass;
     int first_shape;           /* head of the body's shape list, -1 when none */
@@ -43,6 +48,8 @@ typedef struct mo_body {
                                   artic 0: an ordinary body. A link body is kinematic: its pose and velocity are
                                   the link's (artic_links.c sets them), its contacts are rows on the articulation's
                                   dofs (assemble.c) */
+    double rest_time;          /* sleeping (issue 21; model/sleep.c, step/island.c): s the body has stayed under
+                                  the sleep thresholds (0 when above them) */
 } mo_body;
 
 typedef struct mo_shape {
@@ -163,7 +170,7 @@ typedef struct mo_contact_cache {
     X(owner_dof) X(owner_ndof) X(owner_inv_mass) X(owner_inv_I) X(owner_ref) X(owner_constrained)        \
     X(v) X(v_tilde) X(v_start)                                                                           \
     /* collision objects, contacts, displacements, per-object motion and filter data (step/collide.c) */ \
-    X(cl_objs) X(cl_contacts) X(cl_disp) X(cl_info)                                                       \
+    X(cl_objs) X(cl_contacts) X(cl_disp) X(cl_info) X(cl_sleep)                                           \
     /* world queries (shape.c): plane shape slots, candidate scratch */                                  \
     X(q_planes) X(q_hits)                                                                                \
     /* this step's contacts, the previous step's impulses (warm start) */                                \
@@ -177,7 +184,9 @@ typedef struct mo_contact_cache {
     /* the solve's scratch and histories, the joint filter's keys, room for mo_sort_stable */           \
     X(scratch) X(res_hist) X(err_hist) X(joint_pairs) X(sort_tmp)                                  \
     /* pairs of bodies excluded from collision (mo_world_set_pair_collision), sorted keys */            \
-    X(excl_pairs)
+    X(excl_pairs)                                                                                        \
+    /* islands (step/island.c): union-find parents, per-root rest time and flags */                    \
+    X(isl_parent) X(isl_rest) X(isl_flag)
 
 /* the last error's sentence (mo_set_error), written under a spin lock so that failing calls from
    several threads on one world do not tear it */
@@ -314,6 +323,24 @@ const unsigned char *mo_fem_particle_skip(mo_world *w);
 size_t mo_fem_state_size(const mo_world *w);
 void mo_fem_state_save(const mo_world *w, void *buf);
 void mo_fem_state_restore(mo_world *w, const void *buf);
+
+/* ---- sleeping (model/sleep.c; the islands: step/island.c) ----
+ * mo_sleep_wake_island: wakes body slot s's island when it sleeps (every body of the
+ * same sleep_island: velocities stay zero, rest times restart); mo_sleep_wake_all:
+ * every sleeping body; mo_sleep_touch: a body the caller changed (force, pose,
+ * velocity, mass, shapes, joints): a dynamic one's island wakes and its rest
+ * time restarts; a kinematic one is marked moved (mo_body.moved); static: nothing. */
+void mo_sleep_wake_island(mo_world *w, int s);
+void mo_sleep_wake_all(mo_world *w);
+void mo_sleep_touch(mo_world *w, int s);
+/* 1 when joint j's rows are left out of this step: no side is an awake dynamic body and a side sleeps
+   (the joint sleeps with its island; its impulses are kept for the warm start after waking) */
+static inline int mo_joint_asleep(const mo_world *w, const mo_joint *j)
+{
+    const mo_body *a = j->a >= 0 ? &w->bodies[j->a] : NULL, *b = j->b >= 0 ? &w->bodies[j->b] : NULL;
+    if (!(a && a->sleep_island) && !(b && b->sleep_island)) return 0;
+    return !(a && a->type == MO_BODY_DYNAMIC && !a->sleep_island) && !(b && b->type == MO_BODY_DYNAMIC && !b->sleep_island);
+}
 
 /* ---- pair exclusion (body.c) ---- */
 /* the (min slot, max slot) key of a body pair, as in joint_pairs and excl_pairs */

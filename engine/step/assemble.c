@@ -106,6 +106,10 @@ int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p)
     for (int i = 0; i < w->joint_count; i++) {
         mo_joint *j = &w->joints[i];
         if (!j->alive) continue;
+        if (mo_joint_asleep(w, j)) { /* no rows; nrows and the impulses kept for the warm start after waking */
+            j->row0 = m;
+            continue;
+        }
         int r = mo_joint_row_count(j);
         if (r != j->nrows) memset(j->impulse, 0, sizeof j->impulse);
         j->row0 = m;
@@ -140,7 +144,7 @@ int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p)
     /* joint rows (each joint writes its own range) */
     MO_PARALLEL_LOOP(nt, w->joint_count, for (int i = 0; i < w->joint_count; i++) {
         mo_joint *j = &w->joints[i];
-        if (!j->alive) continue;
+        if (!j->alive || mo_joint_asleep(w, j)) continue;
         mo_joint_fill_rows(w, j, h, rows + j->row0, aux + j->row0, row_kind + j->row0, lo + j->row0, hi + j->row0);
         for (int k = 0; k < j->nrows; k++) gamma[j->row0 + k] = warm ? j->impulse[k] : 0.0;
     });
@@ -162,7 +166,7 @@ int mo_step_assemble(const mo_step_ctx *ctx, mo_problem *p)
     nblocks = 0;
     for (int i = 0; i < w->joint_count; i++) {
         const mo_joint *j = &w->joints[i];
-        if (!j->alive) continue;
+        if (!j->alive || mo_joint_asleep(w, j)) continue;
         int nb = 0;
         while (nb < j->nrows && nb < MO_MAX_BLOCK && row_kind[j->row0 + nb] == MO_BLOCK_BILATERAL) nb++;
         int r = j->row0;

@@ -291,6 +291,31 @@ int mo_collide_objects(mo_world *w)
     return n;
 }
 
+/* w->cl_sleep: per collision object 0 when it moves (an awake dynamic body, a particle, a kinematic body with a
+ * velocity or moved by the API, a link body), 1 still (static, a still kinematic body), 2 asleep; entry n is 1
+ * when some object sleeps (else the rest is not filled). 0, or -1 out of memory */
+static int sleep_classes(mo_world *w, const cl_info *info, int n)
+{
+    if (mo_buf_reserve(&w->cl_sleep, (size_t)n + 1)) return -1;
+    unsigned char *sl = (unsigned char *)w->cl_sleep.p;
+    sl[n] = 0;
+    int any = 0;
+    for (int i = 0; i < w->body_count && !any; i++) any = w->bodies[i].alive && w->bodies[i].sleep_island;
+    if (!any) return 0;
+    for (int i = 0; i < n; i++) {
+        const mo_body *b = info[i].body >= 0 ? &w->bodies[info[i].body] : NULL;
+        unsigned char c = 0;
+        if (!b || b->artic) c = 0;
+        else if (b->type == MO_BODY_DYNAMIC) c = b->sleep_island ? 2 : 0;
+        else if (b->type == MO_BODY_STATIC) c = 1;
+        else c = (b->moved || b->k.v[0] != 0.0 || b->k.v[1] != 0.0 || b->k.v[2] != 0.0 || b->k.w[0] != 0.0 ||
+                  b->k.w[1] != 0.0 || b->k.w[2] != 0.0) ? 0 : 1;
+        sl[i] = c;
+    }
+    sl[n] = 1;
+    return 0;
+}
+
 int mo_step_collide(const mo_step_ctx *ctx)
 {
     mo_world *w = ctx->w;
@@ -327,11 +352,16 @@ int mo_step_collide(const mo_step_ctx *ctx)
     if (mo_buf_reserve(&w->scratch, (size_t)(nchunks + 1) * sizeof(int))) return -1;
     int *chunk_first = (int *)w->scratch.p; /* contacts per chunk, then their prefix sum */
     int (*pairs)[2] = w->pairs.pairs;
+    /* sleeping islands cost no narrowphase: their pairs with each other and with still bodies are skipped */
+    const unsigned char *sl = NULL;
+    if (sleep_classes(w, info, n) < 0) return -1;
+    else if (w->cl_sleep.p && ((const unsigned char *)w->cl_sleep.p)[n]) sl = (const unsigned char *)w->cl_sleep.p;
     MO_PARALLEL_LOOP(nt, nchunks > 1 ? npairs : 0, for (int q = 0; q < nchunks; q++) {
         int k1 = (q + 1) * CL_CHUNK < npairs ? (q + 1) * CL_CHUNK : npairs, m = 0;
         mo_cl_contact *out = cc + (size_t)q * CL_CHUNK * MO_CL_MAX_POINTS;
         for (int k = q * CL_CHUNK; k < k1; k++) {
             int a = pairs[k][0], b = pairs[k][1];
+            if (sl && sl[a] && sl[b] && ((sl[a] | sl[b]) & 2)) continue;
             if (objs[a].type == MO_CL_MESH || objs[b].type == MO_CL_MESH)
                 m += mo_cl_collide_mesh(&objs[a], a, &objs[b], b, margin, out + m);
             else
@@ -363,18 +393,57 @@ int mo_step_collide(const mo_step_ctx *ctx)
     w->ncontacts = nc;
     w->stats.contacts = nc;
     w->stats.max_penetration = maxpen;
+    /* a contact with a sleeping body (the other side moves: awake, a particle, a moving kinematic or link body)
+       wakes its island, and the step starts over from the prediction */
+    if (sl) {
+        int woke = 0;
+        for (int c = 0; c < nc; c++) {
+            const int s[2] = {ct[c].body_a, ct[c].body_b}; /* -1: a particle */
+            for (int k = 0; k < 2; k++)
+                if (s[k] >= 0 && w->bodies[s[k]].sleep_island) {
+                    mo_sleep_wake_island(w, s[k]);
+                    woke = 1;
+                }
+        }
+        if (woke) return MO_STEP_WOKE;
+    }
     /* rigid shapes against FEM meshes' boundary triangles (fem_contacts.c) */
     if (w->fem && mo_fem_collide_surfaces(w)) return -1;
     return 0;
 }
 
-/* keeps this step's contact impulses for the next step's warm start */
+/* 1 when cached contact key joins two shapes' bodies of which one sleeps and neither is an awake dynamic body:
+   the collide stage skipped its pair, its impulses stay in the cache while the island sleeps (its warm start
+   when it wakes) */
+static int cache_asleep(const mo_world *w, uint64_t key)
+{
+    const int u[2] = {(int)((key >> 43) & 0x1fffff) - 0x100000, (int)((key >> 22) & 0x1fffff) - 0x100000};
+    int asleep = 0;
+    for (int k = 0; k < 2; k++) {
+        if (u[k] < 0 || u[k] >= w->shape_count || !w->shapes[u[k]].alive) return 0; /* a particle, a gone shape */
+        const mo_body *b = &w->bodies[w->shapes[u[k]].body];
+        if (b->sleep_island) asleep = 1;
+        else if (b->type == MO_BODY_DYNAMIC) return 0;
+    }
+    return asleep;
+}
+
+/* keeps this step's contact impulses for the next step's warm start, with the cached ones of sleeping islands */
 int mo_contact_cache_store(mo_world *w)
 {
-    if (mo_buf_reserve(&w->cache, (size_t)(w->ncontacts + 1) * sizeof(mo_contact_cache))) return -1;
+    /* the sleeping islands' cached contacts, compacted in key order (only while some body sleeps: collide's flag) */
+    int nkeep = 0;
+    const int nc = w->ncontacts;
     mo_contact_cache *cache = (mo_contact_cache *)w->cache.p;
+    const unsigned char *sl = (const unsigned char *)w->cl_sleep.p;
+    if (sl && sl[w->ncl])
+        for (int i = 0; i < w->ncache; i++)
+            if (cache_asleep(w, cache[i].key)) cache[nkeep++] = cache[i];
+    if (mo_buf_reserve(&w->cache, (size_t)(nc + nkeep + 1) * sizeof(mo_contact_cache))) return -1;
+    cache = (mo_contact_cache *)w->cache.p;
+    if (nkeep) memmove(cache + nc, cache, (size_t)nkeep * sizeof *cache);
     const mo_contact_int *ct = (const mo_contact_int *)w->contacts.p;
-    for (int i = 0; i < w->ncontacts; i++) {
+    for (int i = 0; i < nc; i++) {
         cache[i].key = ct[i].key;
         cache[i].normal_impulse = ct[i].impulse[0];
         cache[i].fric_w = ct[i].fric_w;
@@ -383,7 +452,16 @@ int mo_contact_cache_store(mo_world *w)
         for (int k = 0; k < 3; k++)
             cache[i].impulse_world[k] = ct[i].impulse[1] * ct[i].t1[k] + ct[i].impulse[2] * ct[i].t2[k];
     }
-    if (mo_sort_stable(cache, (size_t)w->ncontacts, sizeof *cache, cmp_cache, &w->sort_tmp)) return -1;
-    w->ncache = w->ncontacts;
+    if (mo_sort_stable(cache, (size_t)nc, sizeof *cache, cmp_cache, &w->sort_tmp)) return -1;
+    if (nkeep) { /* merge the two sorted runs (their pairs differ: no equal keys) */
+        if (mo_buf_reserve(&w->sort_tmp, (size_t)(nc + nkeep) * sizeof *cache)) return -1;
+        mo_contact_cache *t = (mo_contact_cache *)w->sort_tmp.p;
+        int i = 0, j = nc, k = 0;
+        while (i < nc && j < nc + nkeep) t[k++] = cache[j].key < cache[i].key ? cache[j++] : cache[i++];
+        while (i < nc) t[k++] = cache[i++];
+        while (j < nc + nkeep) t[k++] = cache[j++];
+        memcpy(cache, t, (size_t)(nc + nkeep) * sizeof *cache);
+    }
+    w->ncache = nc + nkeep;
     return 0;
 }

@@ -315,7 +315,7 @@ static void eval_rows(mo_world *w, const mo_problem *p, nw *s, const double *v)
         }
         for (int i = 0; i < w->joint_count; i++) {
             const mo_joint *j = &w->joints[i];
-            if (!j->alive) continue;
+            if (!j->alive || mo_joint_asleep(w, j)) continue;
             mo_joint_fill_rows(w, j, s->h, s->rows + j->row0, s->aux + j->row0, s->kind + j->row0,
                                s->lo + j->row0, s->hi + j->row0);
         }
@@ -789,7 +789,7 @@ int mo_step_newton(const mo_step_ctx *ctx, const mo_problem *p)
     }
     for (int i = 0; i < w->joint_count; i++) {
         mo_joint *j = &w->joints[i];
-        if (!j->alive) continue;
+        if (!j->alive || mo_joint_asleep(w, j)) continue; /* asleep: no rows this step */
         double f[3] = {0, 0, 0}, tq[3] = {0, 0, 0};
         for (int k = 0; k < j->nrows; k++) {
             double l = gout[j->row0 + k] / h;

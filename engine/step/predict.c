@@ -1,4 +1,4 @@
-/* predict.c: stage 1. Numbers the DOF owners (dynamic bodies in slot
+/* predict.c: stage 1. Numbers the DOF owners (awake dynamic bodies in slot
  * order, then particles; the articulations' dofs after theirs), records the start velocity v and computes the
  * unconstrained velocity v~ (gravity, applied forces, implicit gyroscopic
  * term: kernels/dynamics.h). */
@@ -14,7 +14,7 @@ int mo_step_predict(const mo_step_ctx *ctx)
     int nown = 0, ndof = 0;
     for (int i = 0; i < w->body_count; i++) {
         mo_body *b = &w->bodies[i];
-        b->owner = (b->alive && b->type == MO_BODY_DYNAMIC) ? nown++ : -1;
+        b->owner = (b->alive && b->type == MO_BODY_DYNAMIC && !b->sleep_island) ? nown++ : -1; /* sleeping: none */
     }
     int nbody_own = nown;
     for (int i = 0; i < w->particle_count; i++) {

@@ -64,7 +64,7 @@ int mo_step_solve(const mo_step_ctx *ctx, const mo_problem *p)
     double h = ctx->h;
     for (int i = 0; i < w->joint_count; i++) {
         mo_joint *j = &w->joints[i];
-        if (!j->alive) continue;
+        if (!j->alive || mo_joint_asleep(w, j)) continue; /* asleep: its last impulses and reactions kept */
         double f[3] = {0, 0, 0}, t[3] = {0, 0, 0};
         for (int k = 0; k < j->nrows; k++) {
             double gk = g[j->row0 + k];

@@ -22,12 +22,16 @@ static int step_once(mo_world *w, double h)
         if ((rc = (call))) return rc;      \
     } while (0)
 
-    double t0 = mo_now();
-    STAGE("prediction", mo_step_predict(&ctx));
-    STAGE("prediction", mo_guard_dofs(w, (const double *)w->v_tilde.p, "prediction", "velocity"));
-    STAGE("prediction", mo_step_artic_predict(&ctx));
-    double t1 = mo_now();
-    STAGE("collision detection", mo_step_collide(&ctx));
+    double t0 = mo_now(), t1;
+    do { /* again when the collision detection woke a sleeping island (each pass wakes one at least) */
+        STAGE("prediction", mo_step_predict(&ctx));
+        STAGE("prediction", mo_guard_dofs(w, (const double *)w->v_tilde.p, "prediction", "velocity"));
+        STAGE("prediction", mo_step_artic_predict(&ctx));
+        t1 = mo_now();
+        w->fail_stage = "collision detection";
+        rc = mo_step_collide(&ctx);
+        if (rc && rc != MO_STEP_WOKE) return rc;
+    } while (rc == MO_STEP_WOKE);
     double t2 = mo_now();
     mo_problem p;
     STAGE("assembly", mo_step_assemble(&ctx, &p));
@@ -219,6 +223,8 @@ mo_status mo_world_step(mo_world *w)
         st->max_joint_error = sum.max_joint_error;
         st->halvings = sum.halvings;
     }
+    /* islands and sleeping, once per whole step (out of memory: nothing falls asleep this step) */
+    (void)mo_step_islands(w, w->def.time_step);
     w->time += w->def.time_step;
     w->step_index++;
     return MO_OK;

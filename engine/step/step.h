@@ -84,6 +84,12 @@ void mo_artic_contact_fill(const mo_world *w, const mo_contact_int *c, const mo_
 /* a stage's return value for a non-finite result (the sentence is set); -1 is out of memory, -2 a
  * device failure */
 #define MO_STEP_NOT_FINITE (-3)
+/* mo_step_collide: a contact touched a sleeping island, which woke: the step runs predict and collide again */
+#define MO_STEP_WOKE 1
+/* island.c, after a whole step (its substeps) of length dt: islands of the awake dynamic bodies (this step's
+ * contacts and the joints), rest times, islands at rest for sleep_time put to sleep (settings.sleep), the step
+ * statistics' awake, sleeping and island counts; 0, or -1 out of memory (then nothing sleeps this step) */
+int mo_step_islands(mo_world *w, double dt);
 /* every DOF owner's entries of the DOF vector v (this step's owners) finite; else the sentence
  * "the <stage> gave <object> a non-finite <what> ..." and MO_STEP_NOT_FINITE */
 MO_MUST_USE int mo_guard_dofs(mo_world *w, const double *v, const char *stage, const char *what);

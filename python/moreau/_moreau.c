@@ -490,6 +490,9 @@ static PyObject *world_last_stats(world_object *self, PyObject *unused)
     SET_ITEM(d, "regularisation", PyFloat_FromDouble(st.regularisation));
     SET_ITEM(d, "linear_iterations", PyLong_FromLong(st.linear_iterations));
     SET_ITEM(d, "halvings", PyLong_FromLong(st.halvings));
+    SET_ITEM(d, "awake_bodies", PyLong_FromLong(st.awake_bodies));
+    SET_ITEM(d, "sleeping_bodies", PyLong_FromLong(st.sleeping_bodies));
+    SET_ITEM(d, "islands", PyLong_FromLong(st.islands));
     SET_ITEM(d, "backend", PyUnicode_FromString(mo_backend_name(st.backend)));
     PyObject *rh = PyList_New(0), *ch = PyList_New(0);
     for (int i = 0; rh && ch && i < st.residual_count && st.residual_history; i++) {

@@ -192,6 +192,22 @@ def test_contacts_and_stats_of_a_resting_sphere():
     assert len(st["residual_history"]) == st["iterations"] == len(st["coulomb_error_history"])
 
 
+def test_a_resting_box_sleeps_and_the_stats_count_it():
+    # sleeping is off by default; on, a box at rest sleeps after sleep_time (docs/sleeping.md)
+    w = moreau.World(sleep=True, sleep_time=0.25)
+    w.create_body(type="static", shape=moreau.Plane())
+    box = w.create_body(shape=moreau.Box((0.1, 0.1, 0.1)), position=(0, 0, 0.1))
+    w.step(120)
+    st = w.last_stats()
+    assert (st["sleeping_bodies"], st["awake_bodies"], st["islands"], st["contacts"]) == (1, 0, 1, 0)
+    pos = box.position
+    w.step(10)
+    assert box.position == pos
+    box.apply_force((1.0, 0, 0))  # wakes it
+    w.step()
+    assert w.last_stats()["awake_bodies"] == 1
+
+
 # ---- joints ---------------------------------------------------------------------------
 
 def test_revolute_pendulum_joint():

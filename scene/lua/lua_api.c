@@ -328,7 +328,7 @@ static int l_state_hash(lua_State *L)
 static int l_stats(lua_State *L)
 {
     mo_step_stats st = mo_world_last_stats(mo_lua_world(L));
-    lua_createtable(L, 0, 24);
+    lua_createtable(L, 0, 27);
     SET_I("step", st.step);
     SET_I("bodies", st.bodies);
     SET_I("particles", st.particles);
@@ -352,6 +352,9 @@ static int l_stats(lua_State *L)
     SET_N("t_integrate", st.t_integrate);
     SET_I("nan_warnings", st.nan_warnings);
     SET_N("regularisation", st.regularisation);
+    SET_I("awake_bodies", st.awake_bodies);
+    SET_I("sleeping_bodies", st.sleeping_bodies);
+    SET_I("islands", st.islands);
     return 1;
 }
 

@@ -314,6 +314,11 @@ typedef struct mo_world_def {
                                     * without OpenMP; results are bit-identical for any count; default 1 */
     int substeps;                  /* k in [1, 1000]: each mo_world_step runs k steps of time_step / k; default 1 */
     mo_backend backend;            /* where the solver runs; default MO_BACKEND_CPU (see mo_world_set_backend) */
+    /* sleeping (moreau/sleep.h): islands at rest for sleep_time sleep; default off (the reference behaviour) */
+    bool sleep;                    /* default false */
+    double sleep_linear_velocity;  /* m/s, finite, >= 0: a body rests below this speed; default 0.05 */
+    double sleep_angular_velocity; /* rad/s, finite, >= 0: and below this angular speed; default 0.05 */
+    double sleep_time;             /* s, finite, >= 0: an island sleeps when every body rested this long; default 0.5 */
     int internal_value;            /* set by mo_default_world_def(); do not touch */
 } mo_world_def;
 
@@ -507,6 +512,8 @@ typedef struct mo_step_stats {
                                     * max_penetration and max_joint_error the largest of the steps kept, converged
                                     * true when all were; the other fields are the last step's */
     mo_backend backend;            /* where the last solve ran: MO_BACKEND_CPU or MO_BACKEND_CUDA */
+    int awake_bodies, sleeping_bodies; /* live dynamic bodies awake and asleep after the step (moreau/sleep.h) */
+    int islands;                   /* islands of dynamic bodies after the step, awake and asleep (contacts and joints) */
 } mo_step_stats;
 
 /* Statistics of the last step (a copy; all zeros before the first step). Its
@@ -521,8 +528,8 @@ MO_API uint64_t mo_world_state_hash(const mo_world *w);
 
 /* ---- state save and restore (as MuJoCo's mj_getState / mj_setState) -------
  * The state is what a step reads that earlier steps or the caller's inputs
- * changed: time and step count; live bodies' poses, velocities and applied
- * forces and torques; live particles' positions, velocities and applied forces
+ * changed: time and step count; live bodies' poses, velocities, applied
+ * forces and torques and sleep state (moreau/sleep.h); live particles' positions, velocities and applied forces
  * (FEM nodes too); live joints' motors (mode, targets, max force), warm-start
  * impulses and reactions; the contact cache (last step's impulses, for warm
  * starting); FEM meshes' last forces, activations, fixed-node targets and
