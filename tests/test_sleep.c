@@ -310,6 +310,22 @@ static void test_kinematic(void)
     CHECK(woke > 60); /* it travels 0.8 m at 1 m/s first (96 steps) */
     CHECK(!sleeping(w, a[0]) && !sleeping(w, a[2]) && sleeping(w, b[1]));
     mo_world_destroy(w);
+
+    /* a box asleep on a kinematic platform: the platform set elsewhere by the API wakes it, and it falls */
+    w = new_world(true, 1);
+    kd.position = (mo_vec3){0, 0, 1.0};
+    kd.shape.half_extents = (mo_vec3){0.5, 0.5, 0.05};
+    mo_body_id plat, top = box(w, 0.0, 1.15);
+    CHECK(mo_body_create(w, &kd, &plat) == MO_OK);
+    CHECK(steps(w, 120) == 0);
+    CHECK(sleeping(w, top));
+    CHECK(mo_body_set_pose(w, plat, (mo_vec3){5.0, 0, 1.0}, (mo_quat){1, 0, 0, 0}) == MO_OK);
+    CHECK(!sleeping(w, top));
+    CHECK(steps(w, 30) == 0);
+    mo_vec3 p;
+    mo_body_position(w, top, &p);
+    CHECK(p.z < 1.0); /* falling: 0.25 s of free fall from 1.15 m */
+    mo_world_destroy(w);
 }
 
 /* two boxes on the ground joined by a distance joint: one island, asleep and awake together */

@@ -438,8 +438,9 @@ mo_status mo_body_set_pose(mo_world *w, mo_body_id id, mo_vec3 p, mo_quat q)
     mo_v3_set(b->k.x, p.x, p.y, p.z);
     b->k.q[0] = q.w / ql; b->k.q[1] = q.x / ql; b->k.q[2] = q.y / ql; b->k.q[3] = q.z / ql;
     w->q_synced = 0; /* the world queries re-sync their trees */
-    /* a dynamic or kinematic body wakes what it touches now; a static one every island (what rested on it) */
-    if (b->type == MO_BODY_STATIC) mo_sleep_wake_all(w);
+    /* a dynamic body wakes what it touches now; a static or kinematic one every island too (what rested on it
+     * where it was) */
+    if (b->type != MO_BODY_DYNAMIC) mo_sleep_wake_all(w);
     mo_sleep_touch(w, (int)id.index - 1);
     return MO_OK;
 }

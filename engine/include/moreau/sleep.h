@@ -13,7 +13,8 @@
  * forces and torques, pose, velocity, mass from shapes, shapes created or
  * destroyed, joints created, destroyed or driven (mo_joint_set_motor), pair
  * collision, destruction; every island wakes when gravity changes, sleeping
- * is turned off, a static body moves or a static or kinematic body is
+ * is turned off, a static or kinematic body is moved by mo_body_set_pose, or a
+ * static or kinematic body is
  * destroyed or changes shapes.
  * Islands touching a particle, a link body or a moving kinematic body, or
  * joined to a kinematic or link body, never sleep; nor does any body of a
