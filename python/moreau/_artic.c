@@ -161,16 +161,26 @@ done:
     return out;
 }
 
+/* the arguments of _urdf_load and _mjcf_load: (world, path, options dict, search paths list); 0, or -1 with
+ * the Python error set. *sp (free it) and *keep (release it) hold the paths */
+static int load_args(PyObject *args, world_object **w, const char **path, PyObject **opts, const char ***sp, int *np,
+                     PyObject **keep)
+{
+    PyObject *wo, *paths;
+    if (!PyArg_ParseTuple(args, "OsO!O", &wo, path, &PyDict_Type, opts, &paths) || !world_arg(wo, w)) return -1;
+    return pymo_str_list(paths, sp, np, keep) ? -1 : 0;
+}
+
 /* _urdf_load(world, path, options dict, search paths list): (articulation key or 0, [(link name, body key)],
  * [(joint name, joint key, child link)], [warnings]) */
 static PyObject *urdf_load(PyObject *m, PyObject *args)
 {
     (void)m;
-    PyObject *wo, *opts, *paths;
-    const char *path;
+    PyObject *opts, *keep = NULL;
+    const char *path, **sp = NULL;
     world_object *w;
-    if (!PyArg_ParseTuple(args, "OsO!O", &wo, &path, &PyDict_Type, &opts, &paths) || !world_arg(wo, &w))
-        return NULL;
+    int np = 0;
+    if (load_args(args, &w, &path, &opts, &sp, &np, &keep)) return NULL;
     mo_urdf_options o = mo_default_urdf_options();
     if (pymo_dict_bool(opts, "fixed_base", &o.fixed_base) || pymo_dict_vec3(opts, "base_position", &o.base_position) ||
         pymo_dict_quat(opts, "base_orientation", &o.base_orientation) ||
@@ -179,29 +189,18 @@ static PyObject *urdf_load(PyObject *m, PyObject *args)
         pymo_dict_double(opts, "drive_damping", &o.drive_damping) || pymo_dict_double(opts, "friction", &o.friction) ||
         pymo_dict_bool(opts, "articulation", &o.articulation) ||
         pymo_dict_bool(opts, "ignore_damping", &o.ignore_damping) ||
-        pymo_dict_bool(opts, "ignore_friction", &o.ignore_friction))
+        pymo_dict_bool(opts, "ignore_friction", &o.ignore_friction)) {
+        free(sp);
+        Py_XDECREF(keep);
         return NULL;
-    PyObject *seq = PySequence_Fast(paths, "paths: expected a list of str");
-    if (!seq) return NULL;
-    Py_ssize_t np = PySequence_Fast_GET_SIZE(seq);
-    const char **sp = calloc(np > 0 ? (size_t)np : 1, sizeof *sp);
-    if (!sp) {
-        Py_DECREF(seq);
-        return PyErr_NoMemory();
     }
-    for (Py_ssize_t i = 0; i < np; i++)
-        if (!(sp[i] = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, i)))) {
-            free(sp);
-            Py_DECREF(seq);
-            return NULL;
-        }
     o.search_paths = sp;
-    o.nsearch_paths = (int)np;
+    o.nsearch_paths = np;
     mo_urdf_model model;
     char err[1024] = "";
     mo_status s = mo_urdf_load(w->w, path, &o, &model, err, sizeof err);
     free(sp);
-    Py_DECREF(seq);
+    Py_XDECREF(keep);
     if (s != MO_OK) return pymo_raise(s, err);
     return model_tuple(&model);
 }
@@ -211,23 +210,22 @@ static PyObject *urdf_load(PyObject *m, PyObject *args)
 static PyObject *mjcf_load(PyObject *m, PyObject *args)
 {
     (void)m;
-    PyObject *wo, *opts, *paths;
-    const char *path;
+    PyObject *opts, *keep = NULL;
+    const char *path, **sp = NULL;
     world_object *w;
-    if (!PyArg_ParseTuple(args, "OsO!O", &wo, &path, &PyDict_Type, &opts, &paths) || !world_arg(wo, &w))
-        return NULL;
+    int np = 0;
+    if (load_args(args, &w, &path, &opts, &sp, &np, &keep)) return NULL;
     mo_mjcf_options o = mo_default_mjcf_options();
     if (pymo_dict_bool(opts, "articulation", &o.articulation) ||
         pymo_dict_bool(opts, "self_collision", &o.self_collision) ||
         pymo_dict_double(opts, "friction", &o.friction) ||
         pymo_dict_double(opts, "massless_link_mass", &o.massless_link_mass) ||
         pymo_dict_int(opts, "max_hull_vertices", &o.max_hull_vertices) ||
-        pymo_dict_bool(opts, "apply_option", &o.apply_option))
+        pymo_dict_bool(opts, "apply_option", &o.apply_option)) {
+        free(sp);
+        Py_XDECREF(keep);
         return NULL;
-    const char **sp = NULL;
-    int np = 0;
-    PyObject *keep = NULL;
-    if (pymo_str_list(paths, &sp, &np, &keep)) return NULL;
+    }
     o.search_paths = sp;
     o.nsearch_paths = np;
     mo_urdf_model model;
