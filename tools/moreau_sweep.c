@@ -106,6 +106,18 @@ static void draw_progress(const sweep *s)
     fflush(stderr);
 }
 
+/* rank 0: a row's status and claims into the sweep's counts */
+static void count_row(sweep *s, const char *row)
+{
+    /* the status and claims_held columns */
+    const char *c = row;
+    for (int k = 0; k < 3 + s->pl.nparams && c; k++) c = strchr(c, ',') ? strchr(c, ',') + 1 : NULL;
+    if (c && !strncmp(c, "error,", 6)) s->errors++;
+    const char *held = c;
+    for (int k = 0; k < 3 && held; k++) held = strchr(held, ',') ? strchr(held, ',') + 1 : NULL;
+    if (held && !strncmp(held, "false", 5) && strncmp(c, "error,", 6)) s->failed_claims++;
+}
+
 /* rank 0: a finished row into the journal and the rows kept */
 static void take_row(sweep *s, const char *row)
 {
@@ -121,13 +133,7 @@ static void take_row(sweep *s, const char *row)
     }
     s->rows[s->nrows++] = strdup(row);
     s->finished++;
-    /* the status and claims_held columns */
-    const char *c = row;
-    for (int k = 0; k < 3 + s->pl.nparams && c; k++) c = strchr(c, ',') ? strchr(c, ',') + 1 : NULL;
-    if (c && !strncmp(c, "error,", 6)) s->errors++;
-    const char *held = c;
-    for (int k = 0; k < 3 && held; k++) held = strchr(held, ',') ? strchr(held, ',') + 1 : NULL;
-    if (held && !strncmp(held, "false", 5) && strncmp(c, "error,", 6)) s->failed_claims++;
+    count_row(s, row);
     draw_progress(s);
 }
 
@@ -352,6 +358,7 @@ static int prepare(sweep *s, const char *grid)
         return 2;
     }
     s->cap_rows = s->nrows;
+    for (int i = 0; i < s->nrows; i++) count_row(s, s->rows[i]);
     for (int r = 0; r < s->pl.nruns; r++)
         if (!done[r]) s->queue[s->nqueue++] = r;
     free(done);
@@ -500,6 +507,19 @@ int main(int argc, char **argv)
                s.nrows, s.pl.nruns, s.finished, s.size, s.size > 1 ? "s" : "", now_s() - s.t0, resumed,
                s.failed_claims, s.errors, s.out, h5 ? ", " : "", h5 ? "results.h5" : "");
         if (left > 0) printf("moreau-sweep: %d runs left: run the same command again to go on\n", left);
+        double best_ms = 0.0;
+        int best = left == 0 ? sweep_cheapest(&s.pl, s.rows, s.nrows, &best_ms) : -1;
+        if (best >= 0) {
+            char what[1024] = "";
+            int idx[SWEEP_MAX_PARAMS];
+            sweep_plan_run(&s.pl, best * s.pl.seeds, NULL, NULL, idx);
+            for (int i = 0; i < s.pl.nparams; i++)
+                appendf(what, sizeof what, i ? ", %s=%s" : "%s=%s", s.pl.params[i].name, s.pl.params[i].values[idx[i]]);
+            printf("moreau-sweep: cheapest point whose claims held on every seed: point %d (%s), %.6g ms/step\n",
+                   best, what[0] ? what : "no grid names", best_ms);
+        } else if (left == 0) {
+            printf("moreau-sweep: no point held its claims on every seed\n");
+        }
         status = s.fatal ? 2 : s.errors ? 1 : (check && s.failed_claims) ? 1 : left > 0 ? 3 : 0;
         for (int i = 0; i < s.nrows; i++) free(s.rows[i]);
         free(s.rows);

@@ -9,34 +9,6 @@
 #ifdef MO_SWEEP_HDF5
 #include <hdf5.h>
 
-/* splits one CSV line (quoted fields as sweep_plan.c writes them) into at most cap fields, each a malloc'd
- * string; returns the count */
-static int split_csv(const char *line, char **out, int cap)
-{
-    int n = 0;
-    const char *c = line;
-    while (n < cap) {
-        size_t len = strlen(c), k = 0;
-        char *f = malloc(len + 1);
-        if (!f) break;
-        if (*c == '"') {
-            c++;
-            while (*c && !(*c == '"' && c[1] != '"')) {
-                if (*c == '"') c++;
-                f[k++] = *c++;
-            }
-            if (*c == '"') c++;
-        } else {
-            while (*c && *c != ',' && *c != '\n' && *c != '\r') f[k++] = *c++;
-        }
-        f[k] = '\0';
-        out[n++] = f;
-        if (*c != ',') break;
-        c++;
-    }
-    return n;
-}
-
 static bool is_number(const char *s)
 {
     if (!s[0] || (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))) return false;
@@ -66,7 +38,7 @@ int sweep_write_h5(const char *dir, const sweep_plan *pl, const char *scene, con
     char path[4096];
     snprintf(path, sizeof path, "%s/results.h5", dir);
     char *names[COLS];
-    int ncols = split_csv(header, names, COLS);
+    int ncols = sweep_csv_split(header, names, COLS);
     char ***cells = calloc((size_t)(nrows > 0 ? nrows : 1), sizeof *cells);
     int rc = -1;
     hid_t file = -1, group = -1;
@@ -74,7 +46,7 @@ int sweep_write_h5(const char *dir, const sweep_plan *pl, const char *scene, con
     for (int r = 0; r < nrows; r++) {
         cells[r] = calloc(COLS, sizeof **cells);
         if (!cells[r]) goto done;
-        int n = split_csv(rows[r], cells[r], COLS);
+        int n = sweep_csv_split(rows[r], cells[r], COLS);
         for (int k = n; k < ncols; k++) cells[r][k] = strdup("");
     }
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);

@@ -249,6 +249,68 @@ int sweep_csv_row(const sweep_plan *pl, const sweep_result *r, char *out, size_t
     return b.over ? -1 : (int)b.len;
 }
 
+int sweep_csv_split(const char *line, char **out, int cap)
+{
+    int n = 0;
+    const char *c = line;
+    while (n < cap) {
+        size_t len = strlen(c), k = 0;
+        char *f = malloc(len + 1);
+        if (!f) break;
+        if (*c == '"') {
+            c++;
+            while (*c && !(*c == '"' && c[1] != '"')) {
+                if (*c == '"') c++;
+                f[k++] = *c++;
+            }
+            if (*c == '"') c++;
+        } else {
+            while (*c && *c != ',' && *c != '\n' && *c != '\r') f[k++] = *c++;
+        }
+        f[k] = '\0';
+        out[n++] = f;
+        if (*c != ',') break;
+        c++;
+    }
+    return n;
+}
+
+int sweep_cheapest(const sweep_plan *pl, char **rows, int nrows, double *ms)
+{
+    enum { CAP = 64 + SWEEP_MAX_PARAMS };
+    int *held = calloc((size_t)pl->npoints, sizeof *held); /* seeds that held; -1 once one did not */
+    double *sum = calloc((size_t)pl->npoints, sizeof *sum);
+    int best = -1;
+    const int c_held = 3 + pl->nparams + 3, c_ms = sweep_csv_stable_columns(pl); /* claims_held, ms_per_step */
+    for (int i = 0; held && sum && i < nrows; i++) {
+        char *f[CAP];
+        int n = sweep_csv_split(rows[i], f, CAP);
+        if (n > c_ms) {
+            int point = atoi(f[1]);
+            if (point >= 0 && point < pl->npoints && held[point] >= 0) {
+                if (!strcmp(f[c_held], "true")) {
+                    held[point]++;
+                    sum[point] += strtod(f[c_ms], NULL);
+                } else {
+                    held[point] = -1;
+                }
+            }
+        }
+        for (int k = 0; k < n; k++) free(f[k]);
+    }
+    for (int p = 0; held && sum && p < pl->npoints; p++) {
+        if (held[p] != pl->seeds) continue;
+        double m = sum[p] / pl->seeds;
+        if (best < 0 || m < *ms) {
+            best = p;
+            *ms = m;
+        }
+    }
+    free(held);
+    free(sum);
+    return best;
+}
+
 /* ---- journal ---- */
 
 static char *read_all(const char *path, size_t *len)

@@ -69,6 +69,14 @@ int sweep_csv_stable_columns(const sweep_plan *pl);
  * -1 when n is too small */
 int sweep_csv_row(const sweep_plan *pl, const sweep_result *r, char *out, size_t n);
 
+/* splits one CSV line (quoted fields as sweep_csv_row writes them) into at most cap fields, each a malloc'd
+ * string the caller frees; returns the count */
+int sweep_csv_split(const char *line, char **out, int cap);
+
+/* the cheapest point whose claims held for every seed: its index and its runs' mean ms_per_step (-1 when no
+ * point held on all its seeds, or a point's runs are not all in rows). rows as the journal keeps them */
+int sweep_cheapest(const sweep_plan *pl, char **rows, int nrows, double *ms);
+
 /* ---- the journal: finished rows, one line each, appended as runs end ---- */
 
 /* Reads DIR/journal.csv if it exists: marks done[run] for every complete row (a last line without '\n' is a

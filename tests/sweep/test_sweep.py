@@ -93,6 +93,26 @@ try:
     check(all("slid" in r["details"] for r in slid) and all("stuck" in r["details"] for r in a if r["friction"] != "0.2"),
           "mu 0.2 < tan 20 deg slides, 0.4 and above stick (the details column)")
     check("16 of 16 runs done (16 this time on 1 rank" in p.stdout, "summary line (%s)" % p.stdout.strip())
+    # the cheapest point whose claims held on every seed: named with its values, the smallest mean ms/step
+    import re
+    m = re.search(r"cheapest point whose claims held on every seed: point (\d+) \(friction=([0-9.]+), "
+                  r"mass=([0-9.]+)\), ([0-9.e+-]+) ms/step", p.stdout)
+    if m:
+        pt = int(m.group(1))
+        mean = {q: sum(float(r["ms_per_step"]) for r in a if int(r["point"]) == q) / 2 for q in range(8)}
+        mine = [r for r in a if int(r["point"]) == pt]
+        check(all(r["friction"] == m.group(2) and r["mass"] == m.group(3) for r in mine) and
+              min(mean.values()) == mean[pt] and abs(float(m.group(4)) - mean[pt]) <= 1e-5 * mean[pt],
+              "the cheapest holding point is the one with the smallest mean ms/step (%s)" % m.group(0))
+    else:
+        check(False, "a cheapest-point line (%s)" % p.stdout.strip())
+    # a scene whose claim fails everywhere: no point held, still exit 0 (claims are data), 1 with --check
+    fail_scene = os.path.join(os.path.dirname(SCENE), "..", "lua", "data", "failing_claim.lua")
+    p = run([fail_scene, "--grid", "solver.iterations=5,10", "--out", os.path.join(tmp, "f")])
+    check(p.returncode == 0 and "2 failed a claim" in p.stdout and
+          "no point held its claims on every seed" in p.stdout, "failing claims: rows, no cheapest point, exit 0")
+    p = run([fail_scene, "--grid", "solver.iterations=5,10", "--out", os.path.join(tmp, "f"), "--check"])
+    check(p.returncode == 1, "failing claims with --check: exit 1 (%d)" % p.returncode)
 
     # the same folder with another grid is refused
     p = run([SCENE, "--grid", "friction=0.3", "--out", a_dir])
