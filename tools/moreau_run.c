@@ -173,6 +173,28 @@ static int restore_state(mo_world *w, const char *path)
     return rc;
 }
 
+/* --set NAME=VALUE that is no engine setting and that the scene did not read while it loaded: most likely a
+ * typo or a setting's short name (solver for solver.kind), which would otherwise be silently ignored */
+static void warn_unread_params(const mo_scene_file *sf, const char *const *params, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const char *eq = strchr(params[i], '=');
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - params[i]) : 0, params[i]);
+        if (!name[0] || mo_scene_file_param_read(sf, name)) continue;
+        /* a setting NAME.x, or one whose last part is NAME */
+        const char *like = NULL;
+        size_t nl = strlen(name);
+        for (int k = 0; k < mo_setting_count() && !like; k++) {
+            const char *sn = mo_setting_at(k)->name, *dot = strrchr(sn, '.');
+            if ((!strncmp(sn, name, nl) && sn[nl] == '.') || (dot && !strcmp(dot + 1, name))) like = sn;
+        }
+        fprintf(stderr, "moreau-run: warning: --set %s: no engine setting has that name and the scene did not read "
+                "param('%s') while it loaded (a callback may still read it)%s%s%s\n", params[i], name,
+                like ? "; did you mean the setting " : "", like ? like : "", like ? "?" : "");
+    }
+}
+
 int main(int argc, char **argv)
 {
     cli_cuda_module_default();
@@ -360,6 +382,7 @@ int main(int argc, char **argv)
             mo_scene_file_destroy(sf);
             return 2;
         }
+        warn_unread_params(sf, params, nparams);
     } else {
         if (do_check || npaths || nparams) {
             fprintf(stderr, "moreau-run: --check, --path and --set apply to scene files (scenes/X.lua), not to the "
