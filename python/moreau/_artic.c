@@ -171,6 +171,17 @@ static int load_args(PyObject *args, world_object **w, const char **path, PyObje
     return pymo_str_list(paths, sp, np, keep) ? -1 : 0;
 }
 
+/* the end of _urdf_load and _mjcf_load: releases the paths; the model's tuple, the error as an exception, or
+ * NULL (model NULL: a Python error is already set) */
+static PyObject *load_done(mo_status s, const char *err, mo_urdf_model *model, const char **sp, PyObject *keep)
+{
+    free(sp);
+    Py_XDECREF(keep);
+    if (!model) return NULL;
+    if (s != MO_OK) return pymo_raise(s, err);
+    return model_tuple(model);
+}
+
 /* _urdf_load(world, path, options dict, search paths list): (articulation key or 0, [(link name, body key)],
  * [(joint name, joint key, child link)], [warnings]) */
 static PyObject *urdf_load(PyObject *m, PyObject *args)
@@ -190,19 +201,14 @@ static PyObject *urdf_load(PyObject *m, PyObject *args)
         pymo_dict_bool(opts, "articulation", &o.articulation) ||
         pymo_dict_bool(opts, "ignore_damping", &o.ignore_damping) ||
         pymo_dict_bool(opts, "ignore_friction", &o.ignore_friction)) {
-        free(sp);
-        Py_XDECREF(keep);
-        return NULL;
+        return load_done(MO_OK, NULL, NULL, sp, keep);
     }
     o.search_paths = sp;
     o.nsearch_paths = np;
     mo_urdf_model model;
     char err[1024] = "";
     mo_status s = mo_urdf_load(w->w, path, &o, &model, err, sizeof err);
-    free(sp);
-    Py_XDECREF(keep);
-    if (s != MO_OK) return pymo_raise(s, err);
-    return model_tuple(&model);
+    return load_done(s, err, &model, sp, keep);
 }
 
 /* _mjcf_load(world, path, options dict, search paths list): as _urdf_load, with a fifth item
@@ -222,19 +228,14 @@ static PyObject *mjcf_load(PyObject *m, PyObject *args)
         pymo_dict_double(opts, "massless_link_mass", &o.massless_link_mass) ||
         pymo_dict_int(opts, "max_hull_vertices", &o.max_hull_vertices) ||
         pymo_dict_bool(opts, "apply_option", &o.apply_option)) {
-        free(sp);
-        Py_XDECREF(keep);
-        return NULL;
+        return load_done(MO_OK, NULL, NULL, sp, keep);
     }
     o.search_paths = sp;
     o.nsearch_paths = np;
     mo_urdf_model model;
     char err[1024] = "";
     mo_status s = mo_mjcf_load(w->w, path, &o, &model, err, sizeof err);
-    free(sp);
-    Py_XDECREF(keep);
-    if (s != MO_OK) return pymo_raise(s, err);
-    return model_tuple(&model);
+    return load_done(s, err, &model, sp, keep);
 }
 
 #define ARGS_WK(fmt, ...)                                                                                            \
