@@ -127,11 +127,22 @@ static void take_row(sweep *s, const char *row)
         s->fatal = true;
         return;
     }
+    char *copy = strdup(row);
     if (s->nrows == s->cap_rows) {
-        s->cap_rows = s->cap_rows ? 2 * s->cap_rows : 64;
-        s->rows = realloc(s->rows, (size_t)s->cap_rows * sizeof *s->rows);
+        int cap = s->cap_rows ? 2 * s->cap_rows : 64;
+        char **nr = realloc(s->rows, (size_t)cap * sizeof *nr);
+        if (nr) {
+            s->rows = nr;
+            s->cap_rows = cap;
+        }
     }
-    s->rows[s->nrows++] = strdup(row);
+    if (!copy || s->nrows == s->cap_rows) { /* journaled: a rerun of the command writes the results */
+        fprintf(stderr, "\nmoreau-sweep: out of memory keeping the rows (they are in the journal)\n");
+        free(copy);
+        s->fatal = true;
+        return;
+    }
+    s->rows[s->nrows++] = copy;
     s->finished++;
     count_row(s, row);
     draw_progress(s);
