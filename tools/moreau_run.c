@@ -18,6 +18,7 @@
 #include "cli_settings.h"
 #include "scenes_builtin.h"
 #include "run_batch.h"
+#include "read_all.h"
 
 #ifndef MO_SCENES_DIR
 #define MO_SCENES_DIR "scenes"
@@ -137,29 +138,12 @@ static int save_state(mo_world *w, const char *path, int step)
 /* --restore-state: the world's state from path; 0, or 1 with the reason on stderr */
 static int restore_state(mo_world *w, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "moreau-run: --restore-state: cannot read '%s'\n", path);
-        return 1;
-    }
-    size_t cap = 1 << 16, n = 0, got;
-    unsigned char *buf = malloc(cap);
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            unsigned char *nb = realloc(buf, 2 * cap);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    fclose(f);
+    size_t n = 0;
+    int missing = 0;
+    char *buf = tools_read_all(path, &n, &missing);
     if (!buf) {
-        fprintf(stderr, "moreau-run: --restore-state: out of memory reading '%s'\n", path);
+        fprintf(stderr, missing ? "moreau-run: --restore-state: cannot read '%s'\n"
+                                : "moreau-run: --restore-state: out of memory reading '%s'\n", path);
         return 1;
     }
     int rc = 0;

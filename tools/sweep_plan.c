@@ -1,5 +1,6 @@
 /* sweep_plan.c: grid parsing, CSV rows and the journal of moreau-sweep (sweep_plan.h) */
 #include "sweep_plan.h"
+#include "read_all.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -313,31 +314,6 @@ int sweep_cheapest(const sweep_plan *pl, char **rows, int nrows, double *ms)
 
 /* ---- journal ---- */
 
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0, got;
-    char *p = malloc(cap + 1);
-    while (p && (got = fread(p + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *q = realloc(p, 2 * cap + 1);
-            if (!q) {
-                free(p);
-                p = NULL;
-                break;
-            }
-            p = q;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (p) p[n] = '\0';
-    *len = n;
-    return p;
-}
-
 int sweep_journal_read(const char *dir, const char *header, const sweep_plan *pl, bool *done, char ***rows,
                        int *nrows, char *err, size_t err_size)
 {
@@ -346,13 +322,12 @@ int sweep_journal_read(const char *dir, const char *header, const sweep_plan *pl
     *rows = NULL;
     *nrows = 0;
     size_t len = 0;
-    char *text = read_all(path, &len);
+    int missing = 0;
+    char *text = tools_read_all(path, &len, &missing);
     if (!text) {
-        if (access(path, F_OK) == 0) {
-            snprintf(err, err_size, "%s: cannot be read", path);
-            return -1;
-        }
-        return 0;
+        if (missing && access(path, F_OK) != 0) return 0; /* no journal yet */
+        snprintf(err, err_size, "%s: cannot be read", path);
+        return -1;
     }
     size_t hl = strlen(header);
     if (len == 0) {
@@ -446,7 +421,8 @@ int sweep_signature_check(const char *dir, const char *text, char *err, size_t e
     char path[4096];
     snprintf(path, sizeof path, "%s/sweep.txt", dir);
     size_t len = 0;
-    char *old = read_all(path, &len);
+    int missing = 0;
+    char *old = tools_read_all(path, &len, &missing);
     if (old) {
         bool same = len == strlen(text) && memcmp(old, text, len) == 0;
         free(old);
