@@ -47,6 +47,7 @@
     X("solver.record_residuals", solver.record_residuals, "true", true)       \
     X("solver.projections", solver.position_projections, "2", 2)              \
     X("solver.diagonal_scaling", solver.diagonal_scaling, "true", true)       \
+    X("solver.sweep_order", solver.sweep_order, "parallel", MO_SWEEP_PARALLEL) \
     X("solver.apgd.rho", solver.apgd.rho, "acary", MO_RHO_ACARY)              \
     X("solver.apgd.backtracking", solver.apgd.backtracking, "false", false)   \
     X("solver.apgd.adaptive_rho", solver.apgd.adaptive_rho, "false", false)   \

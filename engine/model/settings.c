@@ -29,6 +29,7 @@ static const char *const step_rule_names[] = {"alternate", "abbmin", NULL};
 static const char *const ncp_names[] = {"fischer_burmeister", "min_map", NULL};
 static const char *const linear_names[] = {"pcr", "pcg", "jacobi", "gauss_seidel", "cholesky", NULL};
 static const char *const scaling_names[] = {"mass", "identity", "constant", NULL};
+static const char *const sweep_order_names[] = {"sequential", "parallel", NULL};
 
 typedef struct setting {
     mo_setting_info info;
@@ -85,6 +86,9 @@ static const setting table[] = {
            solver.record_residuals),
     S_INT("solver.projections", 0, 16, "", "Gauss-Newton position projections of the rigid joint rows per step",
           solver.position_projections),
+    S_CHOICE("solver.sweep_order", sweep_order_names,
+             "PGS block order: sequential, or parallel (regions and colours on the threads; same result for any thread count)",
+             solver.sweep_order),
     S_BOOL("solver.diagonal_scaling", "APGD and P-SPG-FB solve in D^1/2 gamma, D = diag(N) per block",
            solver.diagonal_scaling),
 

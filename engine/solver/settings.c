@@ -86,6 +86,10 @@ int mo_solver_check_max(const mo_solver_settings *s, int max_iterations, char *e
         snprintf(err, n, "solver omega must be in (0, 2), got %g", s->omega);
         return 0;
     }
+    if (s->sweep_order != MO_SWEEP_SEQUENTIAL && s->sweep_order != MO_SWEEP_PARALLEL) {
+        snprintf(err, n, "sweep order %d is not a known order", (int)s->sweep_order);
+        return 0;
+    }
     if (s->friction == MO_FRICTION_POLYHEDRAL && (s->friction_facets < 4 || s->friction_facets > 64)) {
         snprintf(err, n, "solver friction_facets must be in [4, 64], got %d", s->friction_facets);
         return 0;

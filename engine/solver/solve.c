@@ -426,9 +426,15 @@ static bool uses_scaling(const mo_problem *p, const mo_solver_settings *s)
            mo_solver_has(s->kind, MO_SOLVER_CAP_SCALING);
 }
 
+/* doubles of the chosen solver's own part of the scratch */
+static size_t solver_part(const mo_problem *p, const mo_solver_settings *s)
+{
+    return s->kind == MO_SOLVER_PGS ? mo_pgs_scratch_size(p, s) : mo_solver_scratch_size(p);
+}
+
 size_t mo_solve_scratch_size(const mo_problem *p, const mo_solver_settings *s)
 {
-    carver c = {NULL, mo_solver_scratch_size(p)};
+    carver c = {NULL, solver_part(p, s)};
     if (uses_facets(s)) {
         int m, nb;
         poly_counts(p, s->friction_facets, &m, &nb);
@@ -470,7 +476,7 @@ void mo_solve(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
         o->residual = o->coulomb_error = 0.0;
         return;
     }
-    carver c = {o->scratch, mo_solver_scratch_size(p)};
+    carver c = {o->scratch, solver_part(p, s)};
     if (uses_scaling(p, s)) {
         solve_scaled(p, s, o, &c);
         return;

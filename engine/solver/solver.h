@@ -124,6 +124,9 @@ MO_MUST_USE int mo_solver_check_max(const mo_solver_settings *s, int max_iterati
 /* The solve entry used by the step and by mo_fc_solve: the polyhedral
  * transform, the outer Coulomb (s) updates, then the chosen solver. */
 void mo_solve(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);
+/* doubles of scratch MO_SOLVER_PGS needs for p under s: mo_solver_scratch_size(p), and a copy of the problem
+   in the parallel order (MO_SWEEP_PARALLEL) */
+size_t mo_pgs_scratch_size(const mo_problem *p, const mo_solver_settings *s);
 /* doubles of o->scratch that mo_solve needs for p */
 size_t mo_solver_scratch_size(const mo_problem *p);
 /* doubles of o->scratch that mo_solve needs for p under s: the solver's own part, then the facet or

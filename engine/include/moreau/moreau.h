@@ -134,6 +134,16 @@ typedef enum mo_friction_model {
     MO_FRICTION_POLYHEDRAL, /* cone faceted with friction_facets directions: the dual QP lambda >= 0 (Gavrea-Petra) */
 } mo_friction_model;
 
+/* the order in which PGS sweeps the constraint blocks (mo_solver_settings.sweep_order) */
+typedef enum mo_sweep_order {
+    MO_SWEEP_SEQUENTIAL = 0, /* the blocks in assembly order, one after another (one thread) */
+    MO_SWEEP_PARALLEL,       /* regions of the scene that share no body at once, then the blocks between them
+                              * colour by colour (no two blocks of a colour share a body's, a particle's or an
+                              * articulation's velocities), each stage on the world's threads; bit-identical
+                              * for any thread count; another Gauss-Seidel order than the sequential one, so
+                              * results differ from it (same fixed point) */
+} mo_sweep_order;
+
 /* APGD's step-size (rho) choices (the APGD paper's names) */
 typedef enum mo_apgd_rho {
     MO_RHO_EIGEN = 0,     /* EigenWRho: 1 / lambda_max(N), power iteration (default) */
@@ -239,6 +249,7 @@ typedef struct mo_solver_settings {
                                     * drift a velocity-level step leaves), each one bilateral solve with cholesky,
                                     * minres or cg (the world's solver when it is one of them, else minres);
                                     * velocities unchanged; in [0, 16]; default 0 */
+    mo_sweep_order sweep_order;    /* MO_SOLVER_PGS's block order (docs/threads.md); default MO_SWEEP_SEQUENTIAL */
     mo_apgd_settings apgd;         /* used by MO_SOLVER_APGD only */
     mo_spg_settings spg;           /* used by MO_SOLVER_SPG only */
     mo_newton_settings newton;     /* MO_SOLVER_NEWTON: its own iteration counts; max_iterations and omega
