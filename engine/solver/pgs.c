@@ -131,10 +131,11 @@ static inline void pgs_block(const mo_problem *p, const mo_solver_settings *s, i
 
 /* the limits again, after the contacts (not in the polyhedral form, where every contact's facets are
    unilateral rows too) */
-static void pgs_limits(const mo_problem *p, const mo_solver_settings *s, double *gamma, double *v)
+/* (blocks lo .. hi - 1: the range that holds the unilateral ones, pgs_limit_range) */
+static void pgs_limits(const mo_problem *p, const mo_solver_settings *s, double *gamma, double *v, int lo, int hi)
 {
     const double om = s->omega;
-    for (int k = 0; !p->poly_src && k < p->nblocks; k++) {
+    for (int k = lo; !p->poly_src && k < hi; k++) {
         int r = p->block_row[k];
         if (p->block_kind[k] != MO_BLOCK_UNILATERAL || !(p->diag[r] > 0.0)) continue;
         double u = mo_problem_row_dot(p, r, v) + p->sigma[r] * gamma[r] + p->b[r];
@@ -148,10 +149,22 @@ static void pgs_limits(const mo_problem *p, const mo_solver_settings *s, double 
     }
 }
 
-static void pgs_sweep(const mo_problem *p, const mo_solver_settings *s, double *gamma, double *v)
+/* the first and one past the last unilateral block (0, 0 when none): the limit pass's range, found once per
+   solve rather than by a pass over every block after every sweep */
+static void pgs_limit_range(const mo_problem *p, int *lo, int *hi)
+{
+    *lo = *hi = 0;
+    for (int k = 0; k < p->nblocks; k++)
+        if (p->block_kind[k] == MO_BLOCK_UNILATERAL) {
+            if (*hi == 0) *lo = k;
+            *hi = k + 1;
+        }
+}
+
+static void pgs_sweep(const mo_problem *p, const mo_solver_settings *s, double *gamma, double *v, int lo, int hi)
 {
     for (int k = 0; k < p->nblocks; k++) pgs_block(p, s, k, gamma, v);
-    pgs_limits(p, s, gamma, v);
+    pgs_limits(p, s, gamma, v, lo, hi);
 }
 
 /* ---- the parallel order (MO_SWEEP_PARALLEL) ----
@@ -425,6 +438,7 @@ typedef struct pgs_loop {
     bool have;  /* res and err are the current iterate's */
     int it;     /* sweeps done */
     bool check; /* residuals after every sweep (tolerance, histories) */
+    int lim_lo, lim_hi; /* pgs_limit_range of p */
 } pgs_loop;
 
 /* after a sweep: count it, measure when asked; true when the loop should stop */
@@ -456,7 +470,7 @@ static bool pgs_after_sweep(pgs_loop *st)
 static void pgs_order_rest(pgs_loop *st, const pgs_order *c)
 {
     pgs_run(st->p, st->s, c->order, c->start[c->ncolours], c->start[c->ncolours + 1], st->gamma, st->v);
-    pgs_limits(st->p, st->s, st->gamma, st->v);
+    pgs_limits(st->p, st->s, st->gamma, st->v, st->lim_lo, st->lim_hi);
 }
 
 /* the sweeps in the parallel order: one parallel region for all of them; a barrier after the parts' insides
@@ -473,15 +487,20 @@ static void pgs_parallel(pgs_loop *st, const pgs_order *c)
         while (!stop) {
             MO_PRAGMA_(omp for schedule(static))
             for (int i = 0; i < c->nparts; i++) pgs_run(p, s, c->order, c->part[i], c->part[i + 1], st->gamma, st->v);
-            for (int k = 0; k < c->ncolours; k++) {
-                const int a = c->start[k], b = c->start[k + 1];
-                if (b - a >= MO_PARALLEL_MIN_WORK) {
+            for (int k = 0; k < c->ncolours;) {
+                const int a = c->start[k];
+                if (c->start[k + 1] - a >= MO_PARALLEL_MIN_WORK) {
                     MO_PRAGMA_(omp for schedule(static))
-                    for (int i = a; i < b; i++) pgs_block(p, s, c->order ? c->order[i] : i, st->gamma, st->v);
-                } else {
-                    MO_PRAGMA_(omp single)
-                    pgs_run(p, s, c->order, a, b, st->gamma, st->v);
+                    for (int i = a; i < c->start[k + 1]; i++) pgs_block(p, s, c->order ? c->order[i] : i, st->gamma, st->v);
+                    k++;
+                    continue;
                 }
+                /* small colours one after another on one thread, up to the next large one: one barrier */
+                int e = k + 1;
+                while (e < c->ncolours && c->start[e + 1] - c->start[e] < MO_PARALLEL_MIN_WORK) e++;
+                MO_PRAGMA_(omp single)
+                pgs_run(p, s, c->order, a, c->start[e], st->gamma, st->v);
+                k = e;
             }
             MO_PRAGMA_(omp single)
             {
@@ -540,7 +559,7 @@ void mo_solver_pgs(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
     }
     double *v = o->v;
     mo_problem_velocity(p, gamma, v);
-    pgs_loop st = {p, s, o, gamma, v, u, 0.0, 0.0, false, 0, s->record_residuals || s->tolerance > 0.0};
+    pgs_loop st = {p, s, o, gamma, v, u, 0.0, 0.0, false, 0, s->record_residuals || s->tolerance > 0.0, 0, 0};
     o->converged = false;
     o->hist_count = 0;
     if (pgs_parallel_order(p, s)) {
@@ -554,11 +573,13 @@ void mo_solver_pgs(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
         c.order = NULL; /* q's blocks are in the order */
         st.p = &cp.q;
         st.gamma = cp.gamma;
+        pgs_limit_range(st.p, &st.lim_lo, &st.lim_hi);
         pgs_parallel(&st, &c);
         pgs_copy_back(p, order, &cp, gamma);
     } else {
+        pgs_limit_range(p, &st.lim_lo, &st.lim_hi);
         while (st.it < s->max_iterations) {
-            pgs_sweep(p, s, gamma, v);
+            pgs_sweep(p, s, gamma, v, st.lim_lo, st.lim_hi);
             if (pgs_after_sweep(&st)) break;
         }
     }
