@@ -249,7 +249,8 @@ typedef struct mo_solver_settings {
                                     * drift a velocity-level step leaves), each one bilateral solve with cholesky,
                                     * minres or cg (the world's solver when it is one of them, else minres);
                                     * velocities unchanged; in [0, 16]; default 0 */
-    mo_sweep_order sweep_order;    /* MO_SOLVER_PGS's block order (docs/threads.md); default MO_SWEEP_SEQUENTIAL */
+    mo_sweep_order sweep_order;    /* MO_SOLVER_PGS's block order (docs/solvers.md, "PGS on several threads");
+                                    * default MO_SWEEP_SEQUENTIAL */
     mo_apgd_settings apgd;         /* used by MO_SOLVER_APGD only */
     mo_spg_settings spg;           /* used by MO_SOLVER_SPG only */
     mo_newton_settings newton;     /* MO_SOLVER_NEWTON: its own iteration counts; max_iterations and omega
