@@ -395,6 +395,11 @@ static void articulation_misuse(mo_world *A, mo_world *B)
         NULL_OUT(mo_articulation_link_body(A, a, 0, NULL), "mo_articulation_link_body", "out");
         EXPECT(mo_articulation_link_body(A, a, 3, &lb), MO_ERR_INVALID_ARGUMENT,
                "mo_articulation_link_body: articulation 1 has no link 3 (links 0 to 2)");
+        uint32_t grp = 7;
+        ART_IDS(mo_articulation_set_collision_group, id_, 5u);
+        ART_IDS(mo_articulation_collision_group, id_, &grp);
+        NULL_OUT(mo_articulation_collision_group(A, a, NULL), "mo_articulation_collision_group", "out");
+        CHECK(grp == 7 && mo_articulation_collision_group(A, a, &grp) == MO_OK && grp == 0);
     }
 
     /* queries */
