@@ -241,20 +241,24 @@ mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r
         ur_set_world_error(w, err);
         goto cleanup;
     }
-    /* per moving joint: the URDF limits as limit rows (a bound beyond MO_LENGTH_MAX: none on that side), its
+    /* per moving joint: the URDF limits as limit rows (a bound beyond MO_LENGTH_MAX: none on that side; an MJCF
+       ball range as the cone limit), its
        <dynamics friction> as a dry friction row (unless ignore_friction; beside a drive or damping, unlike the
        body import's one motor), a PD drive toward 0 bounded by the URDF effort */
     for (int k = 0; k < r->njoints && st == MO_OK; k++) {
         const ur_joint *j = &r->joints[k];
-        if (j->type == MO_URDF_JOINT_FIXED || j->type == MO_URDF_JOINT_BALL) continue; /* ball: damping only */
+        if (j->type == MO_URDF_JOINT_FIXED || (j->type == MO_URDF_JOINT_BALL && !j->has_limits)) continue;
         int link = model_of[j->child];
         const char *what = "limits";
-        if (j->has_limits) {
+        if (j->type == MO_URDF_JOINT_BALL) { /* MJCF's ball range: a cone limit, nothing else (damping is the link's) */
+            what = "cone limit";
+            st = mo_articulation_set_cone_limit(w, m.articulation, link, j->upper);
+        } else if (j->has_limits) {
             double lo = j->lower < -MO_LENGTH_MAX ? -INFINITY : j->lower;
             double hi = j->upper > MO_LENGTH_MAX ? INFINITY : j->upper;
             st = mo_articulation_set_limits(w, m.articulation, link, lo, hi);
         }
-        if (st == MO_OK && !opt->ignore_friction && j->friction > 0) {
+        if (st == MO_OK && j->type != MO_URDF_JOINT_BALL && !opt->ignore_friction && j->friction > 0) {
             what = "dry friction";
             st = mo_articulation_set_joint_friction(w, m.articulation, link, j->friction);
         }
@@ -263,7 +267,7 @@ mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r
             st = mo_articulation_set_mimic(w, m.articulation, link, model_of[r->joints[j->mimic].child],
                                            j->mimic_multiplier, j->mimic_offset);
         }
-        if (st == MO_OK && opt->drive_stiffness + opt->drive_damping > 0) {
+        if (st == MO_OK && j->type != MO_URDF_JOINT_BALL && opt->drive_stiffness + opt->drive_damping > 0) {
             mo_joint_drive dr = mo_default_joint_drive();
             dr.stiffness = opt->drive_stiffness;
             dr.damping = opt->drive_damping;

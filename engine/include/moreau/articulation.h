@@ -204,6 +204,18 @@ MO_API mo_status mo_articulation_set_joint_friction(mo_world *w, mo_articulation
  * itself, or a multiplier beyond MO_FORCE_MAX / an offset beyond MO_LENGTH_MAX (or not finite). */
 MO_API mo_status mo_articulation_set_mimic(mo_world *w, mo_articulation_id id, int link, int leader, double multiplier,
                                            double offset);
+/* A cone limit on a spherical joint (MJCF's ball range, MuJoCo's rule): the joint's rotation angle theta = 2
+ * atan2(|(x, y, z)|, |w|) of its quaternion (rad, in [0, pi]: how far the child is turned from its joint frame
+ * about any axis, so every axis of the child stays within angle of where it is at q = identity; for a swing
+ * without twist, the angle between the child's axis and the parent's) held <= angle by one unilateral row of
+ * the contact problem, J = -n on the joint's three dofs (n the quaternion's rotation axis: theta' = n . qdot),
+ * g = angle - theta, speculative and pushed back as the limits above. angle in [0, pi] rad, or INFINITY: none
+ * (the default). Its force is in mo_articulation_constraint_forces (-n times the row's force, on the joint's
+ * dofs, n at the current q). MO_ERR_INVALID_ARGUMENT for a joint that is not spherical, a link out of range or
+ * angle outside [0, pi] (not INFINITY); MO_ERR_STALE_ID. */
+MO_API mo_status mo_articulation_set_cone_limit(mo_world *w, mo_articulation_id id, int link, double angle);
+/* link's cone limit into *angle (not NULL; INFINITY: none). Errors as above. */
+MO_API mo_status mo_articulation_cone_limit(const mo_world *w, mo_articulation_id id, int link, double *angle);
 /* The joint forces of the last step's limit, friction and mimic rows, per dof (N m or N; count >= nv): what the limits
  * and the dry friction applied, a sensor-like read (0 for dofs without such rows, and before any step). */
 MO_API mo_status mo_articulation_constraint_forces(const mo_world *w, mo_articulation_id id, double *tau, int count);

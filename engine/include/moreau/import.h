@@ -155,8 +155,10 @@ typedef enum mo_urdf_joint_type {
     MO_URDF_JOINT_FLOATING,     /* no constraint: joint is the null id */
     MO_URDF_JOINT_BALL,         /* MJCF only (<joint type="ball">): three rotations about the joint's origin;
                                    MO_JOINT_SPHERICAL (maximal), MO_LINK_SPHERICAL (articulation). Its
-                                   mo_urdf_joint has axis (1, 0, 0) (unused), lower = upper = 0 and has_limits
-                                   false (no cone limit), effort, velocity and friction 0, motor MO_MOTOR_OFF,
+                                   mo_urdf_joint has axis (1, 0, 0) (unused), lower 0, upper the cone limit
+                                   (range's second value in rad; mo_articulation_set_cone_limit, articulation
+                                   form only) with has_limits true when the joint is limited, else upper 0 and
+                                   has_limits false; effort, velocity and friction 0, motor MO_MOTOR_OFF,
                                    damping as written (the articulation link's, per dof) */
 } mo_urdf_joint_type;
 
