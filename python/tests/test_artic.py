@@ -173,6 +173,8 @@ def test_mjcf_and_urdf_of_one_arm_give_one_trajectory():
         kw = {"apply_option": False} if loader == "load_mjcf" else {}
         a = getattr(w, loader)(os.path.join(ARM3, name), **kw)
         assert a.size[1] == 3 and a.warnings == [] and a.equalities == []
+        # URDF's default (no self_collision): the robot's collision group; MJCF's default self_collision: none
+        assert a.collision_group() == (0x10000 if loader == "load_urdf" else 0)
         a.q = [0.3, -0.2, 0.1]
         w.step(100)
         runs.append((a.q, a.qd, a.mass_matrix()))
