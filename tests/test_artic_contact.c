@@ -26,6 +26,14 @@
  *     carries the weight of the links below it and its axis torque is the
  *     compensation torque; a free root resting on the ground transmits nothing; zero
  *     before a step and after a restore;
+ * 10. collision groups (mo_articulation_set_collision_group): two links that are not parent and
+ *     child, overlapping, touch without a group and not with one, while a free ball touches both;
+ *     no pair is excluded; a link body made later and mo_body_collision_group read the group; a
+ *     body of the same group touches no link; group 0 again lets the links touch;
+ * 11. a cone limit on a spherical joint (mo_articulation_set_cone_limit): an inverted ball pendulum
+ *     released 45 degrees out rests on its 30 degree cone's edge (1e-3 rad) with the limit's torque
+ *     -m g sin 30 about the tilt axis (1 %), with every contact solver (Newton on the opposite edge:
+ *     its one-step position correction carries it over); removed, it falls past;
  *  5. link bodies follow mo_articulation_set_q; the calls that would move them
  *     apart from their link refuse with the exact sentence, and they go with their
  *     articulation.
@@ -694,6 +702,122 @@ static void joint_wrench(void)
     }
 }
 
+/* 10. collision groups on link bodies: which body pairs touch after one step */
+static bool touching(const mo_world *w, mo_body_id a, mo_body_id b)
+{
+    mo_contact c[64];
+    int n = mo_world_contacts(w, c, 64);
+    for (int i = 0; i < n && i < 64; i++)
+        if ((c[i].body_a.index == a.index && c[i].body_b.index == b.index) ||
+            (c[i].body_a.index == b.index && c[i].body_b.index == a.index))
+            return true;
+    return false;
+}
+
+/* a fixed base (link 0) with two hinges folded back so that link 2's ball overlaps link 0's (not adjacent: they
+   collide unless kept apart); a free ball over both; no gravity */
+static void collision_group(void)
+{
+    mo_world *w = world(1.0 / 120);
+    CHECK(mo_world_set_gravity(w, (mo_vec3){0, 0, 0}) == MO_OK);
+    mo_link_def l[3] = {mo_default_link_def(), mo_default_link_def(), mo_default_link_def()};
+    l[0].joint = MO_LINK_FIXED;
+    l[1].parent = 0;
+    l[1].joint_position = (mo_vec3){0.5, 0, 0};
+    l[2].parent = 1;
+    l[2].joint_position = (mo_vec3){-0.45, 0, 0}; /* link 2 at x = 0.05: 0.05 from link 0, 0.45 from link 1 */
+    mo_articulation_id a = make(w, l, 3, (mo_vec3){0, 0, 0});
+    mo_shape_def sd = mo_default_shape_def();
+    sd.type = MO_SHAPE_SPHERE;
+    sd.radius = 0.2;
+    mo_body_id b0 = link_shape(w, a, 0, sd), b2 = link_shape(w, a, 2, sd);
+    mo_body_def fd = mo_default_body_def();
+    fd.shape = sd;
+    fd.position = (mo_vec3){0.025, 0, 0.3}; /* 0.3 above both balls' centres: overlaps each */
+    mo_body_id ball;
+    CHECK(mo_body_create(w, &fd, &ball) == MO_OK);
+    uint32_t g = 1;
+    CHECK(mo_articulation_collision_group(w, a, &g) == MO_OK && g == 0);
+    step(w, 1);
+    CHECK(touching(w, b0, b2) && touching(w, b0, ball) && touching(w, b2, ball));
+    /* a group: link 0 and link 2 no longer touch, the free ball still touches both; no pair excluded */
+    CHECK(mo_articulation_set_collision_group(w, a, 0x70000) == MO_OK);
+    CHECK(mo_articulation_collision_group(w, a, &g) == MO_OK && g == 0x70000);
+    CHECK(mo_body_collision_group(w, b0, &g) == MO_OK && g == 0x70000);
+    CHECK(mo_body_collision_group(w, b2, &g) == MO_OK && g == 0x70000);
+    step(w, 1);
+    CHECK(!touching(w, b0, b2) && touching(w, b0, ball) && touching(w, b2, ball));
+    CHECK(mo_world_excluded_pairs(w, NULL, NULL, 0) == 0);
+    /* a link body made later takes the group; a body of the same group touches no link */
+    mo_body_id b1 = link_shape(w, a, 1, sd);
+    CHECK(mo_body_collision_group(w, b1, &g) == MO_OK && g == 0x70000);
+    mo_body_def od = fd;
+    od.position = (mo_vec3){0.3, 0, 0.3}; /* overlapping link 1's ball and the free ball */
+    od.collision_group = 0x70000;
+    mo_body_id other;
+    CHECK(mo_body_create(w, &od, &other) == MO_OK);
+    step(w, 1);
+    CHECK(!touching(w, b0, b2) && !touching(w, b1, other) && touching(w, other, ball));
+    /* group 0 again: link 0 and link 2 touch again */
+    CHECK(mo_articulation_set_collision_group(w, a, 0) == MO_OK);
+    CHECK(mo_body_collision_group(w, b1, &g) == MO_OK && g == 0);
+    step(w, 1);
+    CHECK(touching(w, b0, b2) && touching(w, b1, other));
+    printf("collision group: links 0 and 2 apart in group 0x70000 (no pair exclusion), together again without\n");
+    mo_world_destroy(w);
+}
+
+/* 11. a cone limit on a spherical joint: an inverted ball pendulum (bob 1 m above the ball joint) released
+   tilted 45 degrees about x with a 30 degree cone comes to rest on the cone's edge, the limit carrying
+   gravity's moment m g sin(30 deg) about x; every contact solver */
+static void cone_limit(void)
+{
+    const double m = 1.0, A = 30.0 * 3.14159265358979323846 / 180.0, tilt = 45.0 * 3.14159265358979323846 / 180.0;
+    const mo_solver_kind kinds[] = {MO_SOLVER_PGS, MO_SOLVER_JACOBI, MO_SOLVER_APGD, MO_SOLVER_SPG, MO_SOLVER_NEWTON};
+    const char *names[] = {"PGS", "Jacobi", "APGD", "P-SPG-FB", "Newton"};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        mo_world *w = world(1.0 / 120);
+        solver(w, kinds[k], 300);
+        mo_link_def l[2] = {mo_default_link_def(), mo_default_link_def()};
+        l[0].joint = MO_LINK_FIXED;
+        l[1].parent = 0;
+        l[1].joint = MO_LINK_SPHERICAL;
+        l[1].mass = m;
+        l[1].com = (mo_vec3){0, 0, 1};
+        l[1].damping = 0.5;
+        mo_articulation_id a = make(w, l, 2, (mo_vec3){0, 0, 0});
+        double cone = 0;
+        CHECK(mo_articulation_cone_limit(w, a, 1, &cone) == MO_OK && cone == INFINITY);
+        CHECK(mo_articulation_set_cone_limit(w, a, 1, A) == MO_OK);
+        CHECK(mo_articulation_cone_limit(w, a, 1, &cone) == MO_OK && cone == A);
+        double q[4] = {cos(tilt / 2), sin(tilt / 2), 0, 0}, v[3] = {0, 0, 0}, theta = 0, tau[3];
+        CHECK(mo_articulation_set_joint(w, a, 1, q, v) == MO_OK);
+        step(w, 360);
+        CHECK(mo_articulation_get_joint(w, a, 1, q, v) == MO_OK);
+        CHECK(mo_articulation_constraint_forces(w, a, tau, 3) == MO_OK);
+        theta = 2 * atan2(sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), fabs(q[0]));
+        double speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        /* the side it rests on: tilted +x (where it was let go) or -x; the velocity-level solvers push it back
+           at max_push_velocity and it stays on its side; Newton's position-level step puts it on the cone in one
+           step, and the velocity of that correction (-31 rad/s) carries it over to the -x edge */
+        const double side = q[0] * q[1] > 0 ? 1.0 : -1.0;
+        printf("cone limit, %s: rests at %.6f deg (cone 30) tilted %sx, speed %.2g rad/s, limit torque (%.5f, %.2g, "
+               "%.2g) N m (-+m g sin 30 = %.5f)\n", names[k], theta * 180 / 3.14159265358979323846,
+               side > 0 ? "+" : "-", speed, tau[0], tau[1], tau[2], -side * m * G * sin(A));
+        CHECK(fabs(theta - A) < 1e-3);
+        CHECK(speed < 1e-3);
+        CHECK(fabs(q[2]) < 1e-9 && fabs(q[3]) < 1e-9); /* about x only */
+        CHECK(kinds[k] == MO_SOLVER_NEWTON || side > 0);
+        CHECK(fabs(tau[0] + side * m * G * sin(A)) < 1e-2 * m * G && fabs(tau[1]) < 1e-6 && fabs(tau[2]) < 1e-6);
+        /* none again: it falls past the cone */
+        CHECK(mo_articulation_set_cone_limit(w, a, 1, INFINITY) == MO_OK);
+        step(w, 60);
+        CHECK(mo_articulation_get_joint(w, a, 1, q, NULL) == MO_OK);
+        CHECK(2 * atan2(sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), fabs(q[0])) > A + 0.1);
+        mo_world_destroy(w);
+    }
+}
+
 int main(void)
 {
     free_box();
@@ -705,5 +829,7 @@ int main(void)
     mimic();
     newton_fem();
     joint_wrench();
+    collision_group();
+    cone_limit();
     return check_result_counted("artic_contact");
 }

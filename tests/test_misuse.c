@@ -371,6 +371,24 @@ static void articulation_misuse(mo_world *A, mo_world *B)
     EXPECT(mo_articulation_limits(A, a, 3, &q[0], &q[1]), MO_ERR_INVALID_ARGUMENT,
            "mo_articulation_limits: articulation 1 has no link 3 (links 0 to 2)");
     CHECK(mo_articulation_limits(A, a, 0, &q[0], &q[1]) == MO_OK && q[0] == -INFINITY && q[1] == INFINITY);
+    ART_IDS(mo_articulation_set_cone_limit, id_, 1, 0.5);
+    EXPECT(mo_articulation_set_cone_limit(A, a, 0, 0.5), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_set_cone_limit: articulation 1 link 0 (\"base\") has a revolute joint: cone limits are "
+           "for spherical joints");
+    EXPECT(mo_articulation_set_cone_limit(A, a, 1, 3.5), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_set_cone_limit: articulation 1 link 1: the cone limit must be in [0, pi] rad or inf "
+           "(none), got 3.5");
+    EXPECT(mo_articulation_set_cone_limit(A, a, 1, NAN), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_set_cone_limit: articulation 1 link 1: the cone limit must be in [0, pi] rad or inf "
+           "(none), got nan");
+    EXPECT(mo_articulation_set_cone_limit(A, a, 3, 0.5), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_set_cone_limit: articulation 1 has no link 3 (links 0 to 2)");
+    ART_IDS(mo_articulation_cone_limit, id_, 1, &q[0]);
+    NULL_OUT(mo_articulation_cone_limit(A, a, 1, NULL), "mo_articulation_cone_limit", "angle");
+    EXPECT(mo_articulation_cone_limit(A, a, 2, &q[0]), MO_ERR_INVALID_ARGUMENT,
+           "mo_articulation_cone_limit: articulation 1 link 2 (\"tip\") has a prismatic joint: cone limits are for "
+           "spherical joints");
+    CHECK(mo_articulation_cone_limit(A, a, 1, &q[0]) == MO_OK && q[0] == INFINITY);
     ART_IDS(mo_articulation_set_joint_friction, id_, 0, 1.0);
     EXPECT(mo_articulation_set_joint_friction(A, a, 0, -1.0), MO_ERR_INVALID_ARGUMENT,
            "mo_articulation_set_joint_friction: articulation 1 link 0 (\"base\"): friction must be in [0, 1e+20], got "
@@ -395,6 +413,11 @@ static void articulation_misuse(mo_world *A, mo_world *B)
         NULL_OUT(mo_articulation_link_body(A, a, 0, NULL), "mo_articulation_link_body", "out");
         EXPECT(mo_articulation_link_body(A, a, 3, &lb), MO_ERR_INVALID_ARGUMENT,
                "mo_articulation_link_body: articulation 1 has no link 3 (links 0 to 2)");
+        uint32_t grp = 7;
+        ART_IDS(mo_articulation_set_collision_group, id_, 5u);
+        ART_IDS(mo_articulation_collision_group, id_, &grp);
+        NULL_OUT(mo_articulation_collision_group(A, a, NULL), "mo_articulation_collision_group", "out");
+        CHECK(grp == 7 && mo_articulation_collision_group(A, a, &grp) == MO_OK && grp == 0);
     }
 
     /* queries */

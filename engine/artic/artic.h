@@ -162,6 +162,11 @@ MO_MUST_USE mo_status mo_artic_check_state(const mo_artic_model *m, const double
    v: pos + R J(h w) h v_lin, J the left Jacobian of SO(3), then the quaternion as above). q_out may be q. */
 void mo_artic_integrate(const mo_artic_model *m, const double *q, const double *v, double h, double *q_out);
 
+/* The rotation angle (rad, in [0, pi]) of the unit quaternion quat (w, x, y, z) (q and -q alike), and its axis
+   into n (unit, the same in both frames; (1, 0, 0) at angle 0): for quat' = quat (0, w) / 2 the angle changes at
+   n . w. A spherical joint's cone limit row holds this angle (step/artic_rows.c). */
+double mo_artic_rotation_angle(const double *quat, double *n);
+
 /* ---- kinematics ---- */
 
 /* forward kinematics at q (nq): fills d->xup and d->x0; pos (nlink x 3) the links' origins and rot

@@ -154,3 +154,16 @@ void mo_artic_momentum(const mo_artic_model *m, mo_artic_data *d, const double *
         for (int k = 0; k < 6; k++) out[k] += hw[k];
     }
 }
+
+double mo_artic_rotation_angle(const double *quat, double *n)
+{
+    const double s = sqrt(quat[1] * quat[1] + quat[2] * quat[2] + quat[3] * quat[3]);
+    if (!(s > 0.0)) {
+        n[0] = 1.0;
+        n[1] = n[2] = 0.0;
+        return 0.0;
+    }
+    const double sign = quat[0] < 0.0 ? -1.0 : 1.0; /* -q is the same rotation: its axis is -v */
+    for (int i = 0; i < 3; i++) n[i] = sign * quat[1 + i] / s;
+    return 2.0 * atan2(s, fabs(quat[0]));
+}

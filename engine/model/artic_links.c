@@ -1,4 +1,5 @@
-/* artic_links.c: link bodies (mo_articulation_link_body). A link body is a
+/* artic_links.c: link bodies (mo_articulation_link_body) and their collision
+ * group (mo_articulation_set_collision_group). A link body is a
  * kinematic body of the world that carries a link's collision shapes: the
  * collide stage sees it as any moving body, its pose and velocity are the
  * link's (set here after every step and every write of the articulation's
@@ -58,17 +59,48 @@ int mo_link_body_refuse(const mo_world *w, int s, const char *fn, const char *wh
     return 1;
 }
 
+/* the slot of the live articulation id names, or -1 with the stale-id sentence */
+static int live(const mo_world *w, mo_articulation_id id, const char *fn)
+{
+    if (!mo_articulation_is_valid(w, id)) {
+        mo_set_error(w, "%s: articulation id (index %u, generation %u) %s", fn, id.index, id.generation,
+                     mo_id_fault(w, id.generation, "does not name a live articulation"));
+        return -1;
+    }
+    return (int)id.index - 1;
+}
+
+/* the group goes on the link bodies made and on those made later (mo_articulation_link_body); the collide stage reads
+   a body's group at every step (mo_shape_object), so the broadphase drops their pairs from the next step on */
+mo_status mo_articulation_set_collision_group(mo_world *w, mo_articulation_id id, uint32_t group)
+{
+    MO_NEED_W(w);
+    const int slot = live(w, id, __func__);
+    if (slot < 0) return MO_ERR_STALE_ID;
+    mo_artic_obj *a = &w->artics[slot];
+    a->group = group;
+    for (int i = 0; i < a->m->nlink; i++)
+        if (a->link_body[i] >= 0) w->bodies[a->link_body[i]].group = group;
+    return MO_OK;
+}
+
+mo_status mo_articulation_collision_group(const mo_world *w, mo_articulation_id id, uint32_t *out)
+{
+    MO_NEED_W(w);
+    MO_NEED(w, out, "out");
+    const int slot = live(w, id, __func__);
+    if (slot < 0) return MO_ERR_STALE_ID;
+    *out = w->artics[slot].group;
+    return MO_OK;
+}
+
 mo_status mo_articulation_link_body(mo_world *w, mo_articulation_id id, int link, mo_body_id *out)
 {
     MO_NEED_W(w);
     if (out) *out = (mo_body_id){0, 0};
     MO_NEED(w, out, "out");
-    if (!mo_articulation_is_valid(w, id)) {
-        mo_set_error(w, "%s: articulation id (index %u, generation %u) %s", __func__, id.index, id.generation,
-                     mo_id_fault(w, id.generation, "does not name a live articulation"));
-        return MO_ERR_STALE_ID;
-    }
-    const int slot = (int)id.index - 1;
+    const int slot = live(w, id, __func__);
+    if (slot < 0) return MO_ERR_STALE_ID;
     mo_artic_obj *a = &w->artics[slot];
     if (link < 0 || link >= a->m->nlink) {
         mo_set_error(w, "%s: articulation %u has no link %d (links 0 to %d)", __func__, id.index, link,
@@ -78,6 +110,7 @@ mo_status mo_articulation_link_body(mo_world *w, mo_articulation_id id, int link
     if (a->link_body[link] < 0) {
         mo_body_def d = mo_default_body_def();
         d.type = MO_BODY_KINEMATIC;
+        d.collision_group = a->group;
         mo_body_id b;
         mo_status st = mo_body_create(w, &d, &b);
         if (st != MO_OK) { /* the body's own sentence otherwise */

@@ -649,6 +649,45 @@ mo_status mo_articulation_limits(const mo_world *w, mo_articulation_id id, int l
     return MO_OK;
 }
 
+/* a spherical joint's cone limit: the upper row of its first dof (step/artic_rows.c) */
+static bool spherical_ok(const mo_world *w, const mo_artic_obj *a, mo_articulation_id id, int link, const char *fn)
+{
+    if (!link_ok(w, a, id, link, fn)) return false;
+    int t = a->m->links[link].joint;
+    if (t == MO_ARTIC_SPHERICAL) return true;
+    static const char *names[] = {"fixed", "revolute", "prismatic", "spherical", "free"};
+    char lab[MO_LINK_NAME_LEN + 32];
+    mo_set_error(w, "%s: articulation %u %s has a %s joint: cone limits are for spherical joints", fn, id.index,
+                 link_label(lab, sizeof lab, a, link), names[t]);
+    return false;
+}
+
+mo_status mo_articulation_set_cone_limit(mo_world *w, mo_articulation_id id, int link, double angle)
+{
+    GET(w, id, a);
+    if (!spherical_ok(w, a, id, link, __func__)) return MO_ERR_INVALID_ARGUMENT;
+    if (!(angle >= 0.0 && angle <= MO_PI) && angle != INFINITY) {
+        char lab[MO_LINK_NAME_LEN + 32];
+        mo_set_error(w, "%s: articulation %u %s: the cone limit must be in [0, pi] rad or inf (none), got %g",
+                     __func__, id.index, link_label(lab, sizeof lab, a, link), angle);
+        return MO_ERR_INVALID_ARGUMENT;
+    }
+    const int k = a->m->links[link].v_ofs;
+    a->upper[k] = angle;
+    a->imp[MO_ARTIC_ROWS_PER_DOF * k + 1] = 0.0;
+    return MO_OK;
+}
+
+mo_status mo_articulation_cone_limit(const mo_world *w, mo_articulation_id id, int link, double *angle)
+{
+    MO_NEED_W(w);
+    MO_NEED(w, angle, "angle");
+    GET(w, id, a);
+    if (!spherical_ok(w, a, id, link, __func__)) return MO_ERR_INVALID_ARGUMENT;
+    *angle = a->upper[a->m->links[link].v_ofs];
+    return MO_OK;
+}
+
 mo_status mo_articulation_set_joint_friction(mo_world *w, mo_articulation_id id, int link, double friction)
 {
     GET(w, id, a);
@@ -676,7 +715,14 @@ mo_status mo_articulation_constraint_forces(const mo_world *w, mo_articulation_i
     if (a->last_h > 0.0) /* J^T gamma / h over the rows (artic_rows.c) */
         for (int k = 0; k < nv; k++) {
             const double *g = a->imp + R * k;
-            tau[k] += (g[0] - g[1] + g[2] + g[3]) / a->last_h;
+            double up = g[1];
+            if (up != 0.0 && a->m->links[a->m->dof_link[k]].joint == MO_ARTIC_SPHERICAL) { /* a cone: -n gamma */
+                double n[3];
+                mo_artic_rotation_angle(a->q + a->m->links[a->m->dof_link[k]].q_ofs, n);
+                for (int i = 0; i < 3; i++) tau[k + i] -= n[i] * up / a->last_h;
+                up = 0.0;
+            }
+            tau[k] += (g[0] - up + g[2] + g[3]) / a->last_h;
             if (a->mimic_src[k] >= 0.0) tau[(int)a->mimic_src[k]] -= a->mimic_k[k] * g[3] / a->last_h;
         }
     return MO_OK;

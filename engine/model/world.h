@@ -124,6 +124,7 @@ typedef struct mo_artic_obj {
     double acc_h;              /* the (sub)step length acc is of (0: no step since creation or a restore) */
     int *link_body;            /* (nlink) the body slot of each link's link body, -1 none (artic_links.c) */
     int nlink_bodies;          /* link bodies made */
+    uint32_t group;            /* the collision group of its link bodies (mo_articulation_set_collision_group; 0: none) */
     int dof0;                  /* this step: the first of its nv entries in the DOF vector (predict.c) */
     double *lower, *upper;     /* (nv) joint limits (-inf / inf: none; one-dof joints only), rows of the problem */
     double *fric;              /* (nv) dry joint friction (N m or N; 0: none), a boxed row */

@@ -87,7 +87,23 @@ void mo_artic_contact_fill(const mo_world *w, const mo_contact_int *c, const mo_
  * Per articulation, per dof k in order, up to four rows (t = 0..3, MO_ARTIC_ROWS_PER_DOF): a finite lower
  * bound (J = e_k, g = q_k - lower) and a finite upper bound (J = -e_k, g = upper - q_k), unilateral; dry
  * friction (J = e_k, b = 0, |gamma| <= h friction), boxed; a mimic (J = e_k - c e_l, g = q_k - c q_l - offset
- * for leader dof l), bilateral. Their rows have no ordinary sides; their nv columns are the articulation's. */
+ * for leader dof l), bilateral. A spherical joint's cone limit is the upper row of its first dof k
+ * (mo_articulation_set_cone_limit: upper[k] holds the angle): g = angle - theta(quat), J = -n over its three
+ * dofs k..k+2, theta and n the rotation angle and axis of the joint's quaternion (mo_artic_rotation_angle:
+ * theta' = n . w, w the joint's three velocities). Their rows have no ordinary sides; their nv columns are the
+ * articulation's. */
+
+/* whether dof k of a is a spherical joint's (its first: the one whose upper row is the cone limit) */
+static bool is_cone(const mo_artic_obj *a, int k)
+{
+    return a->m->links[a->m->dof_link[k]].joint == MO_ARTIC_SPHERICAL;
+}
+
+/* the rotation angle of the spherical joint of dof k and its axis into n */
+static double cone_angle(const mo_artic_obj *a, int k, double *n)
+{
+    return mo_artic_rotation_angle(a->q + a->m->links[a->m->dof_link[k]].q_ofs, n);
+}
 
 /* the coordinate of one-dof joint dof k (its q_ofs: revolute and prismatic joints have nq = nv = 1) */
 static double dof_q(const mo_artic_obj *a, int k)
@@ -134,8 +150,9 @@ void mo_artic_limit_fill(const mo_world *w, double h, bool warm, mo_k_row *rows,
             for (int t = 0; t < MO_ARTIC_ROWS_PER_DOF; t++) {
                 if (!row_on(a, k, t)) continue;
                 double g = 0.0;
+                double n[3];
                 if (t == 0) g = dof_q(a, k) - a->lower[k];
-                else if (t == 1) g = a->upper[k] - dof_q(a, k);
+                else if (t == 1) g = a->upper[k] - (is_cone(a, k) ? cone_angle(a, k, n) : dof_q(a, k));
                 else if (t == 3) g = dof_q(a, k) - a->mimic_k[k] * dof_q(a, (int)a->mimic_src[k]) - a->mimic_off[k];
                 memset(&rows[r], 0, sizeof rows[r]);
                 rows[r].owner_a = rows[r].owner_b = -1;
@@ -170,6 +187,11 @@ void mo_artic_limit_csr(const mo_world *w, const int *row_ptr, int *col, double 
                     val[p + d] = d == k ? (t == 1 ? -1.0 : 1.0) : 0.0;
                 }
                 if (t == 3) val[p + (int)a->mimic_src[k]] -= a->mimic_k[k];
+                if (t == 1 && is_cone(a, k)) { /* J = -n over the joint's three dofs */
+                    double n[3];
+                    cone_angle(a, k, n);
+                    for (int e = 0; e < 3; e++) val[p + k + e] = -n[e];
+                }
                 memcpy(wval + p, val + p, (size_t)nv * sizeof(double));
                 mo_artic_solve(a->m, a->d, wval + p); /* (M + diag(a))^-1 J^T */
                 r++;
@@ -213,7 +235,8 @@ void mo_artic_limit_store(mo_world *w, const double *gamma, double h)
 /* ---- the articulations in the Newton step (newton.c) ----
  * Their rows keep the assembled J and W = (M + diag a)^-1 J^T (frozen over the Newton iteration: the
  * articulation's q+ is q + h v+ in a step where its rows act, artic_step.c, so a row's C(q+) = g + h J v+ is
- * linear in v+ with these J, exactly for limits and mimics on one-dof joints, to first order for contacts). */
+ * linear in v+ with these J, exactly for limits and mimics on one-dof joints, to first order for cone limits and
+ * contacts). */
 
 void mo_artic_minv(const mo_world *w, const double *x, double *y)
 {

@@ -319,6 +319,20 @@ class Articulation:
     def set_joint_damping(self, link, damping):
         self._call(_c._artic_set_joint_damping, self.link_index(link), damping)
 
+    def set_cone_limit(self, link, angle=float("inf")):
+        """a spherical joint's rotation angle held <= angle (rad, in [0, pi]; inf: none)"""
+        self._call(_c._artic_set_cone_limit, self.link_index(link), angle)
+
+    def cone_limit(self, link):
+        return self._call(_c._artic_cone_limit, self.link_index(link))
+
+    def set_collision_group(self, group):
+        """no two of its link bodies (nor bodies of the same group) collide; 0: no group"""
+        self._call(_c._artic_set_collision_group, group)
+
+    def collision_group(self):
+        return self._call(_c._artic_collision_group)
+
     def energy(self):
         """(kinetic, potential) energy, J"""
         return self._call(_c._artic_energy)

@@ -529,6 +529,50 @@ static PyObject *artic_set_joint_damping(PyObject *m, PyObject *args)
     if (s != MO_OK) return pymo_world_fail(w, s);
     Py_RETURN_NONE;
 }
+/* _artic_set_cone_limit(world, key, link, angle) */
+static PyObject *artic_set_cone_limit(PyObject *m, PyObject *args)
+{
+    (void)m;
+    int link;
+    double a;
+    ARGS_WK("id", &link, &a);
+    mo_status s = mo_articulation_set_cone_limit(w->w, ARTIC_ID(k), link, a);
+    if (s != MO_OK) return pymo_world_fail(w, s);
+    Py_RETURN_NONE;
+}
+static PyObject *artic_cone_limit(PyObject *m, PyObject *args)
+{
+    (void)m;
+    int link;
+    ARGS_WK("i", &link);
+    double a;
+    mo_status s = mo_articulation_cone_limit(w->w, ARTIC_ID(k), link, &a);
+    if (s != MO_OK) return pymo_world_fail(w, s);
+    return PyFloat_FromDouble(a);
+}
+/* _artic_set_collision_group(world, key, group): group an integer in [0, 2^32) */
+static PyObject *artic_set_collision_group(PyObject *m, PyObject *args)
+{
+    (void)m;
+    long long g;
+    ARGS_WK("L", &g);
+    if (g < 0 || g > 0xffffffffLL) {
+        PyErr_Format(PyExc_ValueError, "group must be an integer in [0, 2^32), got %lld", g);
+        return NULL;
+    }
+    mo_status s = mo_articulation_set_collision_group(w->w, ARTIC_ID(k), (uint32_t)g);
+    if (s != MO_OK) return pymo_world_fail(w, s);
+    Py_RETURN_NONE;
+}
+static PyObject *artic_collision_group(PyObject *m, PyObject *args)
+{
+    (void)m;
+    ARGS_WK("");
+    uint32_t g;
+    mo_status s = mo_articulation_collision_group(w->w, ARTIC_ID(k), &g);
+    if (s != MO_OK) return pymo_world_fail(w, s);
+    return PyLong_FromUnsignedLong(g);
+}
 /* (kinetic, potential) energy, J */
 static PyObject *artic_energy(PyObject *m, PyObject *args)
 {
@@ -563,6 +607,10 @@ PyMethodDef pymo_artic_functions[] = {
     {"_artic_set_limits", artic_set_limits, METH_VARARGS, NULL},
     {"_artic_limits", artic_limits, METH_VARARGS, NULL},
     {"_artic_set_joint_damping", artic_set_joint_damping, METH_VARARGS, NULL},
+    {"_artic_set_cone_limit", artic_set_cone_limit, METH_VARARGS, NULL},
+    {"_artic_cone_limit", artic_cone_limit, METH_VARARGS, NULL},
+    {"_artic_set_collision_group", artic_set_collision_group, METH_VARARGS, NULL},
+    {"_artic_collision_group", artic_collision_group, METH_VARARGS, NULL},
     {"_artic_energy", artic_energy, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

@@ -93,6 +93,29 @@ def test_drive_limits_damping_and_torques():
         a.q = [0.0, 0.0]
 
 
+def test_cone_limit_and_collision_group():
+    w = moreau.World(time_step=1 / 120)
+    a = w.create_articulation([moreau.Link(joint="fixed"),
+                               moreau.Link(joint="spherical", parent=0, com=(0, 0, 1), damping=0.5, name="ball")])
+    assert a.cone_limit("ball") == float("inf")
+    a.set_cone_limit("ball", 0.5)
+    assert a.cone_limit(1) == 0.5
+    a.q = [np.cos(0.4), np.sin(0.4), 0, 0]  # 0.8 rad about x: past the cone, falling outward
+    w.step(360)
+    angle = 2 * np.arctan2(np.linalg.norm(a.q[1:4]), abs(a.q[0]))
+    assert angle == pytest.approx(0.5, abs=1e-3)
+    with pytest.raises(moreau.Error) as e:
+        a.set_cone_limit(0, 0.5)
+    assert "cone limits are for spherical joints" in str(e.value)
+    a.set_cone_limit(1)
+    assert a.cone_limit(1) == float("inf")
+    assert a.collision_group() == 0
+    a.set_collision_group(0x20000)
+    assert a.collision_group() == 0x20000
+    with pytest.raises(ValueError):
+        a.set_collision_group(-1)
+
+
 def test_articulation_errors_carry_the_sentence():
     w, a = pendulum()
     with pytest.raises(moreau.Error) as e:
@@ -150,6 +173,8 @@ def test_mjcf_and_urdf_of_one_arm_give_one_trajectory():
         kw = {"apply_option": False} if loader == "load_mjcf" else {}
         a = getattr(w, loader)(os.path.join(ARM3, name), **kw)
         assert a.size[1] == 3 and a.warnings == [] and a.equalities == []
+        # URDF's default (no self_collision): the robot's collision group; MJCF's default self_collision: none
+        assert a.collision_group() == (0x10000 if loader == "load_urdf" else 0)
         a.q = [0.3, -0.2, 0.1]
         w.step(100)
         runs.append((a.q, a.qd, a.mass_matrix()))

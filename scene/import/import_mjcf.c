@@ -667,9 +667,13 @@ static int parse_joint(mj_ctx *c, const xmlNode *jn, int cls, const char *body, 
     if (limited < 0) return -1;
     if (limited == 2) limited = c->autolimits ? nr > 0 : 0;
     if (limited && nr == 0) return mj_fail(c, jn, "%s: limited but no range", who);
-    if (ball && limited)
-        return mj_fail(c, jn, "%s: a range on a ball joint (a cone limit) is not supported: Moreau's spherical "
-                       "joints and links have no limits (leave range out, or set limited=\"false\")", who);
+    if (ball && limited && range[0] != 0) /* MuJoCo's rule: the second value is the limit, the first 0 */
+        return mj_fail(c, jn, "%s: a ball joint's range must start at 0 (its second value is the cone's angle), got "
+                       "%g", who, range[0]);
+    if (ball && limited && !c->opt->articulation)
+        return mj_fail(c, jn, "%s: a range on a ball joint (a cone limit) is supported by articulation imports only "
+                       "(a spherical joint between bodies has no limits; leave range out, or set limited=\"false\")",
+                       who);
     if (limited && !(range[0] < range[1]))
         return mj_fail(c, jn, "%s: range lower %g is not below upper %g", who, range[0], range[1]);
     if (mj_num(c, jn, cls, "damping", 0, &j->damping, who) < 0 || mj_num(c, jn, cls, "frictionloss", 0, &j->friction, who) < 0 ||
@@ -691,6 +695,13 @@ static int parse_joint(mj_ctx *c, const xmlNode *jn, int cls, const char *body, 
             return mj_fail(c, jn, "%s: damping on a ball joint is supported by articulation imports only (a "
                            "spherical joint between bodies has no motor to carry it)", who);
         j->type = MO_URDF_JOINT_BALL;
+        if (limited) { /* the cone: the rotation angle <= range[1] (mo_articulation_set_cone_limit) */
+            j->has_limits = true;
+            j->upper = angle(c, range[1]);
+            if (!(j->upper <= MJ_PI))
+                return mj_fail(c, jn, "%s: the cone's angle %g rad (range %g) is more than pi", who, j->upper,
+                               range[1]);
+        }
         return 0;
     }
     bool hinge = t == 0;

@@ -122,6 +122,9 @@ bool ur_has_volume(const double *v, int n);
 mo_status ur_robot_parse(const char *path, const mo_urdf_options *opt, ur_robot *r, char *err, size_t err_size);
 /* sets w's last error to msg (NULL msg: nothing) */
 void ur_set_world_error(mo_world *w, const char *msg);
+/* smallest collision group >= 0x10000 that no live body uses (a robot's group without self_collision); ids: room for
+   every live body's id */
+uint32_t ur_free_group(const mo_world *w, mo_body_id *ids);
 /* the parsed visuals into out (r->nvisuals entries), links renumbered through model_of (import_urdf_build.c) */
 void ur_copy_visuals(const ur_robot *r, const int *model_of, mo_urdf_visual *out);
 /* scratch for ur_link_collisions: room for r's largest collision mesh and the hull simplification */

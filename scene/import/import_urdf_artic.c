@@ -13,7 +13,7 @@
  * friction> a dry friction row (mo_articulation_set_joint_friction), <mimic>
  * a mimic row (mo_articulation_set_mimic).
  * Everything is checked before the articulation is created; limits, friction,
- * drives, link bodies, shapes and pair exclusions are set after, and a refusal
+ * drives, the collision group, link bodies, shapes and pair exclusions are set after, and a refusal
  * destroys it again (its link bodies with it), so the world is unchanged on
  * error. */
 #include <stdlib.h>
@@ -26,9 +26,11 @@
 
 /* The <collision> geometries as shapes on the links' bodies (mo_articulation_link_body; a link without one gets
  * no body), made as the maximal import makes them (ur_link_collisions; a link body's origin is the link frame).
- * Without self_collision every pair of link bodies is excluded (mo_world_set_pair_collision: a link body has no
- * collision group to share); with it, the exclude_pairs whose links both have bodies (adjacent links never collide
- * on an articulation). Fills m's collisions and the links' body, first_collision, ncollisions. On a refusal:
+ * Without self_collision the articulation gets the robot's collision group (mo_articulation_set_collision_group:
+ * options.collision_group, else the smallest free one from 0x10000, as the maximal import's bodies), before its
+ * link bodies are made: no pair exclusion; with it, the exclude_pairs whose links both have bodies are excluded
+ * (adjacent links never collide on an articulation). Fills m's collisions, collision_group and the links' body,
+ * first_collision, ncollisions. On a refusal:
  * destroys the articulation (its link bodies and shapes go with it), err says what and the status is returned. */
 static mo_status collide(mo_world *w, const char *path, const ur_robot *r, const mo_urdf_options *opt,
                          const int *model_of, const bool *is_static, ur_shape_work *sw, mo_urdf_model *m, char *err,
@@ -38,6 +40,19 @@ static mo_status collide(mo_world *w, const char *path, const ur_robot *r, const
     int nc = 0, line = 0;
     char who[UR_NAME + 16] = "";
     const char *what = "link body";
+    m->collision_group = 0;
+    if (!opt->self_collision) {
+        if (opt->collision_group) m->collision_group = opt->collision_group;
+        else {
+            mo_body_id *ids = malloc((size_t)(mo_world_bodies(w, NULL, 0) + 1) * sizeof *ids);
+            if (!ids) st = MO_ERR_OUT_OF_MEMORY;
+            else m->collision_group = ur_free_group(w, ids);
+            free(ids);
+        }
+        what = "collision group";
+        snprintf(who, sizeof who, "robot '%s'", r->name);
+        if (st == MO_OK) st = mo_articulation_set_collision_group(w, m->articulation, m->collision_group);
+    }
     for (int k = 0; k < r->nlinks && st == MO_OK; k++) {
         int li = r->order[k];
         mo_urdf_link *ml = &m->links[k];
@@ -55,16 +70,10 @@ static mo_status collide(mo_world *w, const char *path, const ur_robot *r, const
         ml->ncollisions = nc - ml->first_collision;
     }
     m->ncollisions = nc;
-    what = "pair exclusion";
-    line = 0;
-    if (!opt->self_collision)
-        for (int a = 0; a < r->nlinks && st == MO_OK; a++)
-            for (int b = a + 1; b < r->nlinks && st == MO_OK; b++) {
-                const mo_urdf_link *la = &m->links[a], *lb = &m->links[b];
-                if (mo_body_id_is_null(la->body) || mo_body_id_is_null(lb->body)) continue;
-                snprintf(who, sizeof who, "link '%s'", la->name);
-                st = mo_world_set_pair_collision(w, la->body, lb->body, false);
-            }
+    if (st == MO_OK) { /* a refusal above keeps its own what and line */
+        what = "pair exclusion";
+        line = 0;
+    }
     int npairs = opt->self_collision && opt->exclude_pairs ? opt->nexclude_pairs : 0;
     for (int k = 0; k < npairs && st == MO_OK; k++) {
         mo_body_id a = m->links[model_of[r->excl[2 * k]]].body, b = m->links[model_of[r->excl[2 * k + 1]]].body;
@@ -232,20 +241,24 @@ mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r
         ur_set_world_error(w, err);
         goto cleanup;
     }
-    /* per moving joint: the URDF limits as limit rows (a bound beyond MO_LENGTH_MAX: none on that side), its
+    /* per moving joint: the URDF limits as limit rows (a bound beyond MO_LENGTH_MAX: none on that side; an MJCF
+       ball range as the cone limit), its
        <dynamics friction> as a dry friction row (unless ignore_friction; beside a drive or damping, unlike the
        body import's one motor), a PD drive toward 0 bounded by the URDF effort */
     for (int k = 0; k < r->njoints && st == MO_OK; k++) {
         const ur_joint *j = &r->joints[k];
-        if (j->type == MO_URDF_JOINT_FIXED || j->type == MO_URDF_JOINT_BALL) continue; /* ball: damping only */
+        if (j->type == MO_URDF_JOINT_FIXED || (j->type == MO_URDF_JOINT_BALL && !j->has_limits)) continue;
         int link = model_of[j->child];
         const char *what = "limits";
-        if (j->has_limits) {
+        if (j->type == MO_URDF_JOINT_BALL) { /* MJCF's ball range: a cone limit, nothing else (damping is the link's) */
+            what = "cone limit";
+            st = mo_articulation_set_cone_limit(w, m.articulation, link, j->upper);
+        } else if (j->has_limits) {
             double lo = j->lower < -MO_LENGTH_MAX ? -INFINITY : j->lower;
             double hi = j->upper > MO_LENGTH_MAX ? INFINITY : j->upper;
             st = mo_articulation_set_limits(w, m.articulation, link, lo, hi);
         }
-        if (st == MO_OK && !opt->ignore_friction && j->friction > 0) {
+        if (st == MO_OK && j->type != MO_URDF_JOINT_BALL && !opt->ignore_friction && j->friction > 0) {
             what = "dry friction";
             st = mo_articulation_set_joint_friction(w, m.articulation, link, j->friction);
         }
@@ -254,7 +267,7 @@ mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r
             st = mo_articulation_set_mimic(w, m.articulation, link, model_of[r->joints[j->mimic].child],
                                            j->mimic_multiplier, j->mimic_offset);
         }
-        if (st == MO_OK && opt->drive_stiffness + opt->drive_damping > 0) {
+        if (st == MO_OK && j->type != MO_URDF_JOINT_BALL && opt->drive_stiffness + opt->drive_damping > 0) {
             mo_joint_drive dr = mo_default_joint_drive();
             dr.stiffness = opt->drive_stiffness;
             dr.damping = opt->drive_damping;

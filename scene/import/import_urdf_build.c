@@ -20,8 +20,7 @@ void ur_set_world_error(mo_world *w, const char *msg)
     if (w && msg) mo_world_set_error(w, msg);
 }
 
-/* smallest group >= 0x10000 that no live body uses; ids: room for every live body's id */
-static uint32_t free_group(const mo_world *w, mo_body_id *ids)
+uint32_t ur_free_group(const mo_world *w, mo_body_id *ids)
 {
     int n = mo_world_bodies(w, ids, mo_world_bodies(w, NULL, 0));
     uint32_t g = 0x10000;
@@ -323,7 +322,7 @@ mo_status ur_robot_build(mo_world *w, const char *path, ur_robot *r, const mo_ur
             s->com = l->has_mass ? l->com : ur_v(0, 0, 0);
         }
     }
-    m.collision_group = opt->self_collision ? 0 : (opt->collision_group ? opt->collision_group : free_group(w, ids));
+    m.collision_group = opt->self_collision ? 0 : (opt->collision_group ? opt->collision_group : ur_free_group(w, ids));
     free(ids);
 
     mo_status st = MO_OK;

@@ -399,6 +399,50 @@ static int m_set_friction(lua_State *L)
     return 0;
 }
 
+/* set_cone_limit(link, angle): a spherical joint's rotation angle <= angle (rad); nil or math.huge: none */
+static int m_set_cone_limit(lua_State *L)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    int k = link_arg(L, 2, id, ctx);
+    double angle = lua_isnoneornil(L, 3) ? INFINITY : mo_lua_to_num(L, 3, ctx, "angle");
+    if (mo_articulation_set_cone_limit(mo_lua_world(L), id, k, angle) != MO_OK) mo_lua_world_fail(L, ctx);
+    return 0;
+}
+
+static int m_cone_limit(lua_State *L)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    int k = link_arg(L, 2, id, ctx);
+    double angle;
+    if (mo_articulation_cone_limit(mo_lua_world(L), id, k, &angle) != MO_OK) mo_lua_world_fail(L, ctx);
+    lua_pushnumber(L, angle);
+    return 1;
+}
+
+/* set_collision_group(group): the group of its link bodies (an integer in [0, 2^32); 0: none) */
+static int m_set_collision_group(lua_State *L)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    double g = mo_lua_to_num(L, 2, ctx, "group");
+    if (!(g == floor(g)) || g < 0.0 || g > 4294967295.0)
+        mo_lua_fail(L, ctx, "group must be an integer in [0, 2^32), got %g", g);
+    if (mo_articulation_set_collision_group(mo_lua_world(L), id, (uint32_t)g) != MO_OK) mo_lua_world_fail(L, ctx);
+    return 0;
+}
+
+static int m_collision_group(lua_State *L)
+{
+    char ctx[160];
+    mo_articulation_id id = self(L, ctx, sizeof ctx);
+    uint32_t g;
+    if (mo_articulation_collision_group(mo_lua_world(L), id, &g) != MO_OK) mo_lua_world_fail(L, ctx);
+    lua_pushnumber(L, (double)g);
+    return 1;
+}
+
 /* set_mimic(link, leader, multiplier = 1, offset = 0): q_link = multiplier q_leader + offset; leader nil removes it */
 static int m_set_mimic(lua_State *L)
 {
@@ -559,6 +603,10 @@ void mo_lua_open_artic(lua_State *L)
                                        {"set_limits", m_set_limits},
                                        {"limits", m_limits},
                                        {"set_friction", m_set_friction},
+                                       {"set_cone_limit", m_set_cone_limit},
+                                       {"cone_limit", m_cone_limit},
+                                       {"set_collision_group", m_set_collision_group},
+                                       {"collision_group", m_collision_group},
                                        {"set_mimic", m_set_mimic},
                                        {"constraint_forces", m_constraint_forces},
                                        {"joint_wrench", m_joint_wrench},

@@ -511,10 +511,17 @@ typedef struct bad { const char *xml; const char *msg; } bad;
 static void test_errors(void)
 {
     static const bad cases[] = {
+        {"<mujoco>\n<worldbody>\n<body name='a'>\n<joint type='ball' range='5 30'/>\n</body>\n</worldbody>\n"
+         "</mujoco>\n",
+         "bad.xml:4: joint 'a_joint': a ball joint's range must start at 0 (its second value is the cone's angle), "
+         "got 5"},
         {"<mujoco>\n<worldbody>\n<body name='a'>\n<joint type='ball' range='0 30'/>\n</body>\n</worldbody>\n"
          "</mujoco>\n",
-         "bad.xml:4: joint 'a_joint': a range on a ball joint (a cone limit) is not supported: Moreau's spherical "
-         "joints and links have no limits (leave range out, or set limited=\"false\")"},
+         "bad.xml:4: joint 'a_joint': a range on a ball joint (a cone limit) is supported by articulation imports "
+         "only (a spherical joint between bodies has no limits; leave range out, or set limited=\"false\")"},
+        {"<mujoco>\n<worldbody>\n<body name='a'>\n<joint type='ball' range='0 181'/>\n</body>\n</worldbody>\n"
+         "</mujoco>\n",
+         "bad.xml:4: joint 'a_joint': the cone's angle 3.15905 rad (range 181) is more than pi"},
         {"<mujoco>\n<worldbody>\n<body name='a'>\n<joint type='screw'/>\n</body>\n</worldbody>\n</mujoco>\n",
          "bad.xml:4: joint 'a_joint': type 'screw' is not one of hinge, slide, ball, free"},
         {"<mujoco>\n<worldbody>\n<body>\n<geom class='nope' size='1'/>\n</body>\n</worldbody>\n</mujoco>\n",

@@ -12,7 +12,10 @@
  *             centre of mass in free fall; a weld to the world holds a body in place; inactive equalities are
  *             recorded, not built, with a warning; solref gives a warning; active and solimp from an
  *             <equality> default class
- *   errors    each refusal's exact sentence (ball range, damping and frictionloss; actuators on a ball joint;
+ *   cone      a ball range as the articulation's cone limit: the pendulum let go 30 degrees from hanging rests on
+ *             the 20 degree cone's edge (1e-3 rad), never past it by 2e-3 rad, with PGS and Newton
+ *   errors    each refusal's exact sentence (ball range not from 0, in the maximal form, past pi; damping and
+ *             frictionloss; actuators on a ball joint;
  *             equalities in the articulation form; unknown bodies; unsupported equality kinds and attributes);
  *             the world unchanged */
 #define _DEFAULT_SOURCE
@@ -251,6 +254,52 @@ static void test_ball_same(void)
         mo_urdf_model_free(&m);
     } else CHECK(!"damped ball load");
     mo_world_destroy(w);
+}
+
+/* a ball range is a cone limit on the articulation link (mo_articulation_set_cone_limit): the pendulum let go
+   30 degrees from hanging (its reference pose) swings toward hanging and comes to rest on the 20 degree cone's
+   edge, with PGS and with Newton */
+static void test_ball_cone(void)
+{
+    const mo_solver_kind kinds[] = {MO_SOLVER_PGS, MO_SOLVER_NEWTON};
+    for (int k = 0; k < 2; k++) {
+        mo_world *w = new_world();
+        mo_urdf_model m;
+        char err[1024];
+        if (load(w, put("cone.xml", ball_xml("ball", "range='0 20' damping='0.05'")), true, &m, err, sizeof err) !=
+            MO_OK) {
+            CHECK(!"cone load");
+            mo_world_destroy(w);
+            return;
+        }
+        const double A = 20 * (PI / 180);
+        const mo_urdf_joint *j = &m.joints[0];
+        CHECK(j->type == MO_URDF_JOINT_BALL && j->has_limits && j->lower == 0);
+        CHECK_NEAR(j->upper, A, 1e-15);
+        double cone = 0;
+        CHECK(mo_articulation_cone_limit(w, m.articulation, j->child_link, &cone) == MO_OK && cone == j->upper);
+        mo_solver_settings ss = mo_default_solver_settings();
+        ss.kind = kinds[k];
+        CHECK(mo_world_set_solver(w, &ss) == MO_OK);
+        double theta_max = 0;
+        for (int s = 0; s < 2500; s++) { /* 5 s at the file's 2 ms */
+            CHECK(mo_world_step(w) == MO_OK);
+            double q[4];
+            CHECK(mo_articulation_get_joint(w, m.articulation, j->child_link, q, NULL) == MO_OK);
+            theta_max = fmax(theta_max, 2 * atan2(sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), fabs(q[0])));
+        }
+        double q[4], v[3];
+        CHECK(mo_articulation_get_joint(w, m.articulation, j->child_link, q, v) == MO_OK);
+        double theta = 2 * atan2(sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), fabs(q[0]));
+        double speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        printf("ball range 0 20 (%s): rests at %.6f deg (largest %.4f deg), speed %.2g rad/s\n",
+               k ? "Newton" : "PGS", theta * 180 / PI, theta_max * 180 / PI, speed);
+        CHECK(fabs(theta - A) < 1e-3);
+        CHECK(theta_max < A + 2e-3);
+        CHECK(speed < 1e-3);
+        mo_urdf_model_free(&m);
+        mo_world_destroy(w);
+    }
 }
 
 /* complete elliptic integral of the first kind K(k) by the arithmetic-geometric mean */
@@ -718,14 +767,20 @@ typedef struct bad { bool artic; const char *xml; const char *msg; } bad;
 static void test_errors(void)
 {
     static const bad cases[] = {
-        {true, "<mujoco>\n<worldbody>\n<body name='a'>\n<joint type='ball' range='0 60'/>\n</body>\n</worldbody>\n"
+        {true, "<mujoco>\n<worldbody>\n<body name='a'>\n<joint type='ball' range='10 60'/>\n</body>\n</worldbody>\n"
          "</mujoco>\n",
-         "bad.xml:4: joint 'a_joint': a range on a ball joint (a cone limit) is not supported: Moreau's spherical "
-         "joints and links have no limits (leave range out, or set limited=\"false\")"},
+         "bad.xml:4: joint 'a_joint': a ball joint's range must start at 0 (its second value is the cone's angle), "
+         "got 10"},
         {false, "<mujoco>\n<default><joint range='-45 45'/></default>\n<worldbody>\n<body name='a'>\n"
          "<joint name='b' type='ball'/>\n</body>\n</worldbody>\n</mujoco>\n",
-         "bad.xml:5: joint 'b': a range on a ball joint (a cone limit) is not supported: Moreau's spherical joints "
-         "and links have no limits (leave range out, or set limited=\"false\")"},
+         "bad.xml:5: joint 'b': a ball joint's range must start at 0 (its second value is the cone's angle), got -45"},
+        {false, "<mujoco>\n<worldbody>\n<body name='a'>\n<joint type='ball' range='0 60'/>\n</body>\n</worldbody>\n"
+         "</mujoco>\n",
+         "bad.xml:4: joint 'a_joint': a range on a ball joint (a cone limit) is supported by articulation imports "
+         "only (a spherical joint between bodies has no limits; leave range out, or set limited=\"false\")"},
+        {true, "<mujoco>\n<worldbody>\n<body name='a'>\n<joint type='ball' range='0 200'/>\n</body>\n</worldbody>\n"
+         "</mujoco>\n",
+         "bad.xml:4: joint 'a_joint': the cone's angle 3.49066 rad (range 200) is more than pi"},
         {false, "<mujoco>\n<worldbody>\n<body name='a'>\n<joint type='ball' damping='1'/>\n</body>\n</worldbody>\n"
          "</mujoco>\n",
          "bad.xml:4: joint 'a_joint': damping on a ball joint is supported by articulation imports only (a spherical "
@@ -820,6 +875,7 @@ int main(void)
     }
     if (test_tmpdir_make(tmp, sizeof tmp, "moreau_mjcf_eq") < 0) return 1;
     test_ball_same();
+    test_ball_cone();
     test_swing();
     test_connect();
     test_weld();

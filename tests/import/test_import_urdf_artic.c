@@ -4,8 +4,8 @@
  *             mo_articulation_find_link; the URDF limits read back through mo_articulation_limits (none on
  *             the continuous wrist_3), no warning on limits or collisions; the 10 <collision>
  *             elements as shapes on the link bodies (kinematic; the same shape types, hull sizes and world
- *             poses as the maximal import's, 1e-12; 10 of the world's 20 shapes on link bodies; the 45 pairs
- *             of link bodies excluded without self_collision); URDF damping as joint
+ *             poses as the maximal import's, 1e-12; 10 of the world's 20 shapes on link bodies; without
+ *             self_collision the link bodies in the robot's collision group, no pair excluded); URDF damping as joint
  *             damping; a free-base import whose gravity-holding force is the total mass (sum of the
  *             file's masses plus massless_link_mass for tool0) times g
  *   massmat   M(q) at a random q against the kinetic energy of the maximal model's bodies (their
@@ -159,9 +159,13 @@ static void test_arm(void)
             on_links += !mo_body_id_is_null(ma.links[k].body) && si.body.index == ma.links[k].body.index;
     }
     CHECK(nshapes == 20 && on_links == 10);
-    /* without self_collision every pair of the 10 link bodies is excluded (the maximal import uses a group) */
-    CHECK(mo_world_excluded_pairs(w, NULL, NULL, 0) == 45);
-    CHECK(ma.collision_group == 0 && mm.collision_group != 0);
+    /* without self_collision the link bodies share the robot's collision group, as the maximal import's bodies
+       (each import its own: the smallest free from 0x10000); no pair is excluded */
+    CHECK(mo_world_excluded_pairs(w, NULL, NULL, 0) == 0);
+    CHECK(mm.collision_group == 0x10000 && ma.collision_group == 0x10001);
+    uint32_t grp = 0;
+    CHECK(mo_articulation_collision_group(w, ma.articulation, &grp) == MO_OK && grp == 0x10001);
+    CHECK(mo_body_collision_group(w, ma.links[mo_urdf_find_link(&ma, "link2")].body, &grp) == MO_OK && grp == 0x10001);
     /* a joint is found by its child link's name */
     int j = mo_urdf_find_joint(&ma, "elbow");
     CHECK(j >= 0 && ma.joints[j].child_link == mo_urdf_find_link(&ma, "link3"));

@@ -12,7 +12,8 @@
  *             (1e-6 rad); without the shapes both fall through
  *   limits:   set_limits/limits/set_friction/constraint_forces on two hanging rods (one rests on its lower
  *             limit with the limit torque m g (l/2) sin q, one is held by dry friction; both swing without
- *             them); jacobian() and link_velocity() against the closed form; refusals with exact messages
+ *             them); jacobian() and link_velocity() against the closed form; set_cone_limit/cone_limit and
+ *             set_collision_group/collision_group set and read back; refusals with exact messages
  *   refusals: exact file:line messages for a bad joint type, a parent that is no earlier link, an
  *             unknown field, an engine refusal (a zero axis), a drive on a spherical joint, a link body
  *             of a link that does not exist (name, number), a link body moved or destroyed by the body
@@ -280,6 +281,28 @@ static void test_limits(void)
                  "t.lua:2: articulation 'a': friction must be a number, got string");
     expect_error("jacobian link", "local a = articulation{ name = 'a', links = { {} } }\na:jacobian(2)\n",
                  "t.lua:2: articulation 'a': link 2 is not in 1..1");
+    /* cone limits and the collision group: set and read back; refusals */
+    char err[1024] = "";
+    mo_scene_file *s = load("local a = articulation{ name = 'a', links = { { joint = 'fixed' },\n"
+                            "  { name = 'ball', parent = 1, joint = 'spherical', com = {0, 0, 1} } } }\n"
+                            "assert(a:cone_limit('ball') == math.huge)\n"
+                            "a:set_cone_limit('ball', 0.5)\nassert(a:cone_limit(2) == 0.5)\n"
+                            "a:set_cone_limit(2)\nassert(a:cone_limit(2) == math.huge)\n"
+                            "assert(a:collision_group() == 0)\na:set_collision_group(7)\n"
+                            "assert(a:collision_group() == 7)\n",
+                            err, sizeof err);
+    CHECK(s != NULL);
+    if (!s) fprintf(stderr, "cone and group: %s\n", err);
+    mo_scene_file_destroy(s);
+    expect_error("cone joint", "local a = articulation{ name = 'a', links = { {} } }\na:set_cone_limit(1, 0.5)\n",
+                 "t.lua:2: articulation 'a': mo_articulation_set_cone_limit: articulation 1 link 0 has a revolute "
+                 "joint: cone limits are for spherical joints");
+    expect_error("cone angle", "local a = articulation{ name = 'a', links = { { joint = 'spherical' } } }\n"
+                               "a:set_cone_limit(1, 4)\n",
+                 "t.lua:2: articulation 'a': mo_articulation_set_cone_limit: articulation 1 link 0: the cone limit "
+                 "must be in [0, pi] rad or inf (none), got 4");
+    expect_error("group", "local a = articulation{ name = 'a', links = { {} } }\na:set_collision_group(-1)\n",
+                 "t.lua:2: articulation 'a': group must be an integer in [0, 2^32), got -1");
 }
 
 static void test_refusals(void)

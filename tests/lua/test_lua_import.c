@@ -13,7 +13,9 @@
  *   errors:   malformed URDFs: the message carries the scene's file:line and the URDF's file:line
  *   options:  self_collision with exclude_pairs and exclude_adjacent (pair_collision of the links
  *             as expected), ignore_damping, lock_zero_limits; the warnings table (a missing
- *             visual mesh, friction left out); bad exclude_pairs
+ *             visual mesh, friction left out); bad exclude_pairs; as articulations, moreau.urdf without
+ *             self_collision and moreau.mjcf with self_collision = false give the robot a collision group
+ *             (a:collision_group() 0x10000, 0x10001), with self_collision none
  *   artic:    articulation = true: the arm as one articulation (sizes, names as link numbers, a link pose,
  *             held by gravity compensation for 1 s)
  *   scenes:   robot_arm.lua runs its full 7 s and its claims hold; humanoids.lua with count=4
@@ -471,6 +473,9 @@ static const char stack_urdf[] =
 static void test_urdf_options(void)
 {
     write_file("scene/stack.urdf", stack_urdf);
+    write_file("scene/stack.xml", "<mujoco>\n<worldbody>\n<body name='a' pos='12 0 0'>\n<joint/>\n<geom size='0.1'/>\n"
+                                  "<body name='b' pos='0 0 1'>\n<joint/>\n<geom size='0.1'/>\n</body>\n</body>\n"
+                                  "</worldbody>\n</mujoco>\n");
     /* self collision: adjacent links and the listed pair excluded; the visual mesh and the friction: warnings */
     mo_scene_file *s = load_ok(
         "urdf options",
@@ -485,7 +490,15 @@ static void test_urdf_options(void)
         "local q = moreau.urdf('stack.urdf', { articulation = false, position = {3, 0, 0}, self_collision = true,\n"
         "  exclude_adjacent = false,\n"
         "  ignore_damping = true, ignore_friction = false, lock_zero_limits = true, max_hull_vertices = 0 })\n"
-        "assert(q.links.l1:pair_collision(q.links.l2) == true and #q.warnings == 1)\n");
+        "assert(q.links.l1:pair_collision(q.links.l2) == true and #q.warnings == 1)\n"
+        /* as articulations: without self_collision one collision group (the smallest free, 0x10000: the
+           maximal robots above used none), no pair exclusion; with it no group */
+        "local a = moreau.urdf('stack.urdf', { position = {6, 0, 0} })\n"
+        "assert(a.articulation:collision_group() == 0x10000, a.articulation:collision_group())\n"
+        "local b = moreau.urdf('stack.urdf', { position = {9, 0, 0}, self_collision = true })\n"
+        "assert(b.articulation:collision_group() == 0)\n"
+        "local m = moreau.mjcf('stack.xml', { self_collision = false })\n"
+        "assert(m.articulation:collision_group() == 0x10001, m.articulation:collision_group())\n");
     mo_scene_file_destroy(s);
     static const char *const pair_type[] = {"t.lua:2: urdf: exclude_pairs[1][2] must be a link name", NULL};
     expect_error("exclude_pairs type", "world{}\nmoreau.urdf('stack.urdf', { exclude_pairs = {{'l1', 3}} })\n",

@@ -204,6 +204,18 @@ MO_API mo_status mo_articulation_set_joint_friction(mo_world *w, mo_articulation
  * itself, or a multiplier beyond MO_FORCE_MAX / an offset beyond MO_LENGTH_MAX (or not finite). */
 MO_API mo_status mo_articulation_set_mimic(mo_world *w, mo_articulation_id id, int link, int leader, double multiplier,
                                            double offset);
+/* A cone limit on a spherical joint (MJCF's ball range, MuJoCo's rule): the joint's rotation angle theta = 2
+ * atan2(|(x, y, z)|, |w|) of its quaternion (rad, in [0, pi]: how far the child is turned from its joint frame
+ * about any axis, so every axis of the child stays within angle of where it is at q = identity; for a swing
+ * without twist, the angle between the child's axis and the parent's) held <= angle by one unilateral row of
+ * the contact problem, J = -n on the joint's three dofs (n the quaternion's rotation axis: theta' = n . qdot),
+ * g = angle - theta, speculative and pushed back as the limits above. angle in [0, pi] rad, or INFINITY: none
+ * (the default). Its force is in mo_articulation_constraint_forces (-n times the row's force, on the joint's
+ * dofs, n at the current q). MO_ERR_INVALID_ARGUMENT for a joint that is not spherical, a link out of range or
+ * angle outside [0, pi] (not INFINITY); MO_ERR_STALE_ID. */
+MO_API mo_status mo_articulation_set_cone_limit(mo_world *w, mo_articulation_id id, int link, double angle);
+/* link's cone limit into *angle (not NULL; INFINITY: none). Errors as above. */
+MO_API mo_status mo_articulation_cone_limit(const mo_world *w, mo_articulation_id id, int link, double *angle);
 /* The joint forces of the last step's limit, friction and mimic rows, per dof (N m or N; count >= nv): what the limits
  * and the dry friction applied, a sensor-like read (0 for dofs without such rows, and before any step). */
 MO_API mo_status mo_articulation_constraint_forces(const mo_world *w, mo_articulation_id id, double *tau, int count);
@@ -228,13 +240,25 @@ MO_API mo_status mo_articulation_joint_wrench(const mo_world *w, mo_articulation
  * contacts read back as every body's (mo_world_contacts, mo_body_contact_force); mo_body_apply_force(_at) on it
  * acts on the articulation for the next step (the joint forces J^T f); collision groups, masks and
  * mo_world_set_pair_collision apply to it. The link bodies of a parent and its child never collide with each
- * other; other links of one articulation do (exclude pairs with mo_world_set_pair_collision). The first call for
+ * other; other links of one articulation do, unless the articulation has a collision group
+ * (mo_articulation_set_collision_group: no two of its links collide) or the pair is excluded
+ * (mo_world_set_pair_collision). A link body's group is its articulation's. The first call for
  * a link makes its body (it reports as MO_BODY_KINEMATIC), later calls return the same one; it goes with the
  * articulation. The calls that would move it or give it mass apart from its link (mo_body_set_pose,
  * mo_body_set_velocity, mo_body_set_mass_from_shapes, mo_body_destroy) refuse it with MO_ERR_INVALID_ARGUMENT and a
  * sentence naming the articulation and link. MO_ERR_INVALID_ARGUMENT for a link out of range; MO_ERR_STALE_ID;
  * MO_ERR_OUT_OF_MEMORY. */
 MO_API mo_status mo_articulation_link_body(mo_world *w, mo_articulation_id id, int link, mo_body_id *out);
+/* Sets the collision group of the articulation's link bodies, with mo_body_def.collision_group's rule: bodies
+ * sharing a non-zero group never collide. Every link body it has and every one mo_articulation_link_body makes
+ * later gets group (mo_body_collision_group reads it on each); 0 (the default) is none. A group keeps all its
+ * links apart at no cost per pair: the broadphase drops same-group pairs before any filter, with no pair
+ * exclusion stored (n(n-1)/2 of them would do the same for n link bodies). Other bodies and articulations given
+ * the same group never collide with its links either. From the next step on; model, like the
+ * exclusions: not in mo_world_save_state. MO_ERR_STALE_ID for a stale or foreign id. */
+MO_API mo_status mo_articulation_set_collision_group(mo_world *w, mo_articulation_id id, uint32_t group);
+/* The articulation's collision group (0: none) into *out (not NULL). MO_ERR_STALE_ID. */
+MO_API mo_status mo_articulation_collision_group(const mo_world *w, mo_articulation_id id, uint32_t *out);
 
 /* ---- queries at the current state (the world's gravity) ---- */
 /* link's frame in the world: origin (m) and orientation (unit quaternion); either may be NULL */

@@ -79,8 +79,10 @@ typedef struct mo_urdf_options {
     mo_urdf_mesh_mode collision_meshes; /* default MO_URDF_MESH_AUTO */
     bool self_collision;             /* default false: links of one robot do not collide with each
                                         other (one collision group); jointed links never collide */
-    uint32_t collision_group;        /* group used when !self_collision; 0 (default) = the smallest
-                                        value >= 0x10000 that no live body of the world uses */
+    uint32_t collision_group;        /* group used when !self_collision (the bodies' in the maximal form, the
+                                        articulation's, mo_articulation_set_collision_group, otherwise);
+                                        0 (default) = the smallest value >= 0x10000 that no live body of the
+                                        world uses */
     double drive_stiffness;          /* >= 0, finite; > 0: every revolute and prismatic joint gets a PD position
                                         drive toward 0 with this stiffness (N m/rad or N/m), retarget
                                         it with mo_joint_set_motor; default 0 (no drive) */
@@ -121,8 +123,9 @@ typedef struct mo_urdf_options {
      * URDF joint, as mo_urdf_load describes; what a scene that drives bodies and joints asks for.
      * The articulation: <collision> geometry as shapes on the link bodies (mo_articulation_link_body;
      * collision_meshes, friction,
-     * max_hull_vertices, self_collision and exclude_pairs apply, collision_group does not: link bodies
-     * are kept apart by pair exclusions), <limit lower upper> as limit rows (mo_articulation_set_limits,
+     * max_hull_vertices, self_collision, collision_group and exclude_pairs apply: without self_collision
+     * the articulation is in the robot's collision group, mo_articulation_set_collision_group, and no pair
+     * is excluded), <limit lower upper> as limit rows (mo_articulation_set_limits,
      * lock_zero_limits as above), <dynamics friction> as a dry friction row
      * (mo_articulation_set_joint_friction; ignore_friction drops it), <dynamics damping> as joint damping
      * (ignore_damping drops it); every contact solver takes the rows (Newton included). A
@@ -152,8 +155,10 @@ typedef enum mo_urdf_joint_type {
     MO_URDF_JOINT_FLOATING,     /* no constraint: joint is the null id */
     MO_URDF_JOINT_BALL,         /* MJCF only (<joint type="ball">): three rotations about the joint's origin;
                                    MO_JOINT_SPHERICAL (maximal), MO_LINK_SPHERICAL (articulation). Its
-                                   mo_urdf_joint has axis (1, 0, 0) (unused), lower = upper = 0 and has_limits
-                                   false (no cone limit), effort, velocity and friction 0, motor MO_MOTOR_OFF,
+                                   mo_urdf_joint has axis (1, 0, 0) (unused), lower 0, upper the cone limit
+                                   (range's second value in rad; mo_articulation_set_cone_limit, articulation
+                                   form only) with has_limits true when the joint is limited, else upper 0 and
+                                   has_limits false; effort, velocity and friction 0, motor MO_MOTOR_OFF,
                                    damping as written (the articulation link's, per dof) */
 } mo_urdf_joint_type;
 
@@ -263,7 +268,8 @@ typedef struct mo_urdf_model {
     int nvisuals, ncollisions; /* entries of visuals and collisions */
     mo_urdf_visual *visuals;  /* (nvisuals), in file order */
     mo_urdf_collision *collisions; /* (ncollisions), grouped by link (mo_urdf_link.first_collision) */
-    uint32_t collision_group; /* group of all its bodies (0 with self_collision) */
+    uint32_t collision_group; /* group of all its bodies, an articulation's its link bodies' (0 with
+                                 self_collision) */
     int nwarnings;            /* entries of warnings */
     mo_urdf_warning *warnings; /* (nwarnings), in file order then build order; NULL when none */
     mo_articulation_id articulation; /* options.articulation: the robot (joints[].joint are then null,
@@ -341,7 +347,8 @@ typedef struct mo_mjcf_options {
     int max_hull_vertices;           /* as mo_urdf_options; default 44 */
     bool self_collision;             /* default true (MuJoCo's): bodies of the model collide with each other,
                                         except a body with its parent and the <contact><exclude> pairs;
-                                        false: no two bodies of the model collide */
+                                        false: no two bodies of the model collide (one collision group, as
+                                        mo_urdf_options without self_collision; no pair exclusion) */
     double friction;                 /* mu of geoms without a friction attribute (in the file or its
                                         defaults); default 1 (MuJoCo's) */
     double massless_link_mass;       /* as mo_urdf_options (moving bodies with no mass); default 0.01 */
