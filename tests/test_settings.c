@@ -71,7 +71,6 @@
     X("solver.newton.regularisation", solver.newton.regularisation, "1e-8", 1e-8) \
     X("solver.newton.ncp", solver.newton.ncp, "min_map", MO_NCP_MIN_MAP)      \
     X("solver.newton.linear", solver.newton.linear, "gauss_seidel", MO_NEWTON_GAUSS_SEIDEL) \
-    X("solver.newton.preconditioner", solver.newton.preconditioner, "block", MO_NEWTON_PRECOND_BLOCK) \
     X("solver.newton.scaling", solver.newton.scaling, "constant", MO_NEWTON_SCALING_CONSTANT) \
     X("solver.newton.scaling_constant", solver.newton.scaling_constant, "2", 2.0) \
     X("solver.newton.jacobi_omega", solver.newton.jacobi_omega, "0.7", 0.7)   \

@@ -28,7 +28,6 @@ static const char *const rho_names[] = {"eigen", "norm", "smaller", "normal", "a
 static const char *const step_rule_names[] = {"alternate", "abbmin", NULL};
 static const char *const ncp_names[] = {"fischer_burmeister", "min_map", NULL};
 static const char *const linear_names[] = {"pcr", "pcg", "jacobi", "gauss_seidel", "cholesky", NULL};
-static const char *const precond_names[] = {"diagonal", "block", NULL};
 static const char *const scaling_names[] = {"mass", "identity", "constant", NULL};
 
 typedef struct setting {
@@ -128,9 +127,6 @@ static const setting table[] = {
     S_CHOICE("solver.newton.ncp", ncp_names, "NCP function of the contact rows", solver.newton.ncp),
     S_CHOICE("solver.newton.linear", linear_names, "inner linear solver (cholesky needs CHOLMOD)",
              solver.newton.linear),
-    S_CHOICE("solver.newton.preconditioner", precond_names,
-             "preconditioner of pcr and pcg: diag(A), or block Jacobi over rows sharing their columns",
-             solver.newton.preconditioner),
     S_CHOICE("solver.newton.scaling", scaling_names, "complementarity scaling of the NCP rows",
              solver.newton.scaling),
     S_REAL("solver.newton.scaling_constant", 0, INF, true, true, "1/kg", "k of the constant scaling",
@@ -147,7 +143,6 @@ static const setting table[] = {
 
 /* every enum of the table is stored as an int */
 typedef char enum_is_int[sizeof(mo_solver_kind) == sizeof(int) && sizeof(mo_newton_linear) == sizeof(int) &&
-                                 sizeof(mo_newton_precond) == sizeof(int) &&
                                  sizeof(mo_backend) == sizeof(int)
                              ? 1
                              : -1];

@@ -266,17 +266,14 @@ int mo_ops_device(mo_ops *ops, mo_device *d, const mo_problem *p, mo_solve_out *
     return 0;
 }
 
-int mo_ops_device_newton(mo_ops *ops, mo_device *d, const mo_newton_system *s, const double *b, int nvec,
-                         const mo_problem *blocks)
+int mo_ops_device_newton(mo_ops *ops, mo_device *d, const mo_newton_system *s, const double *b, int nvec)
 {
-    const int m = s->m, n = s->n, nb = blocks ? blocks->nblocks : 0;
+    const int m = s->m, n = s->n;
     const size_t nnz = m > 0 ? (size_t)s->row_ptr[m] : 0, big = (size_t)(m > n ? m : n) + 1;
     if (mo_buf_reserve(&d->sys_val, (nnz + 1) * sizeof(double)) ||
         mo_buf_reserve(&d->sys_wval, (nnz + 1) * sizeof(double)) ||
         mo_buf_reserve(&d->zeros, big * sizeof(double)) ||
-        mo_buf_reserve(&d->host_vec, ((size_t)m + 1) * sizeof(double)) ||
-        mo_buf_reserve(&d->block_scale, ((size_t)nb + 1) * sizeof(double)) ||
-        mo_buf_reserve(&d->block_mean, ((size_t)nb + 1) * sizeof(double))) {
+        mo_buf_reserve(&d->host_vec, ((size_t)m + 1) * sizeof(double))) {
         snprintf(d->err, sizeof d->err, "out of host memory staging a Newton system of %d rows for the CUDA device", m);
         return -1;
     }
@@ -304,29 +301,9 @@ int mo_ops_device_newton(mo_ops *ops, mo_device *d, const mo_newton_system *s, c
     cp.lo = zeros;
     cp.hi = zeros;
     cp.gamma = zeros;
-    if (nb > 0) { /* the block Jacobi preconditioner (newton_linear.c): bilateral blocks for bil_precond */
-        double *scale = (double *)d->block_scale.p, *mean = (double *)d->block_mean.p;
-        long n_inv = 0;
-        for (int k = 0; k < nb; k++) {
-            const int nr = blocks->block_row[k + 1] - blocks->block_row[k];
-            scale[k] = mean[k] = 1.0; /* not read by bil_precond */
-            if (blocks->block_inv[k] >= 0 && blocks->block_inv[k] + (long)nr * nr > n_inv)
-                n_inv = blocks->block_inv[k] + (long)nr * nr;
-        }
-        cp.nblocks = nb;
-        cp.block_row = blocks->block_row;
-        cp.block_kind = blocks->block_kind;
-        cp.block_mu = zeros;
-        cp.block_scale = scale;
-        cp.block_mean = mean;
-        cp.block_inv = n_inv > 0 ? blocks->block_inv : NULL;
-        cp.inv = n_inv > 0 ? blocks->inv : NULL;
-        cp.n_inv = n_inv;
-    }
     if (d->fns.upload(d->ctx, &cp, d->err, sizeof d->err) != MO_CUDA_OK) return -1;
     d->uploads++;
     fill_ops(ops, d, m, nvec);
-    ops->p = blocks; /* newton_linear.c's PCR and PCG precondition with bil_precond when set */
     d->fns.to_device(d->ctx, ops->vec[nvec - 1], s->diag, m);
     return 0;
 }

@@ -16,7 +16,6 @@
 #include <string.h>
 #include "solver/newton.h"
 #include "solver/ops.h"
-#include "solver/bilateral.h"
 #include "core/parallel.h"
 
 mo_ncp_val mo_ncp_eval(mo_ncp_function f, double a, double b)
@@ -74,12 +73,9 @@ void mo_newton_apply(const mo_newton_system *s, const double *x, double *y, doub
     });
 }
 
-/* the inner solvers' work space: 7 m + 2 n + 8, then the block preconditioner's (BLOCK_SPACE) */
-#define BLOCK_MAX 8 /* rows of a block of the block Jacobi preconditioner, at most */
-#define BLOCK_SPACE(m) ((size_t)(BLOCK_MAX + 2) * (size_t)(m) + 4)
 size_t mo_newton_linear_scratch(int n, int m)
 {
-    return 7 * (size_t)m + 2 * (size_t)n + 8 + BLOCK_SPACE(m);
+    return 7 * (size_t)m + 2 * (size_t)n + 8;
 }
 
 /* sqrt(r^T D^-1 r): the diagonally scaled residual norm every inner solver reports (PCR minimises it) */
@@ -108,141 +104,15 @@ static void cpu_system_apply(const mo_ops *o, const double *x, double *y)
    residual to 1e165, then NaN; issue 18). */
 #define MO_LINEAR_FLOOR 1e-15
 
-/* ---- the block Jacobi preconditioner (MO_NEWTON_PRECOND_BLOCK) ----
- * P = the block diagonal of A over runs of up to BLOCK_MAX consecutive rows,
- * none masked, with the same column list: a contact's normal and friction
- * rows, a joint's rows, an FEM element's strain rows, an attachment's or a
- * surface contact's 3 rows (they share every column, so their block
- * h^2 J_b M~^-1 J_b^T + diag(cd_b) is a dense product of the rows). Each block
- * is symmetrised, factorised (Cholesky) and inverted once per Newton iteration;
- * a block that is not positive definite, a single row and a masked row keep
- * 1 / A_ii. P^-1 is applied by the backend's bil_precond (ops.h: a dense
- * product per block, 1 / d per single row) with the blocks given as a problem
- * whose blocks are all bilateral, on the CPU and on a device alike. */
-
-/* the blocks' memory: BLOCK_SPACE(m) doubles at mem */
-typedef struct nblk {
-    mo_problem p; /* nblocks, block_row, block_kind, block_inv, inv: what bil_precond reads */
-} nblk;
-
-/* inv (row-major n x n, exactly symmetric) = a^-1 by Cholesky; false when a is not positive definite
-   (a pivot <= 1e-12 of its diagonal entry) */
-static bool block_inverse(int n, const double *a, double *inv)
-{
-    double l[BLOCK_MAX * BLOCK_MAX], li[BLOCK_MAX * BLOCK_MAX];
-    for (int j = 0; j < n; j++) {
-        double d = a[j * n + j];
-        for (int k = 0; k < j; k++) d -= l[j * n + k] * l[j * n + k];
-        if (!(d > 1e-12 * a[j * n + j]) || !isfinite(d)) return false;
-        const double ljj = sqrt(d);
-        l[j * n + j] = ljj;
-        for (int i = j + 1; i < n; i++) {
-            double t = a[i * n + j];
-            for (int k = 0; k < j; k++) t -= l[i * n + k] * l[j * n + k];
-            l[i * n + j] = t / ljj;
-        }
-    }
-    /* li = L^-1 (lower), then inv = li^T li, each entry once and mirrored */
-    for (int j = 0; j < n; j++) {
-        li[j * n + j] = 1.0 / l[j * n + j];
-        for (int i = j + 1; i < n; i++) {
-            double t = 0.0;
-            for (int k = j; k < i; k++) t -= l[i * n + k] * li[k * n + j];
-            li[i * n + j] = t / l[i * n + i];
-        }
-    }
-    for (int i = 0; i < n; i++)
-        for (int j = i; j < n; j++) {
-            double t = 0.0;
-            for (int k = j; k < n; k++) t += li[k * n + i] * li[k * n + j];
-            inv[i * n + j] = inv[j * n + i] = t;
-        }
-    return true;
-}
-
-/* the blocks of s and their inverses into mem (BLOCK_SPACE(s->m) doubles) */
-static void block_setup(const mo_newton_system *s, double *mem, nblk *b)
-{
-    const int m = s->m;
-    double *inv = mem;
-    int *row = (int *)(mem + (size_t)BLOCK_MAX * (size_t)m);
-    int *binv = row + m + 1;
-    uint8_t *kind = (uint8_t *)(binv + m);
-    /* the runs of rows sharing their columns (serial: a fixed grouping) */
-    int nb = 0, off = 0;
-    for (int r = 0; r < m;) {
-        int nr = 1;
-        if (!s->mask[r]) {
-            const int len = s->row_ptr[r + 1] - s->row_ptr[r];
-            const int *c0 = s->col + s->row_ptr[r];
-            while (r + nr < m && nr < BLOCK_MAX && !s->mask[r + nr] &&
-                   s->row_ptr[r + nr + 1] - s->row_ptr[r + nr] == len &&
-                   memcmp(c0, s->col + s->row_ptr[r + nr], (size_t)len * sizeof(int)) == 0)
-                nr++;
-        }
-        row[nb] = r;
-        kind[nb] = MO_BLOCK_BILATERAL;
-        binv[nb] = nr > 1 ? off : -1;
-        if (nr > 1) off += nr * nr;
-        nb++;
-        r += nr;
-    }
-    row[nb] = m;
-    /* each block's A_bb = h^2 J_b M~^-1 J_b^T + diag(cd_b), symmetrised, inverted (blocks are independent:
-       any thread count gives the same values) */
-    const double h2 = s->h * s->h;
-    const int nt = s->threads;
-    MO_PARALLEL_LOOP(nt, nb, for (int k = 0; k < nb; k++) {
-        if (binv[k] < 0) continue;
-        const int r0 = row[k], n = row[k + 1] - r0, len = s->row_ptr[r0 + 1] - s->row_ptr[r0];
-        double a[BLOCK_MAX * BLOCK_MAX];
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < n; j++) {
-                const double *vi = s->val + s->row_ptr[r0 + i], *wj = s->wval + s->row_ptr[r0 + j];
-                double t = 0.0;
-                for (int q = 0; q < len; q++) t += vi[q] * wj[q];
-                a[i * n + j] = h2 * t;
-            }
-        for (int i = 0; i < n; i++) {
-            a[i * n + i] += s->cd[r0 + i];
-            for (int j = 0; j < i; j++) a[i * n + j] = a[j * n + i] = 0.5 * (a[i * n + j] + a[j * n + i]);
-        }
-        if (!block_inverse(n, a, inv + binv[k])) binv[k] = -1;
-    });
-    memset(&b->p, 0, sizeof b->p);
-    b->p.m = m;
-    b->p.nblocks = nb;
-    b->p.block_row = row;
-    b->p.block_kind = kind;
-    b->p.block_inv = binv;
-    b->p.inv = inv;
-}
-
-/* y = P^-1 x on the CPU: the blocks are ops->p */
-static void cpu_block_precond(const mo_ops *o, const double *x, double *y, const double *d)
-{
-    mo_bil_precond_diag(o->p, d, x, y);
-}
-
-/* y = P^-1 x: the blocks' (bil_precond) when the ops have them, else x / diag */
-static void precond(const mo_ops *O, const double *x, double *y, const double *diag)
-{
-    if (O->p) O->bil_precond(O, x, y, diag);
-    else O->ediv(O, y, x, diag);
-}
-
-/* preconditioned conjugate residual (Saad, Alg. 6.20 with a left
- * preconditioner P: diag(A)^-1, or the block Jacobi above): minimises the
- * P-norm of the residual over the Krylov space, one product with A per
- * iteration. hist and rel are the D-norm (D = diag(A)) whatever P is, so
- * tolerances and histories compare across preconditioners; with the block P
- * that norm is not monotone. */
+/* preconditioned conjugate residual (Saad, Alg. 6.20 with a left diagonal
+ * preconditioner P = diag(A)^-1): minimises the P-norm of the residual over
+ * the Krylov space, one product with A per iteration */
 static int pcr(const mo_ops *O, const mo_newton_settings *ns, const double *b, double *x, const double *diag,
                double *hist, double bn, double *rel)
 {
     double *r = O->vec[0], *z = O->vec[1], *p = O->vec[2], *ap = O->vec[3], *az = O->vec[4], *q = O->vec[5];
     O->copy(O, r, b);
-    precond(O, r, z, diag);
+    O->ediv(O, z, r, diag);
     O->copy(O, p, z);
     O->apply(O, z, az);
     O->copy(O, ap, az);
@@ -250,7 +120,7 @@ static int pcr(const mo_ops *O, const mo_newton_settings *ns, const double *b, d
     int it = 0;
     *rel = 1.0;
     while (it < ns->linear_iterations) {
-        precond(O, ap, q, diag);
+        O->ediv(O, q, ap, diag);
         double den = O->dot(O, ap, q);
         if (!(den > 0.0) || !(zaz > 0.0)) break; /* converged to round-off (or a breakdown) */
         double alpha = zaz / den;
@@ -277,13 +147,13 @@ static int pcr(const mo_ops *O, const mo_newton_settings *ns, const double *b, d
     return it;
 }
 
-/* preconditioned conjugate gradient, the same preconditioner as PCR's */
+/* preconditioned conjugate gradient, diagonal preconditioner */
 static int pcg(const mo_ops *O, const mo_newton_settings *ns, const double *b, double *x, const double *diag,
                double *hist, double bn, double *rel)
 {
     double *r = O->vec[0], *z = O->vec[1], *p = O->vec[2], *ap = O->vec[3];
     O->copy(O, r, b);
-    precond(O, r, z, diag);
+    O->ediv(O, z, r, diag);
     O->copy(O, p, z);
     double rz = O->dot(O, r, z);
     int it = 0;
@@ -296,7 +166,7 @@ static int pcg(const mo_ops *O, const mo_newton_settings *ns, const double *b, d
         if (!isfinite(alpha)) break; /* den underflowed: past round-off */
         O->axpy(O, x, alpha, p);
         O->axpy(O, r, -alpha, ap);
-        precond(O, r, z, diag);
+        O->ediv(O, z, r, diag);
         double rel1 = sqrt(O->idot(O, r, r, diag)) / bn;
         if (!isfinite(rel1)) { /* an overflow past round-off: keep the last finite iterate */
             O->axpy(O, x, -alpha, p);
@@ -342,11 +212,8 @@ static int over_ops(const mo_newton_system *s, const mo_newton_settings *ns, con
     mo_ops ops;
     const double *bv = b, *dv = s->diag;
     double *xv = x;
-    nblk blk;
-    const bool block = ns->preconditioner == MO_NEWTON_PRECOND_BLOCK && ns->linear != MO_NEWTON_JACOBI;
-    if (block) block_setup(s, scratch + 7 * (size_t)s->m + 2 * (size_t)s->n + 8, &blk);
     if (s->device) {
-        if (mo_ops_device_newton(&ops, s->device, s, b, 7, block ? &blk.p : NULL)) return -1;
+        if (mo_ops_device_newton(&ops, s->device, s, b, 7)) return -1;
         bv = ops.r;
         xv = ops.gamma;
         dv = ops.vec[6];
@@ -356,10 +223,6 @@ static int over_ops(const mo_newton_system *s, const mo_newton_settings *ns, con
         ops.apply = cpu_system_apply;
         for (int i = 0; i < 6; i++) ops.vec[i] = scratch + (size_t)i * (size_t)s->m;
         ops.cpu_work = scratch + 6 * (size_t)s->m;
-        if (block) {
-            ops.p = &blk.p;
-            ops.bil_precond = cpu_block_precond;
-        }
     }
     int it = ns->linear == MO_NEWTON_PCG      ? pcg(&ops, ns, bv, xv, dv, hist, bn, rel)
              : ns->linear == MO_NEWTON_JACOBI ? jacobi(&ops, ns, bv, xv, dv, hist, bn, rel)

@@ -129,12 +129,10 @@ MO_MUST_USE int mo_ops_device(mo_ops *ops, struct mo_device *d, const mo_problem
 void mo_ops_refuse(mo_solve_out *out, const char *why);
 /* the ops of a Newton system s (newton.h) on device d: A uploaded as a J-form problem (J and M~^-1 J^T scaled
  * by h, the masked rows empty, Sigma = cd), b as ops->r, x = 0 as ops->gamma, diag(A) as vec[nvec - 1];
- * blocks (may be NULL: none) the block Jacobi preconditioner's blocks, all bilateral with their dense
- * inverses (nblocks, block_row, block_kind, block_inv, inv), uploaded for bil_precond and kept as ops->p;
  * 0, or -1 with the sentence in d->err */
 struct mo_newton_system;
 MO_MUST_USE int mo_ops_device_newton(mo_ops *ops, struct mo_device *d, const struct mo_newton_system *s, const double *b,
-                         int nvec, const mo_problem *blocks);
+                         int nvec);
 /* the end of a device solve: ops->gamma into x (m), then the device's first failure: 0, or -1 with its
  * sentence in the device's err */
 MO_MUST_USE int mo_ops_device_end(const mo_ops *ops, double *x);

@@ -45,7 +45,6 @@ mo_solver_settings mo_default_solver_settings(void)
     s.newton.regularisation = 1e-9;
     s.newton.ncp = MO_NCP_FISCHER_BURMEISTER;
     s.newton.linear = MO_NEWTON_PCR;
-    s.newton.preconditioner = MO_NEWTON_PRECOND_DIAGONAL;
     s.newton.scaling = MO_NEWTON_SCALING_MASS;
     s.newton.scaling_constant = 1.0;
     s.newton.jacobi_omega = 0.5;
@@ -174,10 +173,6 @@ int mo_solver_check_max(const mo_solver_settings *s, int max_iterations, char *e
         return 0;
     }
 #endif
-    if ((int)nw->preconditioner < 0 || nw->preconditioner > MO_NEWTON_PRECOND_BLOCK) {
-        snprintf(err, n, "Newton preconditioner %d is not a known preconditioner", (int)nw->preconditioner);
-        return 0;
-    }
     if ((int)nw->scaling < 0 || nw->scaling > MO_NEWTON_SCALING_CONSTANT) {
         snprintf(err, n, "Newton complementarity scaling %d is not a known scaling", (int)nw->scaling);
         return 0;

@@ -190,16 +190,6 @@ typedef enum mo_newton_linear {
     MO_NEWTON_CHOLESKY,            /* sparse Cholesky of the assembled Schur matrix (CHOLMOD; mo_solver_available) */
 } mo_newton_linear;
 
-/* the preconditioner of MO_NEWTON_PCR and MO_NEWTON_PCG */
-typedef enum mo_newton_precond {
-    MO_NEWTON_PRECOND_DIAGONAL = 0, /* diag(A)^-1 (the paper's) */
-    MO_NEWTON_PRECOND_BLOCK,       /* block Jacobi: the dense inverse of A's diagonal block over each run of up to
-                                    * 8 consecutive rows with the same columns (a contact's normal and friction
-                                    * rows, a joint's rows, an FEM element's strain rows, an attachment's rows),
-                                    * from the rows once per Newton iteration; diagonal where a block is not
-                                    * positive definite */
-} mo_newton_precond;
-
 /* complementarity preconditioning of the Newton step (c_n normal, c_f friction rows) */
 typedef enum mo_newton_scaling {
     MO_NEWTON_SCALING_MASS = 0,    /* complementarity preconditioning: c_n = h^2 (J M^-1 J^T)_ii, c_f = h (J M^-1 J^T)_ii */
@@ -224,7 +214,6 @@ typedef struct mo_newton_settings {
                                     * again the same way, at most this many times (h / 2^halvings); in [0, 10];
                                     * default 0 (off) */
     double halving_residual;       /* m, > 0; default 1e-5 */
-    mo_newton_precond preconditioner; /* of PCR and PCG; default MO_NEWTON_PRECOND_DIAGONAL */
 } mo_newton_settings;
 /* ==== end of non-smooth Newton settings ==== */
 
