@@ -816,7 +816,7 @@ static void test_cholesky_primal(void)
         }
         diag[r] = mask[r] ? 1.0 : h * h * dj + cdv[r];
     }
-    mo_newton_system sys = {N, M, 1, h, rp, col, val, wval, mask, cdv, diag, 2, odof, ondof, oim, mrot, msc, NULL, NULL};
+    mo_newton_system sys = {N, M, 1, h, rp, col, val, wval, mask, cdv, diag, 2, odof, ondof, oim, mrot, msc, NULL, NULL, 0, NULL};
     /* dense A = h^2 Jm M~^-1 Jm^T + D */
     double A[M][M + 1];
     for (int r = 0; r < M; r++) {

@@ -194,6 +194,36 @@ static double cpu_dot_diff(const mo_ops *o, const double *a, const double *x, co
     return s;
 }
 
+/* PCR's passes (ops.h; the vectors are distinct): each element's arithmetic as in axpy, idot, waxpy, ediv and dot, sums in index order */
+static double cpu_pcr_update(const mo_ops *o, double *restrict x, double *restrict r, double *restrict z, double a,
+                             const double *restrict p, const double *restrict ap, const double *restrict q,
+                             const double *restrict d)
+{
+    const double na = -a;
+    double s = 0.0;
+    for (int i = 0; i < o->m; i++) {
+        x[i] += a * p[i];
+        r[i] += na * ap[i];
+        z[i] += na * q[i];
+        s += r[i] * r[i] / d[i];
+    }
+    return s;
+}
+
+static double cpu_pcr_direction(const mo_ops *o, double *restrict p, double *restrict ap, double *restrict q,
+                                double b, const double *restrict z, const double *restrict az,
+                                const double *restrict d)
+{
+    double s = 0.0;
+    for (int i = 0; i < o->m; i++) {
+        p[i] = z[i] + b * p[i];
+        ap[i] = az[i] + b * ap[i];
+        q[i] = ap[i] / d[i];
+        s += ap[i] * q[i];
+    }
+    return s;
+}
+
 static double *cpu_host(const mo_ops *o, double *x)
 {
     (void)o;
@@ -239,6 +269,8 @@ void mo_ops_cpu_vectors(mo_ops *ops, int m)
     ops->step_dots = cpu_step_dots;
     ops->dot_diff = cpu_dot_diff;
     ops->sums = cpu_sums;
+    ops->pcr_update = cpu_pcr_update;
+    ops->pcr_direction = cpu_pcr_direction;
     ops->host = cpu_host;
     ops->upload = cpu_upload;
     ops->download = cpu_download;

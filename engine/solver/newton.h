@@ -45,7 +45,16 @@ typedef struct mo_newton_system {
     void **chol;               /* MO_NEWTON_CHOLESKY's cache across calls (the owner's slot, created on first use,
                                 * freed by mo_newton_chol_free), or NULL: nothing kept */
     struct mo_device *device;  /* PCR, PCG and Jacobi run on this device (backend/device.h), or NULL: the CPU */
+    int ngrp;                  /* row groups (mo_newton_groups) the CPU products run over, or 0 with grp NULL: */
+    const int *grp;            /* (ngrp + 1) first row of each group; NULL: row by row (the same values) */
 } mo_newton_system;
+
+#define MO_NEWTON_GROUP_ROWS 8  /* rows of a group, at most */
+#define MO_NEWTON_GROUP_LEN 24  /* columns of a row in a group of more than one row, at most */
+/* the row groups of a CSR pattern: runs of at most MO_NEWTON_GROUP_ROWS consecutive rows with the same
+ * column list of at most MO_NEWTON_GROUP_LEN distinct columns (other rows alone); grp (m + 1 ints) gets
+ * the first row of each and m; returns their count */
+int mo_newton_groups(int m, const int *row_ptr, const int *col, int *grp);
 
 /* y = A x; work holds n doubles */
 void mo_newton_apply(const mo_newton_system *s, const double *x, double *y, double *work);

@@ -49,14 +49,181 @@ double mo_newton_friction_w(mo_ncp_function f, double slip, double ln, double lf
     return (slip - p.phi) / (mu * ln);
 }
 
+/* ---- the two sparse products ----
+ * Rows come in groups (mo_newton_groups): runs of rows with one column list,
+ * an FEM element's strain rows (12 columns), a contact's or a joint's rows. A
+ * group's columns are read once for all its rows: t = M~^-1 Jm^T x adds the
+ * group's rows into one accumulator per column, y = A x gathers x's image at
+ * the columns once. Every sum keeps the order of the plain row loops (per
+ * column of t the rows in order, per row of y its entries in order), so the
+ * results are the same bit for bit with and without groups. */
+
+int mo_newton_groups(int m, const int *row_ptr, const int *col, int *grp)
+{
+    int ng = 0;
+    for (int r = 0; r < m;) {
+        int nr = 1;
+        const int k0 = row_ptr[r], len = row_ptr[r + 1] - k0;
+        if (len <= MO_NEWTON_GROUP_LEN)
+            while (r + nr < m && nr < MO_NEWTON_GROUP_ROWS && row_ptr[r + nr + 1] - row_ptr[r + nr] == len &&
+                   memcmp(col + k0, col + row_ptr[r + nr], (size_t)len * sizeof(int)) == 0)
+                nr++;
+        /* a column twice in a row would change t's sum order: such rows stay alone */
+        for (int a = 0; nr > 1 && a < len; a++)
+            for (int b = a + 1; b < len; b++)
+                if (col[k0 + a] == col[k0 + b]) nr = 1;
+        grp[ng++] = r;
+        r += nr;
+    }
+    grp[ng] = m;
+    return ng;
+}
+
+/* t += the group's active rows (offsets ri of their entries, values g) into its len columns c; LEN > 0 a
+   compile-time width */
+static inline void jt_group(const double *wval, const int *c, int len, int na, const int *ri, const double *g,
+                            double *t, const int LEN)
+{
+    if (LEN > 0) len = LEN;
+    double acc[MO_NEWTON_GROUP_LEN];
+    for (int q = 0; q < len; q++) acc[q] = t[c[q]];
+    for (int i = 0; i < na; i++) {
+        const double *w = wval + ri[i], gi = g[i];
+        for (int q = 0; q < len; q++) acc[q] += w[q] * gi;
+    }
+    for (int q = 0; q < len; q++) t[c[q]] = acc[q];
+}
+
+#if defined(__GNUC__)
+/* 12-column groups (FEM elements) two lanes at a time: lane-wise products and sums are the scalar ones */
+typedef double v2d __attribute__((vector_size(16)));
+static inline v2d v2_load(const double *p)
+{
+    v2d v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static void jt_group12(const double *wval, const int *c, int na, const int *ri, const double *g, double *t)
+{
+    v2d acc[6];
+    for (int q = 0; q < 6; q++) acc[q] = (v2d){t[c[2 * q]], t[c[2 * q + 1]]};
+    for (int i = 0; i < na; i++) {
+        const double *w = wval + ri[i];
+        const v2d gi = {g[i], g[i]};
+        for (int q = 0; q < 6; q++) acc[q] += v2_load(w + 2 * q) * gi;
+    }
+    for (int q = 0; q < 6; q++) {
+        t[c[2 * q]] = acc[q][0];
+        t[c[2 * q + 1]] = acc[q][1];
+    }
+}
+
+/* rows r and r + 1 of a 12-column group together: lane 0 row r, lane 1 row r + 1, each summed in order */
+static void apply_pair12(const mo_newton_system *s, int r, const v2d *wk, const double *x, double *y, double h2)
+{
+    const double *v0 = s->val + s->row_ptr[r], *v1 = s->val + s->row_ptr[r + 1];
+    v2d a = {0.0, 0.0};
+    for (int q = 0; q < 12; q++) a += (v2d){v0[q], v1[q]} * wk[q];
+    y[r] = h2 * (s->mask[r] ? 0.0 : a[0]) + s->cd[r] * x[r];
+    y[r + 1] = h2 * (s->mask[r + 1] ? 0.0 : a[1]) + s->cd[r + 1] * x[r + 1];
+}
+
+/* y over a group of 12 columns c, rows r0..r1-1: pairs of rows, then the last one alone */
+static void apply_group12(const mo_newton_system *s, int r0, int r1, const int *c, const double *x,
+                          const double *work, double *y, double h2)
+{
+    v2d wb[12]; /* each gathered entry in both lanes */
+    for (int q = 0; q < 12; q++) {
+        const double w = work[c[q]];
+        wb[q] = (v2d){w, w};
+    }
+    int r = r0;
+    for (; r + 1 < r1; r += 2) apply_pair12(s, r, wb, x, y, h2);
+    if (r < r1) {
+        double a = 0.0;
+        if (!s->mask[r]) {
+            const double *v = s->val + s->row_ptr[r];
+            for (int q = 0; q < 12; q++) a += v[q] * wb[q][0];
+        }
+        y[r] = h2 * a + s->cd[r] * x[r];
+    }
+}
+#endif
+
 void mo_newton_jt(const mo_newton_system *s, const double *x, double *t)
 {
     memset(t, 0, (size_t)s->n * sizeof(double));
     /* serial scatter: a fixed sum order, so results do not depend on threads */
-    for (int r = 0; r < s->m; r++) {
-        double g = x[r];
-        if (g == 0.0 || s->mask[r]) continue;
-        for (int k = s->row_ptr[r]; k < s->row_ptr[r + 1]; k++) t[s->col[k]] += s->wval[k] * g;
+    if (!s->grp) {
+        for (int r = 0; r < s->m; r++) {
+            double g = x[r];
+            if (g == 0.0 || s->mask[r]) continue;
+            for (int k = s->row_ptr[r]; k < s->row_ptr[r + 1]; k++) t[s->col[k]] += s->wval[k] * g;
+        }
+        return;
+    }
+    const int *grp = s->grp, *row_ptr = s->row_ptr;
+    const uint8_t *mask = s->mask;
+    for (int gi = 0; gi < s->ngrp; gi++) {
+        const int r0 = grp[gi], r1 = grp[gi + 1];
+        int na = 0, ri[MO_NEWTON_GROUP_ROWS];
+        double g[MO_NEWTON_GROUP_ROWS];
+        for (int r = r0; r < r1; r++) {
+            const double xr = x[r];
+            ri[na] = row_ptr[r];
+            g[na] = xr;
+            na += xr != 0.0 && !mask[r];
+        }
+        if (na == 0) continue;
+        const int k0 = s->row_ptr[r0], len = s->row_ptr[r0 + 1] - k0;
+        if (r1 - r0 == 1) { /* a single row (its columns may repeat) */
+            for (int k = k0; k < k0 + len; k++) t[s->col[k]] += s->wval[k] * g[0];
+            continue;
+        }
+#if defined(__GNUC__)
+        if (len == 12) jt_group12(s->wval, s->col + k0, na, ri, g, t);
+#else
+        if (len == 12) jt_group(s->wval, s->col + k0, len, na, ri, g, t, 12);
+#endif
+        else jt_group(s->wval, s->col + k0, len, na, ri, g, t, 0);
+    }
+}
+
+/* y = h2 J_g work + cd x over the rows r0..r1-1 of one group (len columns c); LEN as jt_group's */
+static inline void apply_group(const mo_newton_system *s, int r0, int r1, const int *c, int len, const double *x,
+                               const double *work, double *y, double h2, const int LEN)
+{
+    if (LEN > 0) len = LEN;
+    double wk[MO_NEWTON_GROUP_LEN];
+    for (int q = 0; q < len; q++) wk[q] = work[c[q]];
+    for (int r = r0; r < r1; r++) {
+        double a = 0.0;
+        if (!s->mask[r]) {
+            const double *v = s->val + s->row_ptr[r];
+            for (int q = 0; q < len; q++) a += v[q] * wk[q];
+        }
+        y[r] = h2 * a + s->cd[r] * x[r];
+    }
+}
+
+/* y over group gi */
+static void apply_one(const mo_newton_system *s, int gi, const double *x, const double *work, double *y, double h2)
+{
+    const int r0 = s->grp[gi], r1 = s->grp[gi + 1], k0 = s->row_ptr[r0], len = s->row_ptr[r0 + 1] - k0;
+    if (r1 - r0 == 1) {
+        double a = 0.0;
+        if (!s->mask[r0])
+            for (int k = k0; k < k0 + len; k++) a += s->val[k] * work[s->col[k]];
+        y[r0] = h2 * a + s->cd[r0] * x[r0];
+    } else if (len == 12) {
+#if defined(__GNUC__)
+        apply_group12(s, r0, r1, s->col + k0, x, work, y, h2);
+#else
+        apply_group(s, r0, r1, s->col + k0, len, x, work, y, h2, 12);
+#endif
+    } else {
+        apply_group(s, r0, r1, s->col + k0, len, x, work, y, h2, 0);
     }
 }
 
@@ -65,12 +232,16 @@ void mo_newton_apply(const mo_newton_system *s, const double *x, double *y, doub
     mo_newton_jt(s, x, work);
     const double h2 = s->h * s->h;
     const int nt = s->threads;
-    MO_PARALLEL_LOOP(nt, s->m, for (int r = 0; r < s->m; r++) {
-        double a = 0.0;
-        if (!s->mask[r])
-            for (int k = s->row_ptr[r]; k < s->row_ptr[r + 1]; k++) a += s->val[k] * work[s->col[k]];
-        y[r] = h2 * a + s->cd[r] * x[r];
-    });
+    if (!s->grp) {
+        MO_PARALLEL_LOOP(nt, s->m, for (int r = 0; r < s->m; r++) {
+            double a = 0.0;
+            if (!s->mask[r])
+                for (int k = s->row_ptr[r]; k < s->row_ptr[r + 1]; k++) a += s->val[k] * work[s->col[k]];
+            y[r] = h2 * a + s->cd[r] * x[r];
+        });
+        return;
+    }
+    MO_PARALLEL_LOOP(nt, s->m, for (int gi = 0; gi < s->ngrp; gi++) apply_one(s, gi, x, work, y, h2););
 }
 
 size_t mo_newton_linear_scratch(int n, int m)
@@ -117,18 +288,25 @@ static int pcr(const mo_ops *O, const mo_newton_settings *ns, const double *b, d
     O->apply(O, z, az);
     O->copy(O, ap, az);
     double zaz = O->dot(O, z, az);
+    /* q = P ap and den = ap . q for the first iteration; later ones get them with the new direction */
+    O->ediv(O, q, ap, diag);
+    double den = O->dot(O, ap, q);
     int it = 0;
     *rel = 1.0;
     while (it < ns->linear_iterations) {
-        O->ediv(O, q, ap, diag);
-        double den = O->dot(O, ap, q);
         if (!(den > 0.0) || !(zaz > 0.0)) break; /* converged to round-off (or a breakdown) */
         double alpha = zaz / den;
         if (!isfinite(alpha)) break; /* den underflowed: past round-off */
-        O->axpy(O, x, alpha, p);
-        O->axpy(O, r, -alpha, ap);
-        O->axpy(O, z, -alpha, q);
-        double rel1 = sqrt(O->idot(O, r, r, diag)) / bn;
+        double rr;
+        if (O->pcr_update) {
+            rr = O->pcr_update(O, x, r, z, alpha, p, ap, q, diag);
+        } else {
+            O->axpy(O, x, alpha, p);
+            O->axpy(O, r, -alpha, ap);
+            O->axpy(O, z, -alpha, q);
+            rr = O->idot(O, r, r, diag);
+        }
+        double rel1 = sqrt(rr) / bn;
         if (!isfinite(rel1)) { /* an overflow: keep the last finite iterate */
             O->axpy(O, x, -alpha, p);
             break;
@@ -137,12 +315,19 @@ static int pcr(const mo_ops *O, const mo_newton_settings *ns, const double *b, d
         *rel = rel1;
         if (hist) hist[it - 1] = *rel;
         if (*rel <= ns->linear_tolerance || *rel <= MO_LINEAR_FLOOR) break;
+        if (it == ns->linear_iterations) break; /* the budget is spent: no new direction */
         O->apply(O, z, az);
         double zaz1 = O->dot(O, z, az), beta = zaz1 / zaz;
         if (!isfinite(beta)) break;
         zaz = zaz1;
-        O->waxpy(O, p, z, beta, p);
-        O->waxpy(O, ap, az, beta, ap);
+        if (O->pcr_direction) {
+            den = O->pcr_direction(O, p, ap, q, beta, z, az, diag);
+        } else {
+            O->waxpy(O, p, z, beta, p);
+            O->waxpy(O, ap, az, beta, ap);
+            O->ediv(O, q, ap, diag);
+            den = O->dot(O, ap, q);
+        }
     }
     return it;
 }

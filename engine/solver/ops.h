@@ -96,6 +96,16 @@ struct mo_ops {
     void (*sums)(const mo_ops *o, int k, const mo_sum *t, double *out);
     double (*dot_diff)(const mo_ops *o, const double *a, const double *x, const double *y); /* sum a (x - y) */
 
+    /* PCR's fused vector passes (newton_linear.c), optional (NULL: the solver calls the single operations
+     * named; the CPU backend has them, one pass each instead of four, the same arithmetic bit for bit):
+     * (the vectors of one call distinct)
+     * pcr_update: x = x + a * p, r = r + (-a) * ap, z = z + (-a) * q; returns sum (r r) / d (axpy x3, idot)
+     * pcr_direction: p = z + b * p, ap = az + b * ap, q = ap / d; returns sum ap q (waxpy x2, ediv, dot) */
+    double (*pcr_update)(const mo_ops *o, double *x, double *r, double *z, double a, const double *p,
+                         const double *ap, const double *q, const double *d);
+    double (*pcr_direction)(const mo_ops *o, double *p, double *ap, double *q, double b, const double *z,
+                            const double *az, const double *d);
+
     /* ---- the host ---- */
     double *(*host)(const mo_ops *o, double *x);          /* a host array of m to write x's new values into */
     void (*upload)(const mo_ops *o, double *x, const double *h);        /* x = h (nothing when h is x) */

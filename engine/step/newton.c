@@ -92,6 +92,7 @@
 typedef struct nw_buf {
     mo_buf rows, aux, kind, lo, hi, col, u8, dbl, hist, lhist, ehist;
     mo_buf rp; /* issue 7 FEM: the system's row pointers (the problem's rows, then the FEM rows) */
+    mo_buf grp; /* the system's row groups (mo_newton_groups) */
     mo_buf frn; /* the normal row of every frictional contact (the problem's contacts, then the FEM surface contacts) */
     void *chol; /* MO_NEWTON_CHOLESKY's cache (solver/newton_cholesky.c), NULL until used */
 } nw_buf;
@@ -102,6 +103,7 @@ typedef struct nw {
     int it;      /* the Newton iteration being linearised (0 first): W is averaged with the last one's from 1 on */
     int mp;      /* the assembled problem's rows; rows mp..m-1 are the FEM meshes' (fem_rows.c) */
     int *rp;     /* (m + 1) row pointers of the whole system */
+    int *grp;    /* (m + 1) row groups of the pattern (mo_newton_groups): the products' unit */
     double *feps; /* (m) FEM rows' compliance from mo_fem_newton_eval */
     double *fepst; /* (m) their compliance in the linear system (mo_fem_newton_tangent) */
     double *kt, *msc; /* (n) diagonal geometric stiffness (N/m) and M~^-1 M per DOF (1 off particles) */
@@ -132,7 +134,7 @@ static void newton_free(void *buf)
     nw_buf *b = (nw_buf *)buf;
     if (!b) return;
     mo_buf *all[] = {&b->rows, &b->aux, &b->kind, &b->lo, &b->hi, &b->col, &b->u8, &b->dbl, &b->hist, &b->lhist,
-                     &b->ehist, &b->rp, &b->frn};
+                     &b->ehist, &b->rp, &b->frn, &b->grp};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) mo_buf_free(all[i]);
     mo_newton_chol_free(b->chol);
     free(b);
@@ -168,10 +170,11 @@ static int nw_setup(const mo_step_ctx *ctx, const mo_problem *p, nw *s)
         mo_buf_reserve(&b->kind, m) || mo_buf_reserve(&b->lo, m * sizeof(double)) ||
         mo_buf_reserve(&b->hi, m * sizeof(double)) || mo_buf_reserve(&b->col, nnz * sizeof(int)) ||
         mo_buf_reserve(&b->u8, 2 * m) || mo_buf_reserve(&b->dbl, nd * sizeof(double)) ||
-        mo_buf_reserve(&b->rp, (m + 1) * sizeof(int)) || mo_buf_reserve(&b->frn, ((size_t)s->nf + 1) * sizeof(int)))
+        mo_buf_reserve(&b->rp, (m + 1) * sizeof(int)) || mo_buf_reserve(&b->grp, (m + 1) * sizeof(int)) || mo_buf_reserve(&b->frn, ((size_t)s->nf + 1) * sizeof(int)))
         return -1;
     s->frn = (int *)b->frn.p;
     s->rp = (int *)b->rp.p;
+    s->grp = (int *)b->grp.p;
     s->rows = (mo_k_row *)b->rows.p;
     s->aux = (mo_row_aux *)b->aux.p;
     s->kind = (uint8_t *)b->kind.p;
@@ -712,7 +715,8 @@ int mo_step_newton(const mo_step_ctx *ctx, const mo_problem *p)
     const bool art = w->artic_contacts || w->artic_limit_rows;
     mo_newton_system sys = {n, m, w->def.threads, h, s.rp, s.col, s.val, s.wval, s.mask, s.cd, s.adiag,
                             s.nown, art ? NULL : (const int *)w->owner_dof.p, (const int *)w->owner_ndof.p,
-                            (const double *)w->owner_inv_mass.p, s.mblk, s.msc, &b->chol, mo_step_device(w, m)};
+                            (const double *)w->owner_inv_mass.p, s.mblk, s.msc, &b->chol, mo_step_device(w, m),
+                            0, s.grp};
     st->backend = sys.device ? MO_BACKEND_CUDA : MO_BACKEND_CPU;
     int it = 0, lin_total = 0, lcount = 0;
     double res = 0.0;
@@ -721,6 +725,7 @@ int mo_step_newton(const mo_step_ctx *ctx, const mo_problem *p)
         /* rows, residuals and the linearisation at the current iterate */
         s.it = it;
         eval_rows(w, p, &s, s.v);
+        sys.ngrp = mo_newton_groups(m, s.rp, s.col, s.grp); /* eval_rows fills the problem rows' columns */
         scalings(&s, ns->scaling, ns->scaling_constant, s.c, s.cfc);
         linearise(w, p, &s, ns, NULL, s.g, s.kv, s.kl);
         momentum(w, p, &s);
