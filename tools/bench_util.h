@@ -1,11 +1,12 @@
 /* bench_util.h: small helpers shared by the moreau-bench modes (moreau_bench.c,
- * bench_table2.c, bench_cantilever.c). */
+ * bench_table2.c, bench_cantilever.c, bench_scene_run.c, bench_cheapest.c). */
 #ifndef MO_BENCH_UTIL_H
 #define MO_BENCH_UTIL_H
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -18,6 +19,32 @@ static inline double bench_now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* qsort comparison of doubles, ascending */
+static inline int bench_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* the median of v[0..n) (v sorted in place); 0 for n <= 0 */
+static inline double bench_median(double *v, int n)
+{
+    if (n <= 0) return 0.0;
+    qsort(v, (size_t)n, sizeof(double), bench_cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* a progress bar on stderr ("[####   ] done/total what"), a newline once done == total; nothing unless show */
+static inline void bench_progress(bool show, int done, int total, const char *what)
+{
+    if (!show) return;
+    int width = 30, fill = total > 0 ? done * width / total : width;
+    fprintf(stderr, "\r[%.*s%*s] %d/%d %-50.50s", fill, "##############################", width - fill, "", done,
+            total, what);
+    if (done == total) fprintf(stderr, "\n");
+    fflush(stderr);
 }
 
 /* creates directory d unless it exists; -1 with a sentence on stderr when it cannot */

@@ -8,6 +8,7 @@
 #ifndef MO_CLI_SETTINGS_H
 #define MO_CLI_SETTINGS_H
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -16,7 +16,9 @@
  *       every scene file of DIR (default scenes/) with every solver: median
  *       ms/step and per stage, iterations, residual, penetration, joint drift,
  *       the scene's claims held or not; CSV, a table, and an SVG performance
- *       profile of ms/step over the runs whose claims held.
+ *       profile of ms/step over the runs whose claims held. With --cheapest,
+ *       per scene the cheapest setting whose claims still hold, searched down
+ *       from the file's own, and the file's ms/step against it (bench_cheapest.c).
  *
  *   moreau-bench table2 [DIR] [options]
  *       the Newton paper's Table 2 (issue 7; bench_table2.c): the paper's scenes
@@ -67,6 +69,8 @@
 #include "bench_peers.h"
 #include "bench_batch.h"
 #include "bench_sleep.h"
+#include "bench_scene_run.h"
+#include "bench_cheapest.h"
 #include "bench_util.h"
 #include "cli_settings.h"
 #include "bench_cantilever.h"
@@ -117,8 +121,9 @@ static void usage(FILE *f)
             "  --set NAME=VALUE    an engine setting by name over every run's (docs/settings.md), else a\n"
             "                      param() of the scene files (repeatable)\n"
             "  --out DIR           scenes.csv and scenes_profile.svg (default .)\n"
-            "  --progress / --quiet\n"
-            "\n");
+            "  --progress / --quiet\n");
+    bench_cheapest_usage(f);
+    fprintf(f, "\n");
     bench_table2_usage(f);
     fprintf(f, "\n");
     bench_gpu_usage(f);
@@ -135,34 +140,11 @@ static void usage(FILE *f)
 /* ---- small helpers ---- */
 
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(double *v, int n)
-{
-    if (n <= 0) return 0.0;
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-
-static void progress(bool show, int done, int total, const char *what)
-{
-    if (!show) return;
-    int width = 30, fill = total > 0 ? done * width / total : width;
-    fprintf(stderr, "\r[%.*s%*s] %d/%d %-50.50s", fill, "##############################", width - fill, "", done,
-            total, what);
-    if (done == total) fprintf(stderr, "\n");
-    fflush(stderr);
-}
 
 /* ---- solver configurations ---- */
 
@@ -276,7 +258,7 @@ static void profile(const char *path, const char *title, int np, int ns, char na
             ratio[k++] = r->time / best;
             solved++;
         }
-        qsort(ratio, (size_t)k, sizeof(double), cmp_double);
+        qsort(ratio, (size_t)k, sizeof(double), bench_cmp_double);
         int n = 0;
         xs[n] = 1.0;
         ys[n++] = 0.0;
@@ -455,7 +437,7 @@ static int bench_fclib(int argc, char **argv)
             for (int c = 0; c < ncfg; c++) {
                 char what[256];
                 snprintf(what, sizeof what, "%.180s %.31s %.0e", files[f], cfg[c].name, tols[t]);
-                progress(show, done, total, what);
+                bench_progress(show, done, total, what);
                 mo_solver_settings s = cfg[c].s;
                 s.tolerance = tols[t];
                 double times[16];
@@ -474,7 +456,7 @@ static int bench_fclib(int argc, char **argv)
                     if (times[nrun - 1] > 1.0) break;
                 }
                 if (nrun == 0) continue;
-                qsort(times, (size_t)nrun, sizeof(double), cmp_double);
+                qsort(times, (size_t)nrun, sizeof(double), bench_cmp_double);
                 result *rs = &res[(t * nf + f) * ncfg + c];
                 rs->solved = fr.converged;
                 rs->time = times[nrun / 2];
@@ -505,7 +487,7 @@ static int bench_fclib(int argc, char **argv)
         free(r);
         mo_fc_free(&fc);
     }
-    progress(show, total, total, "done");
+    bench_progress(show, total, total, "done");
     fclose(csv);
 
     /* Siconos rows, joined by problem file name */
@@ -651,7 +633,7 @@ static void spread_summary(const int *its, int n, char *out, size_t cap)
     }
     double lo = v[0], hi = v[0];
     for (int i = 1; i < k; i++) lo = fmin(lo, v[i]), hi = fmax(hi, v[i]);
-    double med = median_of(v, k);
+    double med = bench_median(v, k);
     if (miss) snprintf(out, cap, "%.0f [%.0f-%.0f], %d not reached", med, lo, hi, miss);
     else snprintf(out, cap, "%.0f [%.0f-%.0f]", med, lo, hi);
 }
@@ -797,12 +779,12 @@ static int bench_convergence(int argc, char **argv)
             int n = 0;
             for (int run = 0; run <= perturb; run++)
                 if (its6[run] >= 0) y[n++] = its6[run];
-            qsort(y, (size_t)n, sizeof(double), cmp_double);
+            qsort(y, (size_t)n, sizeof(double), bench_cmp_double);
             for (int i = 0; i < n; i++) x[i] = (i + 1.0) / (perturb + 1.0);
             mo_plot_add_series(sp, names[k], x, y, n, true);
             if (!strcmp(names[k], "minres") && n > 0) { /* the issue's target: twice MINRES's median */
                 double tx[2] = {0.0, 1.0}, ty[2];
-                ty[0] = ty[1] = 2.0 * median_of(y, n);
+                ty[0] = ty[1] = 2.0 * bench_median(y, n);
                 mo_plot_add_series(sp, "2 x minres (median)", tx, ty, 2, false);
             }
             free(x);
@@ -834,75 +816,6 @@ static int bench_convergence(int argc, char **argv)
 
 /* ---- scenes mode ---- */
 
-typedef struct scene_run {
-    char scene[64], solver[32];
-    int steps;
-    double ms_median, collide, assemble, solve; /* ms per step, medians */
-    double iterations_mean, residual_final, max_penetration, max_joint_error;
-    int checks, checks_failed;
-    bool loaded, claim;
-    char error[256];
-} scene_run;
-
-static void run_scene(const char *path, const char *solver, double tmax, int iters, const mo_scene_options *opt,
-                      const cli_settings *cs, bool show, const char *label, scene_run *r)
-{
-    mo_scene_file *sf = NULL;
-    if (mo_scene_file_load(path, opt, &sf, r->error, sizeof r->error) != MO_OK) return;
-    r->loaded = true;
-    mo_world *w = mo_scene_file_world(sf);
-    mo_solver_settings s = mo_world_solver(w);
-    if (strcmp(solver, "scene") != 0 && !mo_solver_from_name(solver, &s.kind)) {
-        snprintf(r->error, sizeof r->error, "unknown solver '%.31s'", solver);
-        mo_scene_file_destroy(sf);
-        r->loaded = false;
-        return;
-    }
-    if (iters > 0) s.max_iterations = iters;
-    if (mo_world_set_solver(w, &s) != MO_OK || mo_world_set_settings(w, cs->items, cs->n) != MO_OK) {
-        snprintf(r->error, sizeof r->error, "%s", mo_world_last_error(w));
-        mo_scene_file_destroy(sf);
-        r->loaded = false;
-        return;
-    }
-    double dur = mo_scene_file_duration(sf), h = mo_world_time_step(w);
-    if (!(dur > 0.0)) dur = 5.0;
-    if (tmax > 0.0 && tmax < dur) dur = tmax;
-    int steps = (int)(dur / h + 0.5);
-    if (steps < 1) steps = 1;
-    double *t = malloc(sizeof(double) * (size_t)steps * 4);
-    double *tc = t + steps, *ta = tc + steps, *ts = ta + steps;
-    long iter_sum = 0;
-    int done = 0;
-    for (int k = 0; k < steps; k++) {
-        mo_step_stats st;
-        const double ms = bench_scene_step(sf, k, &st, r->error, sizeof r->error);
-        if (ms < 0.0) break;
-        t[done] = ms;
-        tc[done] = 1e3 * st.t_collide;
-        ta[done] = 1e3 * st.t_assemble;
-        ts[done] = 1e3 * st.t_solve;
-        iter_sum += st.iterations;
-        r->residual_final = st.residual;
-        if (st.max_penetration > r->max_penetration) r->max_penetration = st.max_penetration;
-        if (st.max_joint_error > r->max_joint_error) r->max_joint_error = st.max_joint_error;
-        done++;
-        if (show && (k % 10 == 0 || k + 1 == steps)) progress(true, k + 1, steps, label);
-        if (mo_scene_file_done(sf, NULL)) break;
-    }
-    r->steps = done;
-    r->iterations_mean = done ? (double)iter_sum / done : 0.0;
-    r->ms_median = median_of(t, done);
-    r->collide = median_of(tc, done);
-    r->assemble = median_of(ta, done);
-    r->solve = median_of(ts, done);
-    free(t);
-    r->checks = mo_scene_file_check_count(sf);
-    r->checks_failed = r->error[0] ? r->checks : mo_scene_file_checks(sf, NULL, 0);
-    r->claim = !r->error[0] && r->checks_failed == 0;
-    mo_scene_file_destroy(sf);
-}
-
 static int bench_scenes(int argc, char **argv)
 {
     const char *dir = "scenes", *out = ".", *scene_list = NULL, *solver_list = "pgs,apgd,spg";
@@ -913,10 +826,13 @@ static int bench_scenes(int argc, char **argv)
     int npaths = 0, nparams = 0;
     static cli_settings cs; /* --set: engine settings over each scene's and the solver's */
     char serr[512];
+    bool cheapest = false; /* --cheapest: bench_cheapest.c */
+    bench_cheapest_options co = bench_cheapest_defaults();
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        if (a[0] != '-') {
-            dir = a;
+        if (a[0] != '-' || !strcmp(a, "--cheapest")) {
+            if (a[0] == '-') cheapest = true;
+            else dir = a;
             continue;
         }
         const char *v = NULL;
@@ -928,6 +844,9 @@ static int bench_scenes(int argc, char **argv)
         else if (!strcmp(a, "--time")) tmax = atof(v);
         else if (!strcmp(a, "--iterations")) iters = atoi(v);
         else if (!strcmp(a, "--out")) out = v;
+        else if (!strcmp(a, "--margin")) co.margin = atof(v);
+        else if (!strcmp(a, "--resolution")) co.resolution = atof(v);
+        else if (!strcmp(a, "--repeat")) co.repeat = atoi(v);
         else if (!strcmp(a, "--path") && npaths < 16) paths[npaths++] = v;
         else if (!strcmp(a, "--set")) {
             int k = cli_settings_set(&cs, v, serr, sizeof serr);
@@ -985,6 +904,13 @@ static int bench_scenes(int argc, char **argv)
     opt.search_path_count = npaths;
     opt.params = params;
     opt.param_count = nparams;
+    if (cheapest) {
+        co.out = out;
+        co.tmax = tmax;
+        int rc = bench_cheapest(dir, names, nsc, &opt, &cs, &co, show);
+        for (int i = 0; i < nsc; i++) free(names[i]);
+        return rc;
+    }
     scene_run *runs = calloc((size_t)(nsc * nsol), sizeof(scene_run));
     for (int i = 0; i < nsc; i++)
         for (int k = 0; k < nsol; k++) {
@@ -994,7 +920,7 @@ static int bench_scenes(int argc, char **argv)
             char path[4096], label[128];
             snprintf(path, sizeof path, "%s/%s.lua", dir, names[i]);
             snprintf(label, sizeof label, "%.60s %.31s", names[i], solvers[k]);
-            run_scene(path, solvers[k], tmax, iters, &opt, &cs, show, label, r);
+            bench_run_scene(path, solvers[k], tmax, iters, &opt, &cs, show, label, r);
             if (!r->loaded || r->error[0]) fprintf(stderr, "\nmoreau-bench: %s with %s: %s\n", names[i], solvers[k], r->error);
         }
     /* CSV */
