@@ -11,7 +11,9 @@
  * makes them (ur_link_collisions). <limit lower upper> of a revolute or
  * prismatic joint are limit rows (mo_articulation_set_limits), <dynamics
  * friction> a dry friction row (mo_articulation_set_joint_friction), <mimic>
- * a mimic row (mo_articulation_set_mimic).
+ * a mimic row (mo_articulation_set_mimic). A "world" root link without mass or geometry whose only joint is
+ * floating is left out with that joint, its child the free root (lift_floating_root); any other floating joint
+ * is refused.
  * Everything is checked before the articulation is created; limits, friction,
  * drives, the collision group, link bodies, shapes and pair exclusions are set after, and a refusal
  * destroys it again (its link bodies with it), so the world is unchanged on
