@@ -350,6 +350,7 @@ static void draw_overlays(app *a)
     if (a->ov[OV_JOINTS]) flags |= MO_DRAW_JOINTS;
     if (a->ov[OV_AABBS]) flags |= MO_DRAW_AABBS;
     if (a->ov[OV_RESIDUALS]) flags |= MO_DRAW_RESIDUALS;
+    if (a->ov[OV_SKELETON]) flags |= MO_DRAW_SKELETON;
     mo_debug_draw dd = mo_default_debug_draw();
     dd.user = a;
     dd.line = dd_line;

@@ -9,7 +9,7 @@
 #include <string.h>
 
 const char *app_overlay_names[OV_COUNT] = {"contacts", "normals", "forces", "joints", "aabbs", "wireframe",
-                                         "residuals", "strain"};
+                                         "residuals", "strain", "skeleton"};
 
 /* ---- HUD, panels, plots --------------------------------------------------- */
 
@@ -124,10 +124,11 @@ void app_draw_help(app *a)
         "F frame the scene   O open a scene (or drop a file)   P / F12 screenshot\n"
         "1 contacts 2 normals 3 forces 4 joints 5 AABBs 6 wireframe 7 residuals\n"
         "8 FEM strain colours (|E|_F per node, scale in the HUD)\n"
+        "9 articulation skeletons (bones between link origins, joint axes)\n"
         "Tab / shift+Tab solver   [ ] iterations /2 x2   G plots   H help\n"
         "B backend cpu / cuda / auto   C collision shapes instead of URDF visuals\n"
         "Esc / Q quit";
-    float w = 74 * CHAR_W + 24, h = 9 * LINE_H + 24, x = 0.5f * ((float)a->W - w), y = 0.5f * ((float)a->H - h);
+    float w = 74 * CHAR_W + 24, h = 10 * LINE_H + 24, x = 0.5f * ((float)a->W - w), y = 0.5f * ((float)a->H - h);
     gfx_rect(a->g, x, y, w, h, 0x101820e8u);
     gfx_text(a->g, x + 12, y + 12, help, 0xffffffffu, TEXT_SCALE);
 }

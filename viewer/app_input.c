@@ -319,7 +319,8 @@ void app_key(app *a, int key, int action, int mods)
     case GLFW_KEY_5:
     case GLFW_KEY_6:
     case GLFW_KEY_7:
-    case GLFW_KEY_8: {
+    case GLFW_KEY_8:
+    case GLFW_KEY_9: {
         int i = key - GLFW_KEY_1;
         a->ov[i] = !a->ov[i];
         app_message(a, "%s %s", app_overlay_names[i], a->ov[i] ? "on" : "off");

@@ -21,7 +21,7 @@
 #define LINE_H (MO_FONT_CELL_H * TEXT_SCALE)
 #define CHAR_W (MO_FONT_CELL_W * TEXT_SCALE)
 
-enum { OV_POINTS, OV_NORMALS, OV_FORCES, OV_JOINTS, OV_AABBS, OV_WIRE, OV_RESIDUALS, OV_STRAIN, OV_COUNT };
+enum { OV_POINTS, OV_NORMALS, OV_FORCES, OV_JOINTS, OV_AABBS, OV_WIRE, OV_RESIDUALS, OV_STRAIN, OV_SKELETON, OV_COUNT };
 /* the overlays' names, shown in the HUD and the messages (app_hud.c) */
 extern const char *app_overlay_names[OV_COUNT];
 
@@ -76,7 +76,7 @@ struct app {
     int *fem_first;
     int fem_node_cap, fem_first_cap;
     double strain_max, strain_scale; /* largest node strain of the last drawn frame; the colour scale's top */
-    int print_count;                 /* script: particles printed */
+    int print_count, print_count2;   /* script: particles printed; skeleton bones and axes counted */
     /* overlays and panels */
     bool ov[OV_COUNT];
     bool show_help, show_plots, show_hud;

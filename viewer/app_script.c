@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <moreau/articulation.h>
 #include <moreau/debug_draw.h>
 
 /* ---- script -------------------------------------------------------------- */
@@ -22,6 +23,15 @@ static void print_particle(void *user, mo_vec3 p, double size, uint32_t c)
     double x[3] = {p.x, p.y, p.z}, px = -1, py = -1;
     app_project(a, x, &px, &py);
     printf("particle %d %.6f %.6f %.6f radius %.6f pixel %.1f %.1f\n", a->print_count++, p.x, p.y, p.z, size, px, py);
+}
+
+/* print skeleton: counts the segments MO_DRAW_SKELETON draws, bones (print_count) and axes (print_count2) */
+static void count_segment(void *user, mo_vec3 p, mo_vec3 q, uint32_t c)
+{
+    (void)p, (void)q;
+    app *a = user;
+    if (c == MO_DRAW_COLOR_SKELETON) a->print_count++;
+    else a->print_count2++;
 }
 
 static int key_code(const char *s)
@@ -234,6 +244,16 @@ void app_script_run(app *a)
                 a->print_count = 0;
                 mo_world_debug_draw(a->w, &dd, MO_DRAW_PARTICLES);
                 printf("particles %d\n", a->print_count);
+            } else if (!strcmp(tok[1], "skeleton") && nt == 2) {
+                /* the skeleton overlay's segments as of now (drawn or not: "overlay" says whether key 9 shows it) */
+                mo_debug_draw dd = mo_default_debug_draw();
+                dd.user = a;
+                dd.line = count_segment;
+                a->print_count = a->print_count2 = 0;
+                mo_world_debug_draw(a->w, &dd, MO_DRAW_SKELETON);
+                printf("skeleton articulations %d lines %d bones %d axes %d overlay %d\n",
+                       mo_world_articulations(a->w, NULL, 0), a->print_count + a->print_count2, a->print_count,
+                       a->print_count2, a->ov[OV_SKELETON] ? 1 : 0);
             } else if (!strcmp(tok[1], "fem") && nt == 3) {
                 /* mesh M: counts, volume, strain (the overlay's scale as of the last drawn frame) */
                 int m = atoi(tok[2]), nn = 0, ne = 0, ntri = 0;

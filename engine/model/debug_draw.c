@@ -1,7 +1,8 @@
 /* debug_draw.c: the world drawn through caller callbacks (moreau/debug_draw.h).
  * No graphics here: contacts of the last step (points, normals, forces =
  * impulse / h, residual colours), joints (frames at both anchors, axes, the
- * anchor gap), shape bounding boxes, particles and FEM boundary edges become
+ * anchor gap), shape bounding boxes, particles, FEM boundary edges and
+ * articulation skeletons (bones between link origins, joint axes) become
  * lines, points, arrows, frames and boxes; the optional primitives fall back
  * to lines. */
 #include <math.h>
@@ -273,6 +274,30 @@ static void draw_fem(const mo_world *w, const mo_debug_draw *dd)
     }
 }
 
+/* each live articulation's tree at its current q: bones parent origin -> link origin, revolute and prismatic axes
+   through the link origin (the queries' workspace holds the kinematics, as mo_articulation_link_pose's) */
+static void draw_skeletons(const mo_world *w, const mo_debug_draw *dd)
+{
+    for (int i = 0; i < w->artic_count; i++) {
+        const mo_artic_obj *a = &w->artics[i];
+        if (!a->alive) continue;
+        mo_artic_forward_kinematics(a->m, a->qd, a->q, NULL, NULL);
+        for (int k = 0; k < a->m->nlink; k++) {
+            const mo_artic_link *l = &a->m->links[k];
+            if (l->parent < 0) continue;
+            const mo_sxform *X = &a->qd->x0[k], *P = &a->qd->x0[l->parent];
+            mo_vec3 o = v3(X->r);
+            dd->line(dd->user, v3(P->r), o, MO_DRAW_COLOR_SKELETON);
+            if (l->joint == MO_ARTIC_REVOLUTE || l->joint == MO_ARTIC_PRISMATIC) {
+                double ax[3];
+                mo_m3_tmulv(ax, X->E, l->axis); /* E^T is the link's rotation */
+                mo_vec3 s = scale(v3(ax), 2.0 * dd->frame_scale);
+                dd->line(dd->user, sub(o, s), add(o, s), MO_DRAW_COLOR_JOINT_AXIS);
+            }
+        }
+    }
+}
+
 mo_status mo_world_debug_draw(const mo_world *w, const mo_debug_draw *dd, unsigned flags)
 {
     MO_NEED_W(w);
@@ -286,5 +311,6 @@ mo_status mo_world_debug_draw(const mo_world *w, const mo_debug_draw *dd, unsign
     if (flags & MO_DRAW_AABBS) draw_aabbs(w, dd);
     if (flags & MO_DRAW_PARTICLES) draw_particles(w, dd);
     if (flags & MO_DRAW_FEM) draw_fem(w, dd);
+    if (flags & MO_DRAW_SKELETON) draw_skeletons(w, dd);
     return MO_OK;
 }

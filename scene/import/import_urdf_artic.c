@@ -11,7 +11,9 @@
  * makes them (ur_link_collisions). <limit lower upper> of a revolute or
  * prismatic joint are limit rows (mo_articulation_set_limits), <dynamics
  * friction> a dry friction row (mo_articulation_set_joint_friction), <mimic>
- * a mimic row (mo_articulation_set_mimic).
+ * a mimic row (mo_articulation_set_mimic). A "world" root link without mass or geometry whose only joint is
+ * floating is left out with that joint, its child the free root (lift_floating_root); any other floating joint
+ * is refused.
  * Everything is checked before the articulation is created; limits, friction,
  * drives, the collision group, link bodies, shapes and pair exclusions are set after, and a refusal
  * destroys it again (its link bodies with it), so the world is unchanged on
@@ -76,6 +78,7 @@ static mo_status collide(mo_world *w, const char *path, const ur_robot *r, const
     }
     int npairs = opt->self_collision && opt->exclude_pairs ? opt->nexclude_pairs : 0;
     for (int k = 0; k < npairs && st == MO_OK; k++) {
+        if (r->excl[2 * k] < 0 || r->excl[2 * k + 1] < 0) continue; /* a left-out world link (lift_floating_root) */
         mo_body_id a = m->links[model_of[r->excl[2 * k]]].body, b = m->links[model_of[r->excl[2 * k + 1]]].body;
         if (mo_body_id_is_null(a) || mo_body_id_is_null(b)) continue; /* a link without shapes collides with nothing */
         snprintf(who, sizeof who, "exclude_pairs[%d]", 2 * k);
@@ -93,23 +96,92 @@ static mo_status collide(mo_world *w, const char *path, const ur_robot *r, const
     return st;
 }
 
-mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r, const mo_urdf_options *opt,
+/* The "world link + floating joint" pattern: a root link without mass (no <inertial> mass), without <collision>
+ * or <visual>, whose only joint is floating, is left out with that joint: its child is the articulation's free root
+ * (as fixed_base = false, whatever fixed_base says) at the base pose composed with the joint's <origin>. r is
+ * edited in place (the link and the joint removed, indices renumbered: a parse order without them; exclude_pairs
+ * naming the link read -1) and *o gets fixed_base false and that base pose. Every other floating joint is refused:
+ * 0 (nothing to do or done), else -1 with err and the world's last error set. */
+static int lift_floating_root(mo_world *w, const char *path, ur_robot *r, mo_urdf_options *o, char *err,
+                              size_t err_size)
+{
+    int root = r->order[0], fj = -1, nroot = 0;
+    for (int k = 0; k < r->njoints; k++) {
+        if (r->joints[k].parent == root) nroot++;
+        if (r->joints[k].type == MO_URDF_JOINT_FLOATING && fj < 0) fj = k;
+    }
+    if (fj < 0) return 0;
+    const ur_joint *j = &r->joints[fj];
+    const char *why = NULL;
+    char many[64];
+    bool colls = false, vis = false;
+    for (int c = 0; c < r->ncollisions; c++) colls |= r->collisions[c].link == root;
+    for (int c = 0; c < r->nvisuals; c++) vis |= r->visuals[c].link == root;
+    if (j->parent != root) why = NULL;
+    else if (r->links[root].has_mass) why = "has mass";
+    else if (colls) why = "has collision geometry";
+    else if (vis) why = "has visual geometry";
+    else if (nroot > 1) {
+        snprintf(many, sizeof many, "has %d joints", nroot);
+        why = many;
+    }
+    if (j->parent != root || why) {
+        if (err && err_size) {
+            if (j->parent != root)
+                snprintf(err, err_size, "%s:%d: joint '%s': a floating joint below link '%s' cannot be an articulation "
+                         "joint (an articulation is free only at its root; a floating joint is taken as the free base "
+                         "only from a root link without mass or geometry whose only joint it is): import without "
+                         "articulation", path, j->line, j->name, r->links[j->parent].name);
+            else
+                snprintf(err, err_size, "%s:%d: joint '%s': a floating joint cannot be an articulation joint, and "
+                         "root link '%s' %s (a floating joint is taken as the free base only from a root link without "
+                         "mass or geometry whose only joint it is): import without articulation", path, j->line,
+                         j->name, r->links[root].name, why);
+        }
+        ur_set_world_error(w, err);
+        return -1;
+    }
+    /* the base pose: the options' composed with the joint's origin */
+    mo_vec3 bp = ur_add(o->base_position, ur_rot(o->base_orientation, j->pos));
+    mo_quat bq = ur_qmul(o->base_orientation, j->q);
+    o->fixed_base = false;
+    o->base_position = bp;
+    o->base_orientation = bq;
+    /* remove link root and joint fj; renumber */
+#define UR_LI(x) ((x) > root ? (x) - 1 : (x))
+#define UR_JI(x) ((x) > fj ? (x) - 1 : (x))
+    for (int i = root; i + 1 < r->nlinks; i++) r->links[i] = r->links[i + 1];
+    r->nlinks--;
+    for (int k = fj; k + 1 < r->njoints; k++) r->joints[k] = r->joints[k + 1];
+    r->njoints--;
+    for (int i = 0; i < r->nlinks; i++) {
+        int pj = r->links[i].parent_joint;
+        r->links[i].parent_joint = pj == fj ? -1 : UR_JI(pj);
+    }
+    for (int k = 0; k < r->njoints; k++) {
+        ur_joint *jk = &r->joints[k];
+        jk->parent = UR_LI(jk->parent);
+        jk->child = UR_LI(jk->child);
+        if (jk->mimic >= 0) jk->mimic = UR_JI(jk->mimic); /* never fj: a mimic's leader moves (the parser's rule) */
+    }
+    for (int c = 0; c < r->ncollisions; c++) r->collisions[c].link = UR_LI(r->collisions[c].link);
+    for (int c = 0; c < r->nvisuals; c++) r->visuals[c].link = UR_LI(r->visuals[c].link);
+    for (int i = 0; i < r->nlinks; i++) r->order[i] = UR_LI(r->order[i + 1]); /* order[0] was root */
+    for (int k = 0; k < (o->exclude_pairs ? 2 * o->nexclude_pairs : 0); k++) r->excl[k] = r->excl[k] == root ? -1 : UR_LI(r->excl[k]);
+#undef UR_LI
+#undef UR_JI
+    return 0;
+}
+
+mo_status ur_robot_build_articulation(mo_world *w, const char *path, ur_robot *r, const mo_urdf_options *opt_in,
                                       mo_urdf_model *out, char *err, size_t err_size)
 {
-    int nl = r->nlinks;
     mo_status st = MO_OK;
-    /* what an articulation cannot hold: a floating joint below the root (its free joint is the root's) */
-    for (int k = 0; k < r->njoints; k++)
-        if (r->joints[k].type == MO_URDF_JOINT_FLOATING) {
-            const ur_joint *j = &r->joints[k];
-            if (err && err_size)
-                snprintf(err, err_size, "%s:%d: joint '%s': a floating joint cannot be an articulation joint (an "
-                         "articulation is free only at its root link '%s': %simport without articulation)", path,
-                         j->line, j->name, r->links[r->order[0]].name,
-                         opt->fixed_base ? "set fixed_base = false for a floating base, or " : "");
-            ur_set_world_error(w, err);
-            return MO_ERR_INVALID_ARGUMENT;
-        }
+    /* a floating joint: the free base under a left-out world link, else refused */
+    mo_urdf_options lifted = *opt_in;
+    if (lift_floating_root(w, path, r, &lifted, err, err_size) < 0) return MO_ERR_INVALID_ARGUMENT;
+    const mo_urdf_options *opt = &lifted;
+    int nl = r->nlinks;
     mo_urdf_model m;
     memset(&m, 0, sizeof m);
     int *model_of = calloc((size_t)nl, sizeof *model_of);

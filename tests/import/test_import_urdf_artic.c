@@ -25,7 +25,13 @@
  *             height less the collision origin's offset (1e-6 m), level, still, touching through its link
  *             body; self_collision with exclude_pairs (only pairs of links with bodies excluded), the
  *             exclude_adjacent = false warning, and mo_articulation_destroy taking the link bodies
- *   errors    floating joint below the root, planar joint, two roots, cycle: exact text, world unchanged */
+ *   floating  a URDF written here with the "world link + floating joint" pattern: one articulation of three links
+ *             (world and float left out, indices renumbered, an exclude pair naming world ignored), base_link free
+ *             at the joint's origin exactly (with the default fixed_base), composed with a base pose (1e-15);
+ *             1 s of falling equal on every q and qdot, every step (==), to the same robot without the world
+ *             link loaded with fixed_base = false at that pose
+ *   errors    floating joint below a link, under a root with mass, with two joints, with a visual; planar joint,
+ *             two roots, cycle: exact text, world unchanged */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -746,6 +752,134 @@ static void test_friction(void)
     rmdir(dir);
 }
 
+/* the "world link + floating joint" pattern and the same robot without the world link: a base with a box and a
+   two-link arm (masses, offsets and a yawed joint so that it swings as it falls) */
+#define ARM2_LINKS                                                                                              \
+    "  <link name='base_link'><inertial><origin xyz='0.02 0 0'/><mass value='3'/>\n"                           \
+    "    <inertia ixx='0.05' iyy='0.06' izz='0.07'/></inertial>\n"                                             \
+    "    <collision><geometry><box size='0.3 0.2 0.1'/></geometry></collision></link>\n"                      \
+    "  <link name='upper'><inertial><origin xyz='0.2 0 0'/><mass value='1'/>\n"                               \
+    "    <inertia ixx='0.001' iyy='0.02' izz='0.02'/></inertial></link>\n"                                     \
+    "  <link name='lower'><inertial><origin xyz='0.15 0 0'/><mass value='0.5'/>\n"                             \
+    "    <inertia ixx='0.001' iyy='0.01' izz='0.01'/></inertial></link>\n"                                     \
+    "  <joint name='shoulder' type='revolute'><parent link='base_link'/><child link='upper'/>\n"               \
+    "    <origin xyz='0.15 0 0.05' rpy='0.3 0 0'/><axis xyz='0 1 0'/>\n"                                      \
+    "    <limit lower='-3' upper='3' effort='50' velocity='2'/></joint>\n"                                     \
+    "  <joint name='elbow' type='continuous'><parent link='upper'/><child link='lower'/>\n"                    \
+    "    <origin xyz='0.4 0 0'/><axis xyz='0 1 0'/><dynamics damping='0.01'/></joint>\n"
+static const char FLOAT_WORLD[] =
+    "<robot name='floater'>\n"
+    "  <link name='world'/>\n"
+    "  <joint name='float' type='floating'><parent link='world'/><child link='base_link'/>\n"
+    "    <origin xyz='0.1 -0.2 1.5' rpy='0 0 0.5'/></joint>\n" ARM2_LINKS "</robot>\n";
+static const char FLOAT_NOWORLD[] = "<robot name='floater'>\n" ARM2_LINKS "</robot>\n";
+
+static mo_urdf_model load_text(mo_world *w, const char *path, const char *text, const mo_urdf_options *o)
+{
+    write_file(path, text);
+    mo_urdf_model m;
+    char err[1024];
+    mo_status s = mo_urdf_load(w, path, o, &m, err, sizeof err);
+    CHECK(s == MO_OK);
+    if (s != MO_OK) {
+        fprintf(stderr, "%s\n", err);
+        exit(1);
+    }
+    return m;
+}
+
+static void test_floating(void)
+{
+    char dir[] = "/tmp/moreau_urdfartXXXXXX", pw[128], pn[128];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(pw, sizeof pw, "%s/world.urdf", dir);
+    snprintf(pn, sizeof pn, "%s/noworld.urdf", dir);
+    /* the world link and the floating joint left out, whatever fixed_base says: base_link is the free root at the
+       joint's origin */
+    mo_world *wa = new_world(), *wb = new_world();
+    mo_urdf_options o = mo_default_urdf_options(); /* fixed_base true */
+    const char *pairs[] = {"world", "upper"};      /* a pair naming the left-out link: nothing to exclude */
+    o.exclude_pairs = pairs;
+    o.nexclude_pairs = 1;
+    mo_urdf_model a = load_text(wa, pw, FLOAT_WORLD, &o);
+    CHECK(a.nlinks == 3 && a.njoints == 2 && a.nwarnings == 0);
+    CHECK(mo_urdf_find_link(&a, "world") == -1 && mo_urdf_find_joint(&a, "float") == -1);
+    CHECK(strcmp(a.links[0].name, "base_link") == 0 && a.links[0].parent_joint == -1);
+    CHECK(strcmp(a.links[1].name, "upper") == 0 && strcmp(a.links[2].name, "lower") == 0);
+    int sh = mo_urdf_find_joint(&a, "shoulder"), el = mo_urdf_find_joint(&a, "elbow");
+    CHECK(sh == 0 && el == 1);
+    CHECK(a.joints[sh].parent_link == 0 && a.joints[sh].child_link == 1);
+    CHECK(a.joints[el].parent_link == 1 && a.joints[el].child_link == 2);
+    CHECK(a.links[1].parent_joint == sh && a.links[2].parent_joint == el);
+    CHECK(a.ncollisions == 1 && a.collisions[0].link == 0 && !mo_body_id_is_null(a.links[0].body));
+    CHECK(a.links[0].mass == 3); /* the free root keeps its mass (a fixed base would have none) */
+    int nl, nq, nv, qo, jn, vo, jv;
+    CHECK(mo_articulation_size(wa, a.articulation, &nl, &nq, &nv) == MO_OK);
+    CHECK(nl == 3 && nq == 9 && nv == 8);
+    CHECK(mo_articulation_joint_dofs(wa, a.articulation, 0, &qo, &jn, &vo, &jv) == MO_OK);
+    CHECK(qo == 0 && jn == 7 && vo == 0 && jv == 6);
+    double lo = 0, hi = 0;
+    CHECK(mo_articulation_limits(wa, a.articulation, 1, &lo, &hi) == MO_OK);
+    CHECK(lo == -3 && hi == 3);
+    mo_vec3 p;
+    mo_quat q;
+    CHECK(mo_articulation_link_pose(wa, a.articulation, 0, &p, &q) == MO_OK);
+    printf("floating: root at (%.17g %.17g %.17g), (%.17g %.17g %.17g %.17g)\n", p.x, p.y, p.z, q.w, q.x, q.y, q.z);
+    CHECK(p.x == 0.1 && p.y == -0.2 && p.z == 1.5);
+    CHECK(quat_dist(q, (mo_quat){cos(0.25), 0, 0, sin(0.25)}) < 1e-15);
+    /* the same robot without the world link, fixed_base = false at the joint's origin */
+    mo_urdf_options ob = mo_default_urdf_options();
+    ob.fixed_base = false;
+    ob.base_position = (mo_vec3){0.1, -0.2, 1.5};
+    ob.base_orientation = (mo_quat){cos(0.25), 0, 0, sin(0.25)};
+    mo_urdf_model b = load_text(wb, pn, FLOAT_NOWORLD, &ob);
+    CHECK(b.nlinks == 3 && b.njoints == 2 && b.nwarnings == 0);
+    mo_vec3 pb;
+    mo_quat qb0;
+    CHECK(mo_articulation_link_pose(wb, b.articulation, 0, &pb, &qb0) == MO_OK);
+    CHECK(p.x == pb.x && p.y == pb.y && p.z == pb.z && q.w == qb0.w && q.x == qb0.x && q.y == qb0.y && q.z == qb0.z);
+    /* 1 s of falling, thrown tumbling with the arm swinging (in a free fall alone nothing moves relative to the
+       base): the same trajectories to the bit (== on every coordinate, every step) */
+    const double v0[8] = {0.3, -0.1, 0.2, 0.5, -0.4, 0.7, 2.0, -1.5};
+    CHECK(mo_articulation_set_qdot(wa, a.articulation, v0, 8) == MO_OK);
+    CHECK(mo_articulation_set_qdot(wb, b.articulation, v0, 8) == MO_OK);
+    int steps = (int)lround(1.0 / mo_world_time_step(wa)), differ = 0;
+    double qa[9], qb[9], va[8], vb[8], q0[9];
+    CHECK(mo_articulation_get_q(wa, a.articulation, q0, 9) == MO_OK);
+    for (int i = 0; i < steps; i++) {
+        CHECK(mo_world_step(wa) == MO_OK && mo_world_step(wb) == MO_OK);
+        CHECK(mo_articulation_get_q(wa, a.articulation, qa, 9) == MO_OK);
+        CHECK(mo_articulation_get_q(wb, b.articulation, qb, 9) == MO_OK);
+        CHECK(mo_articulation_get_qdot(wa, a.articulation, va, 8) == MO_OK);
+        CHECK(mo_articulation_get_qdot(wb, b.articulation, vb, 8) == MO_OK);
+        for (int k = 0; k < 9; k++) differ += qa[k] != qb[k];
+        for (int k = 0; k < 8; k++) differ += va[k] != vb[k];
+    }
+    printf("floating: after %d steps the base fell %.9g m, shoulder %.9g rad, elbow %.9g rad; %d coordinates "
+           "differ from the world-less import\n", steps, q0[2] - qa[2], qa[7], qa[8], differ);
+    CHECK(differ == 0);
+    CHECK(q0[2] - qa[2] > 3.5 && q0[2] - qa[2] < 6.5); /* about g / 2 - 0.5 (the arm's swing moves the base) */
+    CHECK(fabs(qa[7]) > 0.1 && fabs(qa[8]) > 0.1);        /* the arm swung */
+    mo_urdf_model_free(&a);
+    mo_urdf_model_free(&b);
+    mo_world_destroy(wa);
+    mo_world_destroy(wb);
+    /* the base pose composed with the joint's origin: base at (1, 0, 0) yawed 90 degrees */
+    mo_world *w = new_world();
+    o = mo_default_urdf_options();
+    o.base_position = (mo_vec3){1, 0, 0};
+    o.base_orientation = (mo_quat){cos(PI / 4), 0, 0, sin(PI / 4)};
+    a = load_text(w, pw, FLOAT_WORLD, &o);
+    CHECK(mo_articulation_link_pose(w, a.articulation, 0, &p, &q) == MO_OK);
+    CHECK_VEC(&p.x, 1.2, 0.1, 1.5, 1e-15);
+    CHECK(quat_dist(q, (mo_quat){cos(PI / 4 + 0.25), 0, 0, sin(PI / 4 + 0.25)}) < 1e-15);
+    mo_urdf_model_free(&a);
+    mo_world_destroy(w);
+    unlink(pw);
+    unlink(pn);
+    rmdir(dir);
+}
+
 static void expect_error(const char *dir, const char *name, const char *text, const char *msg_after_path,
                          bool fixed_base)
 {
@@ -772,19 +906,36 @@ static void test_errors(void)
 {
     char dir[] = "/tmp/moreau_urdfartXXXXXX";
     CHECK(mkdtemp(dir) != NULL);
+    /* a floating joint is the free base only under a root link without mass or geometry whose only joint it is */
     expect_error(dir, "floating.urdf",
-                 "<robot name='f'>\n<link name='world'/>\n<link name='body'><inertial><mass value='1'/>"
-                 "<inertia ixx='1' iyy='1' izz='1'/></inertial></link>\n"
-                 "<joint name='float' type='floating'><parent link='world'/><child link='body'/></joint>\n</robot>\n",
-                 ":4: joint 'float': a floating joint cannot be an articulation joint (an articulation is free only "
-                 "at its root link 'world': set fixed_base = false for a floating base, or import without "
-                 "articulation)", true);
+                 "<robot name='f'>\n<link name='world'/>\n<link name='base'><inertial><mass value='1'/>"
+                 "<inertia ixx='1' iyy='1' izz='1'/></inertial></link>\n<link name='body'/>\n"
+                 "<joint name='fix' type='fixed'><parent link='world'/><child link='base'/></joint>\n"
+                 "<joint name='float' type='floating'><parent link='base'/><child link='body'/></joint>\n</robot>\n",
+                 ":6: joint 'float': a floating joint below link 'base' cannot be an articulation joint (an "
+                 "articulation is free only at its root; a floating joint is taken as the free base only from a root "
+                 "link without mass or geometry whose only joint it is): import without articulation", true);
     expect_error(dir, "floating2.urdf",
-                 "<robot name='f'>\n<link name='world'/>\n<link name='body'><inertial><mass value='1'/>"
-                 "<inertia ixx='1' iyy='1' izz='1'/></inertial></link>\n"
+                 "<robot name='f'>\n<link name='world'><inertial><mass value='2'/>"
+                 "<inertia ixx='1' iyy='1' izz='1'/></inertial></link>\n<link name='body'/>\n"
                  "<joint name='float' type='floating'><parent link='world'/><child link='body'/></joint>\n</robot>\n",
-                 ":4: joint 'float': a floating joint cannot be an articulation joint (an articulation is free only "
-                 "at its root link 'world': import without articulation)", false);
+                 ":4: joint 'float': a floating joint cannot be an articulation joint, and root link 'world' has mass "
+                 "(a floating joint is taken as the free base only from a root link without mass or geometry whose "
+                 "only joint it is): import without articulation", false);
+    expect_error(dir, "floating3.urdf",
+                 "<robot name='f'>\n<link name='world'/>\n<link name='body'/>\n<link name='table'/>\n"
+                 "<joint name='float' type='floating'><parent link='world'/><child link='body'/></joint>\n"
+                 "<joint name='fix' type='fixed'><parent link='world'/><child link='table'/></joint>\n</robot>\n",
+                 ":5: joint 'float': a floating joint cannot be an articulation joint, and root link 'world' has 2 "
+                 "joints (a floating joint is taken as the free base only from a root link without mass or geometry "
+                 "whose only joint it is): import without articulation", true);
+    expect_error(dir, "floating4.urdf",
+                 "<robot name='f'>\n<link name='world'><visual><geometry><sphere radius='1'/></geometry></visual>"
+                 "</link>\n<link name='body'/>\n"
+                 "<joint name='float' type='floating'><parent link='world'/><child link='body'/></joint>\n</robot>\n",
+                 ":4: joint 'float': a floating joint cannot be an articulation joint, and root link 'world' has "
+                 "visual geometry (a floating joint is taken as the free base only from a root link without mass or "
+                 "geometry whose only joint it is): import without articulation", true);
     expect_error(dir, "planar.urdf",
                  "<robot name='p'>\n<link name='a'/>\n<link name='b'/>\n"
                  "<joint name='plane' type='planar'><parent link='a'/><child link='b'/></joint>\n</robot>\n",
@@ -817,7 +968,7 @@ int main(void)
     struct { const char *name; void (*fn)(void); } groups[] = {
         {"arm", test_arm},     {"massmat", test_massmat}, {"gravcomp", test_gravcomp},
         {"drives", test_drives}, {"small", test_small},   {"limits", test_limits},   {"friction", test_friction},
-        {"collide", test_collide}, {"errors", test_errors},
+        {"collide", test_collide}, {"floating", test_floating}, {"errors", test_errors},
     };
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
         check_group_begin();

@@ -5,11 +5,15 @@
  * per-contact residuals against the step's residual, argument errors, shape
  * enumeration and geometry; particles (points sized by their radius, FEM nodes
  * left out) and an FEM cube's boundary edges (12 triangles, 18 edges each drawn
- * once: 12 cube edges and 6 face diagonals, at the nodes). */
+ * once: 12 cube edges and 6 face diagonals, at the nodes); MO_DRAW_SKELETON on a
+ * fixed-base arm (revolute shoulder, prismatic forearm, spherical wrist): the
+ * exact bones and axes at q = 0, bones at the link poses and axes along the
+ * rotated axes at a bent q, nothing without the flag or the articulation. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <moreau/articulation.h>
 #include <moreau/debug_draw.h>
 #include <moreau/moreau.h>
 
@@ -481,6 +485,104 @@ static void test_particles_fem(void)
     mo_world_destroy(w);
 }
 
+static bool same(mo_vec3 a, mo_vec3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+static mo_vec3 qrot(mo_quat q, mo_vec3 v)
+{
+    /* v + 2 w (u x v) + 2 u x (u x v) */
+    mo_vec3 u = {q.x, q.y, q.z};
+    mo_vec3 t = {2 * (u.y * v.z - u.z * v.y), 2 * (u.z * v.x - u.x * v.z), 2 * (u.x * v.y - u.y * v.x)};
+    return (mo_vec3){v.x + q.w * t.x + (u.y * t.z - u.z * t.y), v.y + q.w * t.y + (u.z * t.x - u.x * t.z),
+                     v.z + q.w * t.z + (u.x * t.y - u.y * t.x)};
+}
+
+/* an articulation's skeleton: a fixed base at (1, 2, 3), a revolute shoulder about y 0.5 m above it, a prismatic
+   forearm along x 1 m out, a spherical wrist 0.25 m below */
+static void test_skeleton(void)
+{
+    mo_world *w = make_world(50, 1e-10);
+    CHECK(w);
+    if (!w) return;
+    mo_link_def ld[4];
+    for (int k = 0; k < 4; k++) ld[k] = mo_default_link_def();
+    ld[0].joint = MO_LINK_FIXED;
+    ld[1].parent = 0, ld[1].joint = MO_LINK_REVOLUTE, ld[1].axis = (mo_vec3){0, 1, 0};
+    ld[1].joint_position = (mo_vec3){0, 0, 0.5};
+    ld[2].parent = 1, ld[2].joint = MO_LINK_PRISMATIC, ld[2].axis = (mo_vec3){1, 0, 0};
+    ld[2].joint_position = (mo_vec3){1, 0, 0};
+    ld[3].parent = 2, ld[3].joint = MO_LINK_SPHERICAL, ld[3].joint_position = (mo_vec3){0, 0, -0.25};
+    mo_articulation_def ad = mo_default_articulation_def();
+    ad.links = ld;
+    ad.link_count = 4;
+    ad.base_position = (mo_vec3){1, 2, 3};
+    mo_articulation_id art;
+    CHECK(mo_articulation_create(w, &ad, &art) == MO_OK);
+    mo_debug_draw dd = mo_default_debug_draw();
+    log_t lg = {0};
+    dd.user = &lg;
+    dd.line = cb_line, dd.point = cb_point, dd.arrow = cb_arrow, dd.frame = cb_frame, dd.box = cb_box;
+    CHECK(mo_world_debug_draw(w, &dd, MO_DRAW_SKELETON) == MO_OK);
+    /* q = 0: bone, axis per moving joint, in link order; the spherical wrist has a bone only */
+    const double s = 2.0 * dd.frame_scale;
+    const rec want[5] = {
+        {0, {1, 2, 3}, {1, 2, 3.5}, {1, 0, 0, 0}, 0, MO_DRAW_COLOR_SKELETON},
+        {0, {1, 2 - s, 3.5}, {1, 2 + s, 3.5}, {1, 0, 0, 0}, 0, MO_DRAW_COLOR_JOINT_AXIS},
+        {0, {1, 2, 3.5}, {2, 2, 3.5}, {1, 0, 0, 0}, 0, MO_DRAW_COLOR_SKELETON},
+        {0, {2 - s, 2, 3.5}, {2 + s, 2, 3.5}, {1, 0, 0, 0}, 0, MO_DRAW_COLOR_JOINT_AXIS},
+        {0, {2, 2, 3.5}, {2, 2, 3.25}, {1, 0, 0, 0}, 0, MO_DRAW_COLOR_SKELETON},
+    };
+    CHECK(lg.n == 5 && count(&lg, 0) == 5);
+    for (int i = 0; i < 5 && i < lg.n; i++) {
+        const rec *r = &lg.r[i];
+        if (!(r->kind == 0 && same(r->a, want[i].a) && same(r->b, want[i].b) && r->c == want[i].c))
+            printf("skeleton: segment %d (%.17g %.17g %.17g)-(%.17g %.17g %.17g) %08x\n", i, r->a.x, r->a.y, r->a.z,
+                   r->b.x, r->b.y, r->b.z, r->c);
+        CHECK(r->kind == 0 && same(r->a, want[i].a) && same(r->b, want[i].b) && r->c == want[i].c);
+    }
+    /* bent: shoulder 0.7 rad, forearm out 0.2 m, wrist turned 0.6 rad about x: the bones join the link
+       origins (mo_articulation_link_pose, exactly), the axes are the joint axes rotated with their links */
+    const double q[6] = {0.7, 0.2, cos(0.3), sin(0.3), 0, 0};
+    CHECK(mo_articulation_set_q(w, art, q, 6) == MO_OK);
+    lg.n = 0;
+    CHECK(mo_world_debug_draw(w, &dd, MO_DRAW_SKELETON) == MO_OK);
+    CHECK(lg.n == 5);
+    mo_vec3 p[4];
+    mo_quat o[4];
+    for (int k = 0; k < 4; k++) CHECK(mo_articulation_link_pose(w, art, k, &p[k], &o[k]) == MO_OK);
+    CHECK(same(lg.r[0].a, p[0]) && same(lg.r[0].b, p[1]));
+    CHECK(same(lg.r[2].a, p[1]) && same(lg.r[2].b, p[2]));
+    CHECK(same(lg.r[4].a, p[2]) && same(lg.r[4].b, p[3]));
+    double worst = 0;
+    for (int j = 0; j < 2; j++) {
+        int k = j + 1, i = 2 * j + 1;
+        mo_vec3 ax = qrot(o[k], ld[k].axis);
+        mo_vec3 lo = {p[k].x - s * ax.x, p[k].y - s * ax.y, p[k].z - s * ax.z};
+        mo_vec3 hi = {p[k].x + s * ax.x, p[k].y + s * ax.y, p[k].z + s * ax.z};
+        double e = fmax(len(sub(lg.r[i].a, lo)), len(sub(lg.r[i].b, hi)));
+        worst = fmax(worst, e);
+        CHECK(lg.r[i].c == MO_DRAW_COLOR_JOINT_AXIS);
+    }
+    printf("skeleton: bent arm, axes within %.3g m of the rotated joint axes; forearm at (%.6f %.6f %.6f)\n", worst,
+           p[2].x, p[2].y, p[2].z);
+    CHECK(worst < 1e-15);
+    /* the forearm moved out along the shoulder-rotated x by 0.2 m: 1.2 m from the shoulder */
+    CHECK(fabs(len(sub(p[2], p[1])) - 1.2) < 1e-15);
+    /* not drawn without the flag (everything else), drawn with MO_DRAW_ALL, gone with the articulation */
+    lg.n = 0;
+    CHECK(mo_world_debug_draw(w, &dd, MO_DRAW_ALL & ~(unsigned)MO_DRAW_SKELETON) == MO_OK);
+    int bones = 0;
+    for (int i = 0; i < lg.n && i < MAXREC; i++) bones += lg.r[i].c == MO_DRAW_COLOR_SKELETON;
+    CHECK(bones == 0);
+    lg.n = 0;
+    CHECK(mo_world_debug_draw(w, &dd, MO_DRAW_ALL) == MO_OK);
+    for (int i = 0; i < lg.n && i < MAXREC; i++) bones += lg.r[i].c == MO_DRAW_COLOR_SKELETON;
+    CHECK(bones == 3);
+    CHECK(mo_articulation_destroy(w, art) == MO_OK);
+    lg.n = 0;
+    CHECK(mo_world_debug_draw(w, &dd, MO_DRAW_SKELETON) == MO_OK);
+    CHECK(lg.n == 0);
+    mo_world_destroy(w);
+}
+
 int main(void)
 {
     test_box_contacts();
@@ -488,5 +590,6 @@ int main(void)
     test_joints();
     test_shape_info();
     test_particles_fem();
+    test_skeleton();
     return check_result_counted("debug_draw");
 }

@@ -15,6 +15,9 @@
  * stretched bar from the hot end of the ramp and a free one at rest in the
  * ramp's zero colour, with the legend in the HUD; a scripted ctrl+drag of a
  * node lifts it, release lets it fall back, reset rebuilds the mesh at rest.
+ * Articulation skeletons (key 9): an arm without shapes (tests/viewer/data/
+ * artic.lua) prints its 3 bones and 2 axes and shows bone-colour pixels only
+ * while the overlay is on.
  * Bad input: missing and broken scene files, no display, bad options. Exits
  * 77 only when no OpenGL context can be made at all. */
 #include <errno.h>
@@ -914,6 +917,47 @@ static void test_fem_drag(void)
     CHECK(field("fem 0", 2, "nodes ") == 27 && field("fem 0", 2, "strain_max ") == 0);
 }
 
+/* key 9: the articulations' skeletons (MO_DRAW_SKELETON) of an arm without shapes, in the bone colour
+   (MO_DRAW_COLOR_SKELETON ffa040, drawn unlit over everything) only while the overlay is on */
+static void test_skeleton(void)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "camera -70 10 2.0 0.3 0 0.4\n"
+             "key g\n"
+             "frames 2\n"
+             "print skeleton\n"
+             "screenshot %s/skeleton_off.png\n"
+             "key 9\n"
+             "frames 1\n"
+             "print skeleton\n"
+             "screenshot %s/skeleton_on.png\n"
+             "key 9\n"
+             "frames 1\n"
+             "screenshot %s/skeleton_off2.png\n",
+             out_dir, out_dir, out_dir);
+    const char *s = write_script("skeleton", text);
+    int code = run("skeleton", NULL, data("artic.lua"), "--headless", "--script", s, "--size", "800x600", NULL);
+    CHECK(code == 0);
+    if (code) return;
+    /* 3 bones (upper, fore, hand) and 2 axes (the revolute and prismatic joints) */
+    CHECK(strstr(out_text, "skeleton articulations 1 lines 5 bones 3 axes 2 overlay 0\n") != NULL);
+    CHECK(strstr(out_text, "skeleton articulations 1 lines 5 bones 3 axes 2 overlay 1\n") != NULL);
+    image off, on, off2;
+    if (read_png(out("skeleton_off.png"), &off) || read_png(out("skeleton_on.png"), &on) ||
+        read_png(out("skeleton_off2.png"), &off2)) {
+        CHECK(!"screenshots readable");
+        return;
+    }
+    /* below the HUD and above the message line */
+    int n_off = count_color(&off, 0xffa040u, 0, 150, 800, 560), n_on = count_color(&on, 0xffa040u, 0, 150, 800, 560),
+        n_off2 = count_color(&off2, 0xffa040u, 0, 150, 800, 560);
+    printf("skeleton: bone-colour pixels off %d, on %d, off again %d\n", n_off, n_on, n_off2);
+    CHECK(n_off == 0 && n_off2 == 0);
+    CHECK(n_on > 200);
+    free(off.rgb), free(on.rgb), free(off2.rgb);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4 && argc != 5) {
@@ -944,5 +988,6 @@ int main(int argc, char **argv)
     test_fem_render();
     test_fem_strain();
     test_fem_drag();
+    test_skeleton();
     return check_result_counted("viewer");
 }

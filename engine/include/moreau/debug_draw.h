@@ -30,7 +30,13 @@ enum {
     MO_DRAW_FEM = 1u << 7,       /* every FEM mesh's boundary-surface edges (mo_fem_mesh_surface), each edge of a
                                     closed manifold surface once (as a, b with a < b: its two triangles hold it as
                                     (a, b) and (b, a)), at the nodes' current positions */
-    MO_DRAW_ALL = 0xffu          /* everything above */
+    MO_DRAW_SKELETON = 1u << 8,  /* every articulation's tree as it is now: for each link with a parent (link
+                                    order) a bone from the parent link frame's origin to the link frame's origin
+                                    (MO_DRAW_COLOR_SKELETON), then for a revolute or prismatic joint its axis
+                                    through the link frame's origin, 2 frame_scale each way
+                                    (MO_DRAW_COLOR_JOINT_AXIS); articulations in mo_world_articulations order;
+                                    links without shapes included */
+    MO_DRAW_ALL = 0x1ffu         /* everything above */
 };
 
 /* fixed colours (0xRRGGBBAA) */
@@ -45,6 +51,7 @@ enum {
 #define MO_DRAW_COLOR_Z 0x3060ffffu         /* frame axis z */
 #define MO_DRAW_COLOR_PARTICLE 0xc0ff40ffu  /* particle */
 #define MO_DRAW_COLOR_FEM 0x40ffc0ffu       /* FEM boundary edge */
+#define MO_DRAW_COLOR_SKELETON 0xffa040ffu  /* articulation bone, parent link origin to link origin */
 
 /* The caller's drawing primitives and sizes. Start from mo_default_debug_draw()
  * and set at least line; the struct is read, not kept, by mo_world_debug_draw. */
@@ -78,10 +85,12 @@ MO_API mo_debug_draw mo_default_debug_draw(void);
 
 /* Calls dd's primitives for the last step's contacts (points, normals, forces,
  * residual colours), the joints as they are now, the shapes' bounding boxes,
- * the particles and the FEM meshes' edges as they are now, as flags choose, in
+ * the particles and the FEM meshes' edges as they are now, the articulations'
+ * skeletons, as flags choose, in
  * that order: for each contact point, normal, force; then each joint; then each
  * box; then each particle (slot order); then each mesh's edges (mesh by mesh in
- * mo_world_fem_meshes order, triangle by triangle, edges ab, bc, ca). Before the first step there are no
+ * mo_world_fem_meshes order, triangle by triangle, edges ab, bc, ca); then each
+ * articulation's bones and axes (MO_DRAW_SKELETON). Before the first step there are no
  * contacts. Flags outside MO_DRAW_ALL are ignored. Returns MO_ERR_INVALID_ARGUMENT
  * (and draws nothing) when w or dd is NULL, dd->line is NULL, or dd was not made
  * by mo_default_debug_draw (the sentence is in mo_world_last_error, except for a

@@ -129,8 +129,11 @@ typedef struct mo_urdf_options {
      * lock_zero_limits as above), <dynamics friction> as a dry friction row
      * (mo_articulation_set_joint_friction; ignore_friction drops it), <dynamics damping> as joint damping
      * (ignore_damping drops it); every contact solver takes the rows (Newton included). A
-     * floating joint is refused (the free joint is the root's: fixed_base = false). docs/import.md, "As an
-     * articulation". */
+     * floating joint that is the only joint of a root link without mass, <collision> or <visual> (a
+     * "world" link) makes its child the free root (MO_LINK_FREE whatever fixed_base says) at the base pose
+     * composed with the joint's <origin>; that link and that joint are left out of the model. Any other
+     * floating joint is refused (MO_ERR_INVALID_ARGUMENT, "FILE:LINE: joint 'NAME': a floating joint ...").
+     * docs/import.md, "As an articulation". */
     bool articulation;
     void *allow_user;                /* passed to allow_file as user; may be NULL */
     int internal_value;              /* set by mo_default_urdf_options(); do not touch */
