@@ -257,37 +257,26 @@ static void pgs_order_make(const mo_problem *p, double *scratch, pgs_order *c)
  * per-block array) are stored in the parallel order, and the impulses are
  * copied back; v's columns are not moved. The copy is O(nnz), once per
  * solve. */
-typedef struct pgs_lay {
-    char *at;     /* NULL: count only */
-    size_t used;  /* bytes */
-} pgs_lay;
-
-static void *pgs_take(pgs_lay *l, size_t bytes)
-{
-    void *r = l->at ? l->at + l->used : NULL;
-    l->used += (bytes + 7) & ~(size_t)7;
-    return r;
-}
-
 typedef struct pgs_copy {
     mo_problem q;
     double *gamma;
 } pgs_copy;
 
-static void pgs_copy_lay(const mo_problem *p, pgs_lay *l, pgs_copy *c)
+static void pgs_copy_lay(const mo_problem *p, mo_carver *l, pgs_copy *c)
 {
     const size_t m = (size_t)p->m, nb = (size_t)p->nblocks, nnz = (size_t)p->row_ptr[p->m];
-    int *row_ptr = pgs_take(l, (m + 1) * sizeof(int)), *col = pgs_take(l, nnz * sizeof(int));
-    double *val = pgs_take(l, nnz * sizeof(double)), *wval = pgs_take(l, nnz * sizeof(double));
-    double *sigma = pgs_take(l, m * sizeof(double)), *b = pgs_take(l, m * sizeof(double));
-    double *lo = pgs_take(l, m * sizeof(double)), *hi = pgs_take(l, m * sizeof(double));
-    double *diag = pgs_take(l, m * sizeof(double));
-    double *r = p->r ? pgs_take(l, m * sizeof(double)) : NULL, *shift = p->shift ? pgs_take(l, m * sizeof(double)) : NULL;
-    int *block_row = pgs_take(l, (nb + 1) * sizeof(int));
-    int *block_inv = p->block_inv ? pgs_take(l, nb * sizeof(int)) : NULL;
-    uint8_t *kind = pgs_take(l, nb);
-    double *mu = pgs_take(l, nb * sizeof(double)), *eta = pgs_take(l, nb * sizeof(double));
-    c->gamma = pgs_take(l, m * sizeof(double));
+    int *row_ptr = mo_carve(l, (m + 1) * sizeof(int), false), *col = mo_carve(l, nnz * sizeof(int), false);
+    double *val = mo_carve(l, nnz * sizeof(double), false), *wval = mo_carve(l, nnz * sizeof(double), false);
+    double *sigma = mo_carve(l, m * sizeof(double), false), *b = mo_carve(l, m * sizeof(double), false);
+    double *lo = mo_carve(l, m * sizeof(double), false), *hi = mo_carve(l, m * sizeof(double), false);
+    double *diag = mo_carve(l, m * sizeof(double), false);
+    double *r = p->r ? mo_carve(l, m * sizeof(double), false) : NULL;
+    double *shift = p->shift ? mo_carve(l, m * sizeof(double), false) : NULL;
+    int *block_row = mo_carve(l, (nb + 1) * sizeof(int), false);
+    int *block_inv = p->block_inv ? mo_carve(l, nb * sizeof(int), false) : NULL;
+    uint8_t *kind = mo_carve(l, nb, false);
+    double *mu = mo_carve(l, nb * sizeof(double), false), *eta = mo_carve(l, nb * sizeof(double), false);
+    c->gamma = mo_carve(l, m * sizeof(double), false);
     if (!l->at) return;
     c->q = *p;
     c->q.row_ptr = row_ptr;
@@ -308,10 +297,10 @@ static void pgs_copy_lay(const mo_problem *p, pgs_lay *l, pgs_copy *c)
     c->q.block_eta = eta;
 }
 
-/* bytes of the copy */
-static size_t pgs_copy_bytes(const mo_problem *p)
+/* doubles of the copy */
+static size_t pgs_copy_doubles(const mo_problem *p)
 {
-    pgs_lay l = {NULL, 0};
+    mo_carver l = {NULL, 0};
     pgs_copy c;
     pgs_copy_lay(p, &l, &c);
     return l.used;
@@ -527,7 +516,7 @@ static bool pgs_parallel_order(const mo_problem *p, const mo_solver_settings *s)
 size_t mo_pgs_scratch_size(const mo_problem *p, const mo_solver_settings *s)
 {
     size_t d = mo_solver_scratch_size(p);
-    return pgs_parallel_order(p, s) ? d + pgs_copy_bytes(p) / sizeof(double) + 1 : d;
+    return pgs_parallel_order(p, s) ? d + pgs_copy_doubles(p) : d;
 }
 
 void mo_solver_pgs(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
@@ -565,7 +554,7 @@ void mo_solver_pgs(const mo_problem *p, const mo_solver_settings *s, mo_solve_ou
     if (pgs_parallel_order(p, s)) {
         pgs_order c;
         pgs_order_make(p, u + p->m, &c);
-        pgs_lay l = {(char *)(o->scratch + mo_solver_scratch_size(p)), 0};
+        mo_carver l = {o->scratch + mo_solver_scratch_size(p), 0};
         pgs_copy cp;
         pgs_copy_lay(p, &l, &cp);
         pgs_copy_fill(p, c.order, gamma, &cp);

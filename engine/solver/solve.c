@@ -43,23 +43,8 @@ size_t mo_solver_scratch_size(const mo_problem *p)
  * mo_solve allocates nothing: the facet and scaled problems, their solvers'
  * scratch and the Coulomb updates' vectors are carved, in this order, from
  * the caller's scratch after the part the chosen solver itself uses
- * (mo_solver_scratch_size). A carver with at == NULL only counts, so the
+ * (mo_solver_scratch_size). A mo_carver with at == NULL only counts, so the
  * same code gives mo_solve_scratch_size. */
-
-typedef struct carver {
-    double *at;   /* the first free double, or NULL: count only */
-    size_t used;  /* doubles taken */
-} carver;
-
-/* bytes (rounded up to whole doubles, at least one) from c; zeroed when zero is set */
-static void *carve(carver *c, size_t bytes, bool zero)
-{
-    size_t n = bytes / sizeof(double) + 1;
-    void *r = c->at ? (void *)(c->at + c->used) : NULL;
-    if (r && zero) memset(r, 0, n * sizeof(double));
-    c->used += n;
-    return r;
-}
 
 /* ---- polyhedral transform ---- */
 
@@ -90,21 +75,21 @@ static void poly_counts(const mo_problem *base, int facets, int *m_out, int *nb_
 }
 
 /* the facet problem's arrays for m rows and nb blocks (zeroed where the build adds up) */
-static void poly_carve(poly_buf *b, carver *c, int m, int nb)
+static void poly_carve(poly_buf *b, mo_carver *c, int m, int nb)
 {
     size_t md = (size_t)(m > 0 ? m : 1);
-    b->block_row = carve(c, ((size_t)nb + 1) * sizeof(int), false);
-    b->block_inv = carve(c, ((size_t)nb + 1) * sizeof(int), false);
-    b->src = carve(c, md * sizeof(int), false);
-    b->kind = carve(c, (size_t)(nb + 1), false);
-    b->len = carve(c, md, false);
-    b->mu = carve(c, ((size_t)nb + 1) * sizeof(double), true);
-    b->lo = carve(c, md * sizeof(double), false);
-    b->hi = carve(c, md * sizeof(double), false);
-    b->diag = carve(c, md * sizeof(double), false);
-    b->r = carve(c, md * sizeof(double), false);
-    b->e = carve(c, 3 * md * sizeof(double), true);
-    b->lambda = carve(c, md * sizeof(double), true);
+    b->block_row = mo_carve(c, ((size_t)nb + 1) * sizeof(int), false);
+    b->block_inv = mo_carve(c, ((size_t)nb + 1) * sizeof(int), false);
+    b->src = mo_carve(c, md * sizeof(int), false);
+    b->kind = mo_carve(c, (size_t)(nb + 1), false);
+    b->len = mo_carve(c, md, false);
+    b->mu = mo_carve(c, ((size_t)nb + 1) * sizeof(double), true);
+    b->lo = mo_carve(c, md * sizeof(double), false);
+    b->hi = mo_carve(c, md * sizeof(double), false);
+    b->diag = mo_carve(c, md * sizeof(double), false);
+    b->r = mo_carve(c, md * sizeof(double), false);
+    b->e = mo_carve(c, 3 * md * sizeof(double), true);
+    b->lambda = mo_carve(c, md * sizeof(double), true);
 }
 
 /* the fields every transformed problem (facets, scaling) takes: its own
@@ -127,7 +112,7 @@ static void transformed_init(mo_problem *q, const mo_problem *base, int m, doubl
 }
 
 /* builds the facet problem over base in memory carved from c */
-static void poly_build(const mo_problem *base, int facets, poly_buf *b, carver *cv)
+static void poly_build(const mo_problem *base, int facets, poly_buf *b, mo_carver *cv)
 {
     memset(b, 0, sizeof *b);
     int m, nb;
@@ -262,21 +247,21 @@ typedef struct scale_buf {
 } scale_buf;
 
 /* the scaled problem's arrays for m rows */
-static void scale_carve(scale_buf *b, carver *c, int m)
+static void scale_carve(scale_buf *b, mo_carver *c, int m)
 {
     size_t md = (size_t)(m > 0 ? m : 1);
-    b->src = carve(c, md * sizeof(int), false);
-    b->len = carve(c, md, false);
-    b->e = carve(c, 3 * md * sizeof(double), true);
-    b->lo = carve(c, md * sizeof(double), false);
-    b->hi = carve(c, md * sizeof(double), false);
-    b->diag = carve(c, md * sizeof(double), false);
-    b->r = carve(c, md * sizeof(double), false);
-    b->g = carve(c, md * sizeof(double), false);
+    b->src = mo_carve(c, md * sizeof(int), false);
+    b->len = mo_carve(c, md, false);
+    b->e = mo_carve(c, 3 * md * sizeof(double), true);
+    b->lo = mo_carve(c, md * sizeof(double), false);
+    b->hi = mo_carve(c, md * sizeof(double), false);
+    b->diag = mo_carve(c, md * sizeof(double), false);
+    b->r = mo_carve(c, md * sizeof(double), false);
+    b->g = mo_carve(c, md * sizeof(double), false);
 }
 
 /* builds the scaled problem over base in memory carved from c */
-static void scale_build(const mo_problem *base, scale_buf *b, carver *c)
+static void scale_build(const mo_problem *base, scale_buf *b, mo_carver *c)
 {
     memset(b, 0, sizeof *b);
     const int m = base->m;
@@ -326,16 +311,16 @@ static bool takes_updates(const mo_problem *p, const mo_solver_settings *s)
 }
 
 /* the updates' vectors, carved from c */
-static void updates_carve(const mo_problem *p, carver *c, double **shift, double **rbar, double **u, double **work)
+static void updates_carve(const mo_problem *p, mo_carver *c, double **shift, double **rbar, double **u, double **work)
 {
-    *shift = carve(c, ((size_t)p->m + 1) * sizeof(double), true);
-    *rbar = carve(c, ((size_t)p->m + 1) * sizeof(double), false);
-    *u = carve(c, ((size_t)p->m + 1) * sizeof(double), false);
-    *work = carve(c, (mo_problem_apply_work(p) + 1) * sizeof(double), false);
+    *shift = mo_carve(c, ((size_t)p->m + 1) * sizeof(double), true);
+    *rbar = mo_carve(c, ((size_t)p->m + 1) * sizeof(double), false);
+    *u = mo_carve(c, ((size_t)p->m + 1) * sizeof(double), false);
+    *work = mo_carve(c, (mo_problem_apply_work(p) + 1) * sizeof(double), false);
 }
 
 /* runs the solver with outer Coulomb updates when asked; their vectors come from c */
-static void solve_updates(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o, carver *c)
+static void solve_updates(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o, mo_carver *c)
 {
     mo_solver_fn fn = mo_solver_row_of(s->kind)->solve;
     int U = s->coulomb_updates;
@@ -388,12 +373,12 @@ static void solve_updates(const mo_problem *p, const mo_solver_settings *s, mo_s
 }
 
 /* the solve in gamma-hat (diagonal scaling), its problem and the inner solver's scratch carved from c */
-static void solve_scaled(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o, carver *c)
+static void solve_scaled(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o, mo_carver *c)
 {
     scale_buf b;
     scale_build(p, &b, c);
     const mo_problem *q = &b.q;
-    double *scratch = carve(c, mo_solver_scratch_size(q) * sizeof(double), false);
+    double *scratch = mo_carve(c, mo_solver_scratch_size(q) * sizeof(double), false);
     for (int i = 0; i < p->m; i++) b.g[i] = o->gamma[i] / b.e[3 * i];
     mo_solve_out oq = *o;
     oq.gamma = b.g;
@@ -434,21 +419,21 @@ static size_t solver_part(const mo_problem *p, const mo_solver_settings *s)
 
 size_t mo_solve_scratch_size(const mo_problem *p, const mo_solver_settings *s)
 {
-    carver c = {NULL, solver_part(p, s)};
+    mo_carver c = {NULL, solver_part(p, s)};
     if (uses_facets(s)) {
         int m, nb;
         poly_counts(p, s->friction_facets, &m, &nb);
         poly_buf b;
         poly_carve(&b, &c, m, nb);
         /* the facet problem: n = 0, apply work 2 m_base + the base's */
-        carve(&c, (14 * (size_t)m + 2 * (size_t)p->m + mo_problem_apply_work(p) + 64) * sizeof(double), false);
+        mo_carve(&c, (14 * (size_t)m + 2 * (size_t)p->m + mo_problem_apply_work(p) + 64) * sizeof(double), false);
     } else if (uses_scaling(p, s)) {
         scale_buf b;
         scale_carve(&b, &c, p->m);
         const size_t qwork = 2 * (size_t)p->m + mo_problem_apply_work(p); /* the scaled problem's apply work */
-        carve(&c, (14 * (size_t)p->m + qwork + 64) * sizeof(double), false);
+        mo_carve(&c, (14 * (size_t)p->m + qwork + 64) * sizeof(double), false);
         if (s->coulomb_updates > 0)
-            carve(&c, 4 * sizeof(double) + (3 * ((size_t)p->m + 1) + qwork + 1) * sizeof(double), false);
+            mo_carve(&c, 4 * sizeof(double) + (3 * ((size_t)p->m + 1) + qwork + 1) * sizeof(double), false);
     } else if (takes_updates(p, s)) {
         double *d0, *d1, *d2, *d3;
         updates_carve(p, &c, &d0, &d1, &d2, &d3);
@@ -476,7 +461,7 @@ void mo_solve(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
         o->residual = o->coulomb_error = 0.0;
         return;
     }
-    carver c = {o->scratch, solver_part(p, s)};
+    mo_carver c = {o->scratch, solver_part(p, s)};
     if (uses_scaling(p, s)) {
         solve_scaled(p, s, o, &c);
         return;
@@ -488,7 +473,7 @@ void mo_solve(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o)
     poly_buf b;
     poly_build(p, s->friction_facets, &b, &c);
     const mo_problem *q = &b.q;
-    double *scratch = carve(&c, mo_solver_scratch_size(q) * sizeof(double), false);
+    double *scratch = mo_carve(&c, mo_solver_scratch_size(q) * sizeof(double), false);
     poly_from_gamma(p, s->friction_facets, o->gamma, b.lambda);
     mo_solve_out oq = *o;
     oq.gamma = b.lambda;

@@ -124,6 +124,24 @@ MO_MUST_USE int mo_solver_check_max(const mo_solver_settings *s, int max_iterati
 /* The solve entry used by the step and by mo_fc_solve: the polyhedral
  * transform, the outer Coulomb (s) updates, then the chosen solver. */
 void mo_solve(const mo_problem *p, const mo_solver_settings *s, mo_solve_out *o);
+/* Work space carved from a caller's scratch, in order: a carver with at == NULL only counts, so the same
+ * code gives a scratch size and lays it out (solve.c's facet, scaled and Coulomb buffers; PGS's copy in the
+ * parallel order). */
+typedef struct mo_carver {
+    double *at;   /* the first free double, or NULL: count only */
+    size_t used;  /* doubles taken */
+} mo_carver;
+
+/* bytes (rounded up to whole doubles, at least one) from c; zeroed when zero is set */
+static inline void *mo_carve(mo_carver *c, size_t bytes, bool zero)
+{
+    size_t n = bytes / sizeof(double) + 1;
+    void *r = c->at ? (void *)(c->at + c->used) : NULL;
+    if (r && zero) memset(r, 0, n * sizeof(double));
+    c->used += n;
+    return r;
+}
+
 /* doubles of scratch MO_SOLVER_PGS needs for p under s: mo_solver_scratch_size(p), and a copy of the problem
    in the parallel order (MO_SWEEP_PARALLEL) */
 size_t mo_pgs_scratch_size(const mo_problem *p, const mo_solver_settings *s);
